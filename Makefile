@@ -1,0 +1,89 @@
+# ebsbench - build, test and bench.  `make test` and `make demo` set up
+# everything they need on a fresh Debian 12 machine (see README.md).
+
+VERSION := 0.1.0
+DEPS := $(CURDIR)/build/deps
+MUSL_CC := musl-gcc
+WARN := -Wall -Wextra -Werror
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DEBSBENCH_VERSION='"$(VERSION)"' $(WARN)
+MUSL_CFLAGS := $(BASE_CFLAGS) -O2 -isystem $(DEPS)/kernel-headers -I$(DEPS)/include
+MUSL_LIBS := $(DEPS)/lib/liburing.a $(DEPS)/lib/libaio.a $(DEPS)/lib/libjansson.a -lm
+ASAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+ASAN_LIBS := -luring -laio -ljansson -lm
+
+SRCS := $(wildcard runner/*.c)
+LIB_SRCS := $(filter-out runner/main.c,$(SRCS))
+HDRS := $(wildcard runner/*.h)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_NAMES := $(notdir $(UNIT_SRCS:.c=))
+
+MUSL_OBJS := $(patsubst runner/%.c,build/musl/%.o,$(SRCS))
+MUSL_LIB_OBJS := $(filter-out build/musl/main.o,$(MUSL_OBJS))
+ASAN_LIB_OBJS := $(patsubst runner/%.c,build/asan/%.o,$(LIB_SRCS))
+DEPS_STAMP := $(DEPS)/.stamp-all
+
+.SECONDARY:
+.PHONY: all deps test unit unit-musl unit-asan bats bench demo lint format clean
+
+all: build/ebsbench
+
+$(DEPS_STAMP): runner/deps.sh
+	bash runner/deps.sh $(DEPS)
+	touch $@
+
+deps: $(DEPS_STAMP)
+
+build/musl/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(MUSL_CFLAGS) -c $< -o $@
+
+build/asan/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	cc $(ASAN_CFLAGS) -c $< -o $@
+
+# One static, stripped binary: what the appliance, the container and
+# EC2 user-data all run.
+build/ebsbench: $(MUSL_OBJS)
+	$(MUSL_CC) -static -s -o $@ $^ $(MUSL_LIBS)
+	@echo "build/ebsbench: $$(stat -c %s $@) bytes (static, stripped)"
+
+build/unit-musl/%: tests/unit/%.c tests/unit/check.h $(MUSL_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -static -o $@ $< $(MUSL_LIB_OBJS) $(MUSL_LIBS)
+
+build/unit-asan/%: tests/unit/%.c tests/unit/check.h $(ASAN_LIB_OBJS)
+	@mkdir -p $(@D)
+	cc $(ASAN_CFLAGS) -Irunner -o $@ $< $(ASAN_LIB_OBJS) $(ASAN_LIBS)
+
+unit-musl: $(addprefix build/unit-musl/,$(UNIT_NAMES))
+	@for t in $^; do echo "== $$t"; ./$$t || exit 1; done
+
+# ASan and UBSan need glibc: the same tests, linked against Debian's -dev libs.
+unit-asan: $(addprefix build/unit-asan/,$(UNIT_NAMES))
+	@for t in $^; do echo "== $$t"; ./$$t || exit 1; done
+
+unit: unit-musl unit-asan
+
+bats: build/ebsbench
+	bats tests/bats
+
+test: unit bats
+
+bench: build/ebsbench
+	bash tests/bench/bench.sh
+
+demo:
+	@echo "make demo lands with the appliance issue (QEMU boot against emulated gp2/gp3)."
+	@echo "Today: make && build/ebsbench fio --help"
+
+lint:
+	clang-format --dry-run --Werror runner/*.[ch] tests/unit/*.[ch]
+	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
+		--suppress=missingIncludeSystem -D_GNU_SOURCE -Irunner runner tests/unit
+
+format:
+	clang-format -i runner/*.[ch] tests/unit/*.[ch]
+
+clean:
+	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/ebsbench

@@ -1,0 +1,20 @@
+/* job.h - run one job: keep iodepth I/Os in flight on the target until the
+ * region is done or the runtime is up, and measure every completion. */
+#ifndef EBSBENCH_JOB_H
+#define EBSBENCH_JOB_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "iolog.h"
+#include "options.h"
+#include "stats.h"
+#include "target.h"
+
+/* Returns 0 when the job ran (an I/O error is reported in s->error and
+ * err), -1 when it could not start (err says why).  Setting *stop ends
+ * the job early with its results so far, as SIGINT does for fio. */
+int job_run(const struct job_options *o, const struct target *t, struct io_logs *logs,
+	    struct job_stats *s, const volatile sig_atomic_t *stop, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,82 @@
+/* options.h - the job model: one job described with fio's option names.
+ *
+ * Both syntaxes feed the same table: `--name=value` words from the command
+ * line and the members of a JSON job object.  Everything above the engine
+ * sees only a struct job_options. */
+#ifndef EBSBENCH_OPTIONS_H
+#define EBSBENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPTIONS_MAX_PERCENTILES 64
+#define OPTIONS_MAX_GIVEN 64
+#define OPTIONS_PATH_MAX 4096
+
+enum rw_pattern { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE };
+enum engine_kind { ENGINE_IO_URING, ENGINE_LIBAIO, ENGINE_PSYNC };
+enum output_format_bits { OUTPUT_NORMAL = 1, OUTPUT_JSON = 2, OUTPUT_JSON_PLUS = 4 };
+
+/* An option as the user wrote it, echoed back in fio's "job options". */
+struct given_option {
+	char name[32];
+	char value[256];
+};
+
+struct job_options {
+	char name[128];
+	char filename[OPTIONS_PATH_MAX];
+	uint64_t size;   /* bytes of the region; 0 = to the end of the target */
+	uint64_t offset; /* start of the region */
+	enum rw_pattern rw;
+	unsigned rwmixread; /* percent of reads in mixed patterns */
+	uint32_t bs;
+	unsigned iodepth;
+	uint64_t runtime_ns; /* 0 = no limit */
+	uint64_t ramp_ns;
+	bool time_based;
+	enum engine_kind ioengine;
+	bool direct;
+	bool group_reporting;
+	bool norandommap;
+	bool randrepeat;
+	uint64_t randseed;
+	unsigned output_format; /* enum output_format_bits */
+	char output[OPTIONS_PATH_MAX];
+	char iops_log[OPTIONS_PATH_MAX];
+	char bw_log[OPTIONS_PATH_MAX];
+	char lat_log[OPTIONS_PATH_MAX];
+	unsigned log_avg_msec;
+	double percentiles[OPTIONS_MAX_PERCENTILES];
+	unsigned percentile_count;
+	struct given_option given[OPTIONS_MAX_GIVEN];
+	unsigned given_count;
+};
+
+void options_defaults(struct job_options *o);
+
+/* Sets one option by its fio name; value is NULL for a bare flag.
+ * Returns 0, or -1 with a one-line reason in err. */
+int options_set(struct job_options *o, const char *name, const char *value, char *err,
+		size_t errlen);
+
+/* Parses `--name=value` words (argv[0] is not skipped). */
+int options_parse_argv(struct job_options *o, int argc, char **argv, char *err,
+		       size_t errlen);
+
+/* Checks the combination once every option is in: name and filename given,
+ * bs non-zero, iodepth in range and so on. */
+int options_validate(const struct job_options *o, char *err, size_t errlen);
+
+/* Parsers shared with the JSON plan reader. */
+int parse_size(const char *text, uint64_t *out);
+int parse_duration_ns(const char *text, uint64_t *out);
+
+bool rw_is_random(enum rw_pattern rw);
+bool rw_reads(enum rw_pattern rw);
+bool rw_writes(enum rw_pattern rw);
+const char *rw_name(enum rw_pattern rw);
+const char *engine_name(enum engine_kind kind);
+
+#endif

@@ -1,0 +1,28 @@
+/* progress.h - what a long run shows on stderr: phase, device, IOPS now,
+ * done and ETA.  A live line on a terminal, a plain line every 10 s
+ * otherwise, so logs of unattended runs stay readable. */
+#ifndef EBSBENCH_PROGRESS_H
+#define EBSBENCH_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct progress {
+	FILE *out;
+	bool live;		/* a terminal: redraw one line */
+	char label[192];	/* "name on /dev/x" */
+	uint64_t interval_ns;
+	uint64_t next_ns;	/* monotonic time of the next report */
+	uint64_t last_ns;
+	uint64_t last_ios;
+	bool drawn;
+};
+
+void progress_init(struct progress *p, FILE *out, const char *label, uint64_t now_ns);
+/* Cheap when not due; fraction_done in [0,1], eta_ns of the job. */
+void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t bytes,
+		     double fraction_done, uint64_t eta_ns);
+void progress_finish(struct progress *p);
+
+#endif
