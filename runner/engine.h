@@ -16,10 +16,10 @@ struct io_unit {
 	uint32_t length;
 	enum ddir ddir;
 	void *buf;
-	uint64_t start_ns; /* prepared: start of slat and lat */
-	uint64_t issue_ns; /* handed to the kernel: start of clat */
-	int64_t result;    /* bytes transferred, or -errno */
-	unsigned index;    /* position in the loop's array */
+	uint64_t start_ns;    /* prepared: start of slat and lat */
+	uint64_t issue_ns;    /* handed to the kernel: start of clat */
+	int64_t result;	      /* bytes transferred, or -errno */
+	unsigned index;	      /* position in the loop's array */
 	struct io_unit *next; /* free list link */
 };
 

@@ -26,7 +26,8 @@ static int uring_init_ring(struct io_uring *ring, unsigned depth)
 #ifdef IORING_SETUP_COOP_TASKRUN
 		IORING_SETUP_COOP_TASKRUN,
 #endif
-		0};
+		0
+	};
 	int ret = -EINVAL;
 	for (size_t i = 0; i < sizeof(flag_sets) / sizeof(flag_sets[0]); i++) {
 		ret = io_uring_queue_init(depth, ring, flag_sets[i]);
@@ -86,7 +87,8 @@ static int uring_reap(struct engine *e, unsigned min, struct io_unit **done, uns
 	unsigned got = 0;
 	for (;;) {
 		unsigned head;
-		io_uring_for_each_cqe(&st->ring, head, cqe) {
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
 			if (got == max)
 				break;
 			struct io_unit *u = io_uring_cqe_get_data(cqe);

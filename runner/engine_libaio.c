@@ -10,8 +10,8 @@ struct aio_state {
 	io_context_t ctx;
 	int fd;
 	unsigned pending;
-	struct iocb *iocbs;	 /* one per io_unit, by index */
-	struct iocb **batch;	 /* queued, not yet submitted */
+	struct iocb *iocbs;  /* one per io_unit, by index */
+	struct iocb **batch; /* queued, not yet submitted */
 	struct io_event *events;
 };
 

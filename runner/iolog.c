@@ -35,8 +35,8 @@ int io_logs_open(struct io_logs *l, const struct job_options *o, char *err, size
 static void put_row(FILE *f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, uint64_t offset)
 {
 	if (f)
-		fprintf(f, "%" PRIu64 ", %" PRIu64 ", %d, %" PRIu32 ", %" PRIu64 "\n", ms, value, ddir,
-			bs, offset);
+		fprintf(f, "%" PRIu64 ", %" PRIu64 ", %d, %" PRIu32 ", %" PRIu64 "\n", ms, value,
+			ddir, bs, offset);
 }
 
 static uint64_t mean_or_zero(uint64_t sum, uint64_t n)
@@ -53,7 +53,8 @@ void io_logs_window(struct io_logs *l, uint64_t end_ns, uint64_t span_ns,
 			continue;
 		double per_second = 1e9 / (double)span_ns;
 		put_row(l->iops, ms, (uint64_t)((double)t->ios[d] * per_second + 0.5), d, 0, 0);
-		put_row(l->bw, ms, (uint64_t)((double)t->bytes[d] / 1024 * per_second + 0.5), d, 0, 0);
+		put_row(l->bw, ms, (uint64_t)((double)t->bytes[d] / 1024 * per_second + 0.5), d, 0,
+			0);
 		if (l->windowed) {
 			put_row(l->lat, ms, mean_or_zero(t->lat_sum[d], t->ios[d]), d, 0, 0);
 			put_row(l->clat, ms, mean_or_zero(t->clat_sum[d], t->ios[d]), d, 0, 0);

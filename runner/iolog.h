@@ -11,8 +11,8 @@
 
 struct io_logs {
 	FILE *iops, *bw, *lat, *clat, *slat;
-	bool windowed;		   /* log_avg_msec set: a row per window */
-	bool dirs[DDIR_COUNT];	   /* the directions the job does */
+	bool windowed;	       /* log_avg_msec set: a row per window */
+	bool dirs[DDIR_COUNT]; /* the directions the job does */
 };
 
 int io_logs_open(struct io_logs *l, const struct job_options *o, char *err, size_t errlen);

@@ -33,9 +33,9 @@ struct job_loop {
 	struct rng mix;
 	struct window_tracker windows;
 	struct progress progress;
-	uint64_t start_ns;	   /* job start, ramp included */
-	uint64_t measure_ns;	   /* end of ramp: stats count from here */
-	uint64_t deadline_ns;	   /* stop issuing here; 0 = none */
+	uint64_t start_ns;    /* job start, ramp included */
+	uint64_t measure_ns;  /* end of ramp: stats count from here */
+	uint64_t deadline_ns; /* stop issuing here; 0 = none */
 	bool measuring;
 	bool stopping;
 	bool deadline_reached;
@@ -295,10 +295,12 @@ static void finish_stats(struct job_loop *L, uint64_t end)
 	getrusage(RUSAGE_SELF, &usage);
 	disk_sample_take(L->t->disk, &disk_end);
 	disk_sample_delta(&L->disk_start, &disk_end, s->runtime_ns, &s->disk);
-	s->usr_ns = (uint64_t)(usage.ru_utime.tv_sec - L->usage_start.ru_utime.tv_sec) * 1000000000ull +
-		    (uint64_t)(usage.ru_utime.tv_usec - L->usage_start.ru_utime.tv_usec) * 1000ull;
-	s->sys_ns = (uint64_t)(usage.ru_stime.tv_sec - L->usage_start.ru_stime.tv_sec) * 1000000000ull +
-		    (uint64_t)(usage.ru_stime.tv_usec - L->usage_start.ru_stime.tv_usec) * 1000ull;
+	s->usr_ns =
+		(uint64_t)(usage.ru_utime.tv_sec - L->usage_start.ru_utime.tv_sec) * 1000000000ull +
+		(uint64_t)(usage.ru_utime.tv_usec - L->usage_start.ru_utime.tv_usec) * 1000ull;
+	s->sys_ns =
+		(uint64_t)(usage.ru_stime.tv_sec - L->usage_start.ru_stime.tv_sec) * 1000000000ull +
+		(uint64_t)(usage.ru_stime.tv_usec - L->usage_start.ru_stime.tv_usec) * 1000ull;
 	if (s->runtime_ns) {
 		s->usr_cpu = 100.0 * (double)s->usr_ns / (double)s->runtime_ns;
 		s->sys_cpu = 100.0 * (double)s->sys_ns / (double)s->runtime_ns;
@@ -323,7 +325,7 @@ static void loop_free(struct job_loop *L)
 int job_run(const struct job_options *o, const struct target *t, struct io_logs *logs,
 	    struct job_stats *s, const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
-	struct job_loop L = {.o = o, .t = t, .s = s, .logs = logs, .err = err, .errlen = errlen};
+	struct job_loop L = { .o = o, .t = t, .s = s, .logs = logs, .err = err, .errlen = errlen };
 	struct timespec wall;
 	uint64_t seed = o->randrepeat ? o->randseed : clock_now_ns();
 	bool sync_engine = o->ioengine == ENGINE_PSYNC;

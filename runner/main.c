@@ -5,9 +5,7 @@
 
 #include "cmd_fio.h"
 
-#ifndef EBSBENCH_VERSION
-#define EBSBENCH_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -29,10 +27,11 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-static const char usage[] = "usage: ebsbench COMMAND [options]\n"
-			    "commands:\n"
-			    "  fio       run one job given with fio's options (ebsbench fio --help)\n"
-			    "  version   print the version\n";
+static const char usage[] =
+	"usage: ebsbench COMMAND [options]\n"
+	"commands:\n"
+	"  fio       run one job given with fio's options (ebsbench fio --help)\n"
+	"  version   print the version\n";
 
 int main(int argc, char **argv)
 {

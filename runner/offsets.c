@@ -108,6 +108,7 @@ uint64_t offset_gen_next(struct offset_gen *g, bool *wrapped)
 	}
 	uint64_t block = g->next++;
 	if (g->random)
-		block = g->uniform ? rng_below(&g->rng, g->blocks) : permutation_apply(&g->perm, block);
+		block = g->uniform ? rng_below(&g->rng, g->blocks)
+				   : permutation_apply(&g->perm, block);
 	return g->base + block * g->bs;
 }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 struct permutation {
-	uint64_t size;      /* elements permuted: 0..size-1 */
+	uint64_t size;	    /* elements permuted: 0..size-1 */
 	unsigned half_bits; /* each Feistel half has this many bits */
 	uint64_t keys[4];
 };
@@ -31,12 +31,12 @@ uint64_t rng_next(struct rng *r);
 uint64_t rng_below(struct rng *r, uint64_t bound);
 
 struct offset_gen {
-	uint64_t base;    /* region start, bytes */
-	uint64_t blocks;  /* blocks in the region */
+	uint64_t base;	 /* region start, bytes */
+	uint64_t blocks; /* blocks in the region */
 	uint32_t bs;
 	bool random;
-	bool uniform;     /* norandommap */
-	uint64_t next;    /* blocks handed out in this pass */
+	bool uniform;  /* norandommap */
+	uint64_t next; /* blocks handed out in this pass */
 	uint64_t pass;
 	uint64_t seed;
 	struct permutation perm;

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
-static const double default_percentiles[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
-					     80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+static const double default_percentiles[] = { 1,  5,  10, 20, 30,   40,	  50,	 60,   70,
+					      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 
 void options_defaults(struct job_options *o)
 {
@@ -69,9 +69,10 @@ int parse_duration_ns(const char *text, uint64_t *out)
 	static const struct {
 		const char *suffix;
 		uint64_t ns;
-	} units[] = {{"", 1000000000ull},  {"s", 1000000000ull},      {"ms", 1000000ull},
-		     {"us", 1000ull},      {"m", 60 * 1000000000ull}, {"h", 3600 * 1000000000ull},
-		     {"d", 86400 * 1000000000ull}};
+	} units[] = { { "", 1000000000ull },	     { "s", 1000000000ull },
+		      { "ms", 1000000ull },	     { "us", 1000ull },
+		      { "m", 60 * 1000000000ull },   { "h", 3600 * 1000000000ull },
+		      { "d", 86400 * 1000000000ull } };
 	char *end;
 	errno = 0;
 	if (!isdigit((unsigned char)text[0]))
@@ -128,9 +129,10 @@ static int set_rw(struct job_options *o, const char *v)
 	static const struct {
 		const char *name;
 		enum rw_pattern rw;
-	} names[] = {{"read", RW_READ},		  {"write", RW_WRITE},	   {"randread", RW_RANDREAD},
-		     {"randwrite", RW_RANDWRITE}, {"randrw", RW_RANDRW},   {"rw", RW_READWRITE},
-		     {"readwrite", RW_READWRITE}};
+	} names[] = { { "read", RW_READ },	    { "write", RW_WRITE },
+		      { "randread", RW_RANDREAD },  { "randwrite", RW_RANDWRITE },
+		      { "randrw", RW_RANDRW },	    { "rw", RW_READWRITE },
+		      { "readwrite", RW_READWRITE } };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!strcmp(v, names[i].name)) {
 			o->rw = names[i].rw;
@@ -194,42 +196,48 @@ enum value_kind { VALUE_TEXT, VALUE_SIZE, VALUE_DURATION, VALUE_BOOL, VALUE_UINT
 struct option_spec {
 	const char *name;
 	enum value_kind kind;
-	size_t field;	      /* offsetof into struct job_options */
-	size_t cap;	      /* VALUE_TEXT: buffer size; VALUE_UINT: maximum */
+	size_t field; /* offsetof into struct job_options */
+	size_t cap;   /* VALUE_TEXT: buffer size; VALUE_UINT: maximum */
 	int (*custom)(struct job_options *o, const char *value);
-	const char *expects;  /* for the error message */
+	const char *expects; /* for the error message */
 };
 
 #define FIELD(f) offsetof(struct job_options, f)
-#define TEXT(n, f) {n, VALUE_TEXT, FIELD(f), sizeof(((struct job_options *)0)->f), NULL, "a path or name"}
+#define TEXT(n, f)                                                                                 \
+	{                                                                                          \
+		n, VALUE_TEXT, FIELD(f), sizeof(((struct job_options *)0)->f), NULL,               \
+			"a path or name"                                                           \
+	}
 
 static const struct option_spec option_table[] = {
 	TEXT("name", name),
 	TEXT("filename", filename),
-	{"size", VALUE_SIZE, FIELD(size), 0, NULL, "a size such as 8G"},
-	{"offset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M"},
-	{"rw", VALUE_CUSTOM, 0, 0, set_rw, "read, write, randread, randwrite, randrw or rw"},
-	{"readwrite", VALUE_CUSTOM, 0, 0, set_rw, "read, write, randread, randwrite, randrw or rw"},
-	{"rwmixread", VALUE_UINT, FIELD(rwmixread), 100, NULL, "a percentage 0-100"},
-	{"bs", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k"},
-	{"blocksize", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k"},
-	{"iodepth", VALUE_UINT, FIELD(iodepth), 4096, NULL, "a queue depth 1-4096"},
-	{"runtime", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m"},
-	{"ramp_time", VALUE_DURATION, FIELD(ramp_ns), 0, NULL, "a duration such as 5 or 500ms"},
-	{"time_based", VALUE_BOOL, FIELD(time_based), 0, NULL, "0 or 1"},
-	{"ioengine", VALUE_CUSTOM, 0, 0, set_engine, "io_uring, libaio or psync"},
-	{"direct", VALUE_BOOL, FIELD(direct), 0, NULL, "0 or 1"},
-	{"group_reporting", VALUE_BOOL, FIELD(group_reporting), 0, NULL, "0 or 1"},
-	{"norandommap", VALUE_BOOL, FIELD(norandommap), 0, NULL, "0 or 1"},
-	{"randrepeat", VALUE_BOOL, FIELD(randrepeat), 0, NULL, "0 or 1"},
-	{"randseed", VALUE_SIZE, FIELD(randseed), 0, NULL, "a number"},
-	{"output-format", VALUE_CUSTOM, 0, 0, set_output_format, "normal, json or json+"},
+	{ "size", VALUE_SIZE, FIELD(size), 0, NULL, "a size such as 8G" },
+	{ "offset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M" },
+	{ "rw", VALUE_CUSTOM, 0, 0, set_rw, "read, write, randread, randwrite, randrw or rw" },
+	{ "readwrite", VALUE_CUSTOM, 0, 0, set_rw,
+	  "read, write, randread, randwrite, randrw or rw" },
+	{ "rwmixread", VALUE_UINT, FIELD(rwmixread), 100, NULL, "a percentage 0-100" },
+	{ "bs", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k" },
+	{ "blocksize", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k" },
+	{ "iodepth", VALUE_UINT, FIELD(iodepth), 4096, NULL, "a queue depth 1-4096" },
+	{ "runtime", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m" },
+	{ "ramp_time", VALUE_DURATION, FIELD(ramp_ns), 0, NULL, "a duration such as 5 or 500ms" },
+	{ "time_based", VALUE_BOOL, FIELD(time_based), 0, NULL, "0 or 1" },
+	{ "ioengine", VALUE_CUSTOM, 0, 0, set_engine, "io_uring, libaio or psync" },
+	{ "direct", VALUE_BOOL, FIELD(direct), 0, NULL, "0 or 1" },
+	{ "group_reporting", VALUE_BOOL, FIELD(group_reporting), 0, NULL, "0 or 1" },
+	{ "norandommap", VALUE_BOOL, FIELD(norandommap), 0, NULL, "0 or 1" },
+	{ "randrepeat", VALUE_BOOL, FIELD(randrepeat), 0, NULL, "0 or 1" },
+	{ "randseed", VALUE_SIZE, FIELD(randseed), 0, NULL, "a number" },
+	{ "output-format", VALUE_CUSTOM, 0, 0, set_output_format, "normal, json or json+" },
 	TEXT("output", output),
 	TEXT("write_iops_log", iops_log),
 	TEXT("write_bw_log", bw_log),
 	TEXT("write_lat_log", lat_log),
-	{"log_avg_msec", VALUE_UINT, FIELD(log_avg_msec), 86400000, NULL, "milliseconds"},
-	{"percentile_list", VALUE_CUSTOM, 0, 0, set_percentiles, "percentiles such as 50:99:99.9"},
+	{ "log_avg_msec", VALUE_UINT, FIELD(log_avg_msec), 86400000, NULL, "milliseconds" },
+	{ "percentile_list", VALUE_CUSTOM, 0, 0, set_percentiles,
+	  "percentiles such as 50:99:99.9" },
 };
 
 static const struct option_spec *find_option(const char *name)
@@ -305,8 +313,10 @@ int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, 
 	for (int i = 0; i < argc; i++) {
 		const char *word = argv[i];
 		if (strncmp(word, "--", 2) != 0 || word[2] == '\0') {
-			snprintf(err, errlen, "unexpected argument '%s' (job files are not supported; "
-					      "give options as --name=value)", word);
+			snprintf(err, errlen,
+				 "unexpected argument '%s' (job files are not supported; "
+				 "give options as --name=value)",
+				 word);
 			return -1;
 		}
 		char name[64];
@@ -320,8 +330,9 @@ int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, 
 		name[len] = '\0';
 		if (!strcmp(name, "name")) {
 			if (named) {
-				snprintf(err, errlen, "a second --name starts a second job; "
-						      "run one job per command");
+				snprintf(err, errlen,
+					 "a second --name starts a second job; "
+					 "run one job per command");
 				return -1;
 			}
 			named = true;
@@ -343,8 +354,9 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 	else if (o->time_based && o->runtime_ns == 0)
 		snprintf(err, errlen, "option 'time_based' needs --runtime");
 	else if ((o->iops_log[0] || o->bw_log[0]) && o->log_avg_msec == 0)
-		snprintf(err, errlen, "write_iops_log and write_bw_log need --log_avg_msec "
-				      "(per-I/O IOPS rows carry no information)");
+		snprintf(err, errlen,
+			 "write_iops_log and write_bw_log need --log_avg_msec "
+			 "(per-I/O IOPS rows carry no information)");
 	else
 		return 0;
 	return -1;
@@ -367,12 +379,13 @@ bool rw_writes(enum rw_pattern rw)
 
 const char *rw_name(enum rw_pattern rw)
 {
-	static const char *const names[] = {"read", "write", "randread", "randwrite", "randrw", "rw"};
+	static const char *const names[] = { "read",	  "write",  "randread",
+					     "randwrite", "randrw", "rw" };
 	return names[rw];
 }
 
 const char *engine_name(enum engine_kind kind)
 {
-	static const char *const names[] = {"io_uring", "libaio", "psync"};
+	static const char *const names[] = { "io_uring", "libaio", "psync" };
 	return names[kind];
 }

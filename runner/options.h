@@ -27,7 +27,7 @@ struct given_option {
 struct job_options {
 	char name[128];
 	char filename[OPTIONS_PATH_MAX];
-	uint64_t size;   /* bytes of the region; 0 = to the end of the target */
+	uint64_t size;	 /* bytes of the region; 0 = to the end of the target */
 	uint64_t offset; /* start of the region */
 	enum rw_pattern rw;
 	unsigned rwmixread; /* percent of reads in mixed patterns */
@@ -62,8 +62,7 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 		size_t errlen);
 
 /* Parses `--name=value` words (argv[0] is not skipped). */
-int options_parse_argv(struct job_options *o, int argc, char **argv, char *err,
-		       size_t errlen);
+int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, size_t errlen);
 
 /* Checks the combination once every option is in: name and filename given,
  * bs non-zero, iodepth in range and so on. */

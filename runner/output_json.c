@@ -4,8 +4,6 @@
  * fio (jq filters, fio_jsonplus_clat2csv, dashboards) reads ours unchanged.
  * Reals print with 15 significant digits instead of fio's "%f"; no parser
  * can tell, and "%f" would lose the small percentages entirely. */
-#define _POSIX_C_SOURCE 200809L
-
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,10 +12,9 @@
 #include <time.h>
 
 #include "output.h"
+#include "output_common.h"
 
-#ifndef EBSBENCH_VERSION
-#define EBSBENCH_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 /* An all-zero direction, printed for trim as fio does. */
 static const struct direction_stats no_io;
@@ -37,38 +34,6 @@ static void set_int(json_t *obj, const char *key, uint64_t v)
 static void set_str(json_t *obj, const char *key, const char *v)
 {
 	json_object_set_new(obj, key, json_string(v));
-}
-
-/* fio keeps runtimes in us and rounds them up to whole ms. */
-static uint64_t runtime_ms(uint64_t ns)
-{
-	return (ns / 1000 + 999) / 1000;
-}
-
-/* fio's stat_calc_dist and stat_calc_lat: a non-zero count never shows as
- * 0 %, it is raised to the smallest figure the format prints. */
-static double percent_of(uint64_t count, uint64_t total, double floor)
-{
-	double p;
-
-	if (total == 0)
-		return 0.0;
-	p = (double)count * 100.0 / (double)total;
-	if (count && p < floor)
-		p = floor;
-	return p;
-}
-
-/* fio's convert_agg_kbytes_percent, mean truncated to int as there.  With a
- * single job the aggregate is this job's own average bandwidth. */
-static double agg_percent(double mean_kib, uint64_t agg_bytes)
-{
-	double p;
-
-	if (agg_bytes <= 1024)
-		return 100.0;
-	p = (double)(int64_t)mean_kib * 100.0 / ((double)agg_bytes / 1024.0);
-	return p > 100.0 ? 100.0 : p;
 }
 
 static json_t *lat_json(const struct running_stat *st)
@@ -96,18 +61,25 @@ static void add_percentiles(json_t *clat, const struct job_options *o, const str
 	json_object_set_new(clat, "percentile", pct);
 }
 
-/* json+: every non-empty bucket, keyed by its midpoint, ascending. */
+/* json+: every non-empty bucket, keyed by its midpoint, ascending.  Our
+ * buckets past fio's last (about 17 s) are folded into fio's last bin here,
+ * since fio's own consumers walk only fio's range; max and the percentiles
+ * still carry the real values. */
 static void add_bins(json_t *clat, const struct histogram *h)
 {
+	const unsigned last = HISTOGRAM_FIO_GROUPS * HISTOGRAM_PER_GROUP - 1;
 	json_t *bins = json_object();
 	char key[32];
-	unsigned i;
+	uint64_t beyond = 0;
 
-	for (i = 0; i < HISTOGRAM_BUCKETS; i++) {
-		if (!h->count[i])
+	for (unsigned i = last + 1; i < HISTOGRAM_BUCKETS; i++)
+		beyond += h->count[i];
+	for (unsigned i = 0; i <= last; i++) {
+		uint64_t count = h->count[i] + (i == last ? beyond : 0);
+		if (!count)
 			continue;
 		snprintf(key, sizeof(key), "%llu", (unsigned long long)histogram_bucket_value(i));
-		set_int(bins, key, h->count[i]);
+		set_int(bins, key, count);
 	}
 	json_object_set_new(clat, "bins", bins);
 }
@@ -300,16 +272,6 @@ static json_t *disk_util_json(const struct disk_util *d)
 	set_real(disk, "util", d->util);
 	json_array_append_new(list, disk);
 	return list;
-}
-
-/* ctime(3)'s layout without its newline, in local time as fio prints it. */
-static void format_time(char *buf, size_t len, int64_t unix_ms)
-{
-	time_t t = (time_t)(unix_ms / 1000);
-	struct tm tm;
-
-	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %b %e %H:%M:%S %Y", &tm))
-		snprintf(buf, len, "%lld", (long long)t);
 }
 
 int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus)

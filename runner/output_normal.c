@@ -3,8 +3,6 @@
  * Formats follow fio's stat.c line by line (show_ddir_status, display_lat,
  * show_clat_percentiles, show_lat, show_group_stats), so eyes and scripts
  * used to fio find everything where they expect it. */
-#define _POSIX_C_SOURCE 200809L
-
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,10 +11,9 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "output_common.h"
 
-#ifndef EBSBENCH_VERSION
-#define EBSBENCH_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 /* fio's default sig_figs for sizes, rates and IOPS. */
 #define SIG_FIGS 4
@@ -63,59 +60,9 @@ static const char *num2str(char *buf, size_t len, uint64_t num, int maxlen, bool
 	return buf;
 }
 
-/* fio keeps runtimes in us and rounds them up to whole ms. */
-static uint64_t runtime_ms(uint64_t ns)
-{
-	return (ns / 1000 + 999) / 1000;
-}
-
 static uint64_t per_second(uint64_t count, uint64_t runtime_ns)
 {
 	return runtime_ns ? (uint64_t)((double)count * 1e9 / (double)runtime_ns) : 0;
-}
-
-/* fio's stat_calc_dist and stat_calc_lat: a non-zero count never shows as
- * 0 %, it is raised to the smallest figure the format prints. */
-static double percent_of(uint64_t count, uint64_t total, double floor)
-{
-	double p;
-
-	if (total == 0)
-		return 0.0;
-	p = (double)count * 100.0 / (double)total;
-	if (count && p < floor)
-		p = floor;
-	return p;
-}
-
-/* fio's convert_agg_kbytes_percent, mean truncated to int as there. */
-static double agg_percent(double mean_kib, uint64_t agg_bytes)
-{
-	double p;
-
-	if (agg_bytes <= 1024)
-		return 100.0;
-	p = (double)(int64_t)mean_kib * 100.0 / ((double)agg_bytes / 1024.0);
-	return p > 100.0 ? 100.0 : p;
-}
-
-/* fio's display names: readwrite is "rw" there. */
-static const char *pattern_name(enum rw_pattern rw)
-{
-	static const char *const names[] = { "read",	  "write",  "randread",
-					     "randwrite", "randrw", "rw" };
-
-	return (unsigned)rw < sizeof(names) / sizeof(names[0]) ? names[rw] : "?";
-}
-
-/* ctime(3)'s layout, newline included, in local time as fio prints it. */
-static void format_time(char *buf, size_t len, int64_t unix_ms)
-{
-	time_t t = (time_t)(unix_ms / 1000);
-	struct tm tm;
-
-	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %b %e %H:%M:%S %Y\n", &tm))
-		snprintf(buf, len, "%lld\n", (long long)t);
 }
 
 /* What fio prints as the job starts; ours comes with the report. */
@@ -126,7 +73,7 @@ static void print_banner(FILE *out, const struct job_options *o, const struct jo
 	num2str(bs, sizeof(bs), o->bs, SIG_FIGS, true, UNIT_BYTE);
 	fprintf(out,
 		"%s: (g=0): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-		o->name, pattern_name(o->rw), bs, bs, bs, bs, bs, bs, s->engine_ran, o->iodepth);
+		o->name, rw_name(o->rw), bs, bs, bs, bs, bs, bs, s->engine_ran, o->iodepth);
 	if (s->engine_note[0])
 		fprintf(out, "ebsbench: %s\n", s->engine_note);
 	fprintf(out, "ebsbench-%s\nStarting 1 process\n\n", EBSBENCH_VERSION);
@@ -138,10 +85,10 @@ static void print_job_header(FILE *out, const struct job_options *o, const struc
 
 	format_time(when, sizeof(when), s->start_unix_ms);
 	if (s->error)
-		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d (error=%s): pid=%d: %s", o->name,
+		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d (error=%s): pid=%d: %s\n", o->name,
 			s->error, strerror(s->error), (int)getpid(), when);
 	else
-		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d: pid=%d: %s", o->name, s->error,
+		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d: pid=%d: %s\n", o->name, s->error,
 			(int)getpid(), when);
 }
 

@@ -24,10 +24,12 @@ void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t
 	double span = (double)(now_ns - p->last_ns) / 1e9;
 	double iops = span > 0 ? (double)(ios - p->last_ios) / span : 0;
 	uint64_t eta_s = eta_ns / 1000000000ull;
-	fprintf(p->out, "%sebsbench: %s: %.0f IOPS now, %.1f MiB done, %.0f%%, ETA %" PRIu64
-			":%02" PRIu64 ":%02" PRIu64 "%s",
+	fprintf(p->out,
+		"%sebsbench: %s: %.0f IOPS now, %.1f MiB done, %.0f%%, ETA %" PRIu64 ":%02" PRIu64
+		":%02" PRIu64 "%s",
 		p->live ? "\r\033[K" : "", p->label, iops, (double)bytes / 1048576.0,
-		fraction_done * 100.0, eta_s / 3600, eta_s / 60 % 60, eta_s % 60, p->live ? "" : "\n");
+		fraction_done * 100.0, eta_s / 3600, eta_s / 60 % 60, eta_s % 60,
+		p->live ? "" : "\n");
 	fflush(p->out);
 	p->drawn = true;
 	p->last_ns = now_ns;

@@ -10,10 +10,10 @@
 
 struct progress {
 	FILE *out;
-	bool live;		/* a terminal: redraw one line */
-	char label[192];	/* "name on /dev/x" */
+	bool live;	 /* a terminal: redraw one line */
+	char label[192]; /* "name on /dev/x" */
 	uint64_t interval_ns;
-	uint64_t next_ns;	/* monotonic time of the next report */
+	uint64_t next_ns; /* monotonic time of the next report */
 	uint64_t last_ns;
 	uint64_t last_ios;
 	bool drawn;

@@ -45,7 +45,7 @@ struct direction_stats {
 	struct running_stat lat;
 	struct histogram clat_hist;
 	struct sample_stat iops_samples; /* IOPS of each window */
-	struct sample_stat bw_samples;   /* KiB/s of each window */
+	struct sample_stat bw_samples;	 /* KiB/s of each window */
 };
 
 /* fio's depth buckets: 1, 2, 4, 8, 16, 32, >=64. */
@@ -65,20 +65,20 @@ struct disk_util {
 
 struct job_stats {
 	struct direction_stats dir[DDIR_COUNT];
-	uint64_t runtime_ns;  /* measured span, ramp excluded */
-	uint64_t elapsed_ns;  /* whole job, ramp included */
-	double usr_cpu;       /* percent of runtime */
+	uint64_t runtime_ns; /* measured span, ramp excluded */
+	uint64_t elapsed_ns; /* whole job, ramp included */
+	double usr_cpu;	     /* percent of runtime */
 	double sys_cpu;
 	uint64_t ctx, majf, minf;
 	uint64_t usr_ns, sys_ns; /* CPU seconds, for the bench */
 	uint64_t max_rss_kib;
-	uint64_t depth_level[DEPTH_LEVELS];    /* submissions seen at each depth */
+	uint64_t depth_level[DEPTH_LEVELS];	/* submissions seen at each depth */
 	uint64_t latency_ns[LATENCY_NS_LEVELS]; /* completions per total-latency bucket */
 	uint64_t latency_us[LATENCY_US_LEVELS];
 	uint64_t latency_ms[LATENCY_MS_LEVELS];
 	struct disk_util disk;
-	int error;            /* errno of the first failed I/O, 0 if none */
-	char engine_ran[16];  /* the engine that actually ran */
+	int error;	       /* errno of the first failed I/O, 0 if none */
+	char engine_ran[16];   /* the engine that actually ran */
 	char engine_note[160]; /* why another engine ran, empty if none */
 	int64_t start_unix_ms; /* wall clock at start, for "timestamp" */
 };

@@ -37,8 +37,10 @@ static unsigned sysfs_logical_block(dev_t dev)
 static int open_error(const char *path, bool writes, int err, char *msg, size_t len)
 {
 	if (err == EBUSY)
-		snprintf(msg, len, "%s: device is busy (mounted, or held by another user); "
-				   "refusing to %s it", path, writes ? "write" : "open");
+		snprintf(msg, len,
+			 "%s: device is busy (mounted, or held by another user); "
+			 "refusing to %s it",
+			 path, writes ? "write" : "open");
 	else if (err == EINVAL)
 		snprintf(msg, len, "%s: O_DIRECT is not supported here (use --direct=0)", path);
 	else
@@ -133,19 +135,23 @@ static int open_block(struct target *t, const struct job_options *o, const struc
 static int check_region(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
 	if (o->bs % t->logical_block || o->offset % t->logical_block) {
-		snprintf(err, errlen, "%s: bs %" PRIu32 " and offset %" PRIu64 " must be multiples "
-				      "of the logical block size %u", o->filename, o->bs, o->offset,
-			 t->logical_block);
+		snprintf(err, errlen,
+			 "%s: bs %" PRIu32 " and offset %" PRIu64 " must be multiples "
+			 "of the logical block size %u",
+			 o->filename, o->bs, o->offset, t->logical_block);
 		return -1;
 	}
 	if (o->offset >= t->size || (o->size && o->size > t->size - o->offset)) {
-		snprintf(err, errlen, "%s: offset %" PRIu64 " + size %" PRIu64 " is beyond its end "
-				      "(%" PRIu64 " bytes)", o->filename, o->offset, o->size, t->size);
+		snprintf(err, errlen,
+			 "%s: offset %" PRIu64 " + size %" PRIu64 " is beyond its end "
+			 "(%" PRIu64 " bytes)",
+			 o->filename, o->offset, o->size, t->size);
 		return -1;
 	}
 	uint64_t region = o->size ? o->size : t->size - o->offset;
 	if (region < o->bs) {
-		snprintf(err, errlen, "%s: the region (%" PRIu64 " bytes) is smaller than bs %" PRIu32,
+		snprintf(err, errlen,
+			 "%s: the region (%" PRIu64 " bytes) is smaller than bs %" PRIu32,
 			 o->filename, region, o->bs);
 		return -1;
 	}
@@ -173,7 +179,8 @@ int target_open(struct target *t, const struct job_options *o, char *err, size_t
 		return -1;
 	}
 	if (exists && !S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s is neither a block device nor a regular file", o->filename);
+		snprintf(err, errlen, "%s is neither a block device nor a regular file",
+			 o->filename);
 		return -1;
 	}
 	if (exists && S_ISBLK(st.st_mode) ? open_block(t, o, &st, err, errlen)

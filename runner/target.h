@@ -16,8 +16,8 @@ struct target {
 	uint64_t size;		/* of the device or file, bytes */
 	unsigned logical_block; /* alignment O_DIRECT needs */
 	uint64_t region_offset;
-	uint64_t region_size;	/* whole blocks of bs only */
-	dev_t disk;		/* the disk whose /sys/block stats cover the I/O */
+	uint64_t region_size; /* whole blocks of bs only */
+	dev_t disk;	      /* the disk whose /sys/block stats cover the I/O */
 };
 
 /* Opens o->filename for the job and settles the region.  A file that is

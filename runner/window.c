@@ -26,8 +26,8 @@ void window_advance(struct window_tracker *w, uint64_t now_ns)
 		window_emit(w, (w->index + 1) * w->width_ns, w->width_ns);
 }
 
-void window_add(struct window_tracker *w, enum ddir d, uint32_t bytes, uint64_t slat,
-		uint64_t clat, uint64_t lat)
+void window_add(struct window_tracker *w, enum ddir d, uint32_t bytes, uint64_t slat, uint64_t clat,
+		uint64_t lat)
 {
 	struct window_totals *t = &w->current;
 	t->ios[d]++;

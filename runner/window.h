@@ -34,8 +34,8 @@ struct window_tracker {
 void window_init(struct window_tracker *w, uint64_t width_ns, window_sink sink, void *ctx);
 /* Closes every window that ends at or before now (ns since the start). */
 void window_advance(struct window_tracker *w, uint64_t now_ns);
-void window_add(struct window_tracker *w, enum ddir d, uint32_t bytes, uint64_t slat,
-		uint64_t clat, uint64_t lat);
+void window_add(struct window_tracker *w, enum ddir d, uint32_t bytes, uint64_t slat, uint64_t clat,
+		uint64_t lat);
 /* Closes the window being filled early, at end (a job that stopped between
  * window edges); nothing happens when end is the window's own start. */
 void window_finish(struct window_tracker *w, uint64_t end_ns);

@@ -52,8 +52,8 @@ static inline bool check_eq_u64(struct checks *c, uint64_t a, uint64_t b, const 
 	if (check_record(c, a == b, file, line))
 		return true;
 	if (c->failed <= CHECK_SHOWN_FAILURES)
-		fprintf(stderr, "%s == %s failed: %" PRIu64 " != %" PRIu64 "\n", what_a, what_b,
-			a, b);
+		fprintf(stderr, "%s == %s failed: %" PRIu64 " != %" PRIu64 "\n", what_a, what_b, a,
+			b);
 	return false;
 }
 
@@ -88,11 +88,11 @@ static inline int checks_run(check_test *const *tests, size_t count)
 	return checks.failed ? 1 : 0;
 }
 
-#define CHECK_MAIN(...)                                                              \
-	int main(void)                                                               \
-	{                                                                            \
-		check_test *const tests[] = { __VA_ARGS__ };                          \
-		return checks_run(tests, sizeof(tests) / sizeof(tests[0]));          \
+#define CHECK_MAIN(...)                                                                            \
+	int main(void)                                                                             \
+	{                                                                                          \
+		check_test *const tests[] = { __VA_ARGS__ };                                       \
+		return checks_run(tests, sizeof(tests) / sizeof(tests[0]));                        \
 	}
 
 #endif

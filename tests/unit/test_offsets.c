@@ -6,7 +6,7 @@
 #include "offsets.h"
 
 /* Every size class: tiny, odd, just above and below powers of four. */
-static const uint64_t sizes[] = {1, 2, 3, 5, 7, 64, 100, 1000, 4095, 4096, 4097, 65537, 1000003};
+static const uint64_t sizes[] = { 1, 2, 3, 5, 7, 64, 100, 1000, 4095, 4096, 4097, 65537, 1000003 };
 
 static void test_permutation_is_bijection(struct checks *checks)
 {
@@ -88,7 +88,7 @@ static void test_passes_differ_and_seeds_repeat(struct checks *checks)
 static void test_norandommap_is_uniform(struct checks *checks)
 {
 	enum { BLOCKS = 100, DRAWS = 200000 };
-	unsigned counts[BLOCKS] = {0};
+	unsigned counts[BLOCKS] = { 0 };
 	struct offset_gen g;
 	bool wrapped;
 	offset_gen_init(&g, 0, BLOCKS * 4096, 4096, true, true, 3);

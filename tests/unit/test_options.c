@@ -12,11 +12,20 @@ static int parse(struct job_options *o, char *err, int argc, char **argv)
 
 static void test_seed_command(struct checks *checks)
 {
-	char *argv[] = {"--name=gp2-randread", "--filename=/dev/nvme1n1", "--size=8G",
-			"--rw=randread", "--bs=4k", "--iodepth=32", "--runtime=2700",
-			"--time_based", "--write_iops_log=gp2_rr", "--log_avg_msec=1000",
-			"--ioengine=libaio", "--direct=1", "--group_reporting",
-			"--output-format=json"};
+	char *argv[] = { "--name=gp2-randread",
+			 "--filename=/dev/nvme1n1",
+			 "--size=8G",
+			 "--rw=randread",
+			 "--bs=4k",
+			 "--iodepth=32",
+			 "--runtime=2700",
+			 "--time_based",
+			 "--write_iops_log=gp2_rr",
+			 "--log_avg_msec=1000",
+			 "--ioengine=libaio",
+			 "--direct=1",
+			 "--group_reporting",
+			 "--output-format=json" };
 	struct job_options o;
 	char err[256] = "";
 	CHECK(parse(&o, err, 14, argv) == 0);
@@ -62,7 +71,7 @@ static void expect_error(struct checks *checks, const char *word, const char *ne
 {
 	struct job_options o;
 	char err[256] = "";
-	char *argv[] = {(char *)word};
+	char *argv[] = { (char *)word };
 	CHECK(parse(&o, err, 1, argv) < 0);
 	if (!CHECK(strstr(err, needle) != NULL))
 		fprintf(stderr, "error for %s was: %s\n", word, err);
@@ -89,7 +98,7 @@ static void test_errors_name_the_option(struct checks *checks)
 
 static void test_second_job_is_refused(struct checks *checks)
 {
-	char *argv[] = {"--name=a", "--filename=/tmp/x", "--name=b"};
+	char *argv[] = { "--name=a", "--filename=/tmp/x", "--name=b" };
 	struct job_options o;
 	char err[256] = "";
 	CHECK(parse(&o, err, 3, argv) < 0);

@@ -199,8 +199,7 @@ static uint64_t bins_sum(json_t *bins)
 	json_t *v;
 	uint64_t sum = 0;
 
-	json_object_foreach (bins, key, v)
-		sum += (uint64_t)json_integer_value(v);
+	json_object_foreach(bins, key, v) sum += (uint64_t)json_integer_value(v);
 	return sum;
 }
 

@@ -122,9 +122,9 @@ static void test_sample_stat(struct checks *checks)
 static void test_depth_levels(struct checks *checks)
 {
 	static const unsigned depth_and_level[][2] = {
-		{ 0, 0 },   { 1, 0 },   { 2, 1 },   { 3, 1 },   { 4, 2 },  { 7, 2 },
-		{ 8, 3 },   { 15, 3 },  { 16, 4 },  { 31, 4 },  { 32, 5 }, { 63, 5 },
-		{ 64, 6 },  { 1024, 6 }, { 0xffffffffu, 6 },
+		{ 0, 0 },  { 1, 0 },  { 2, 1 },	 { 3, 1 },    { 4, 2 },
+		{ 7, 2 },  { 8, 3 },  { 15, 3 }, { 16, 4 },   { 31, 4 },
+		{ 32, 5 }, { 63, 5 }, { 64, 6 }, { 1024, 6 }, { 0xffffffffu, 6 },
 	};
 	size_t i;
 
@@ -145,16 +145,19 @@ struct latency_case {
 /* Every edge of fio's buckets, from both sides.  Scaling truncates, so the
  * us/ms levels hold whole units: 1999 ns is 1 us, in the bucket labelled 2. */
 static const struct latency_case latency_cases[] = {
-	{ 0, NS, 0 },	      { 1, NS, 0 },		{ 2, NS, 1 },	    { 3, NS, 1 },
-	{ 4, NS, 2 },	      { 9, NS, 2 },		{ 10, NS, 3 },	    { 19, NS, 3 },
-	{ 20, NS, 4 },	      { 49, NS, 4 },		{ 50, NS, 5 },	    { 99, NS, 5 },
-	{ 100, NS, 6 },	      { 249, NS, 6 },		{ 250, NS, 7 },	    { 499, NS, 7 },
-	{ 500, NS, 8 },	      { 749, NS, 8 },		{ 750, NS, 9 },	    { 999, NS, 9 },
-	{ 1000, US, 0 },      { 1999, US, 0 },		{ 2000, US, 1 },    { 3999, US, 1 },
-	{ 4000, US, 2 },      { 9999, US, 2 },		{ 10000, US, 3 },   { 50000, US, 5 },
-	{ 749999, US, 8 },    { 750000, US, 9 },	{ 999999, US, 9 },  { 1000000, MS, 0 },
-	{ 1999999, MS, 0 },   { 2000000, MS, 1 },	{ 99999999, MS, 5 }, { 100000000, MS, 6 },
-	{ 999999999, MS, 9 }, { 1000000000, MS, 10 },	{ 1999999999, MS, 10 },
+	{ 0, NS, 0 },		{ 1, NS, 0 },		{ 2, NS, 1 },
+	{ 3, NS, 1 },		{ 4, NS, 2 },		{ 9, NS, 2 },
+	{ 10, NS, 3 },		{ 19, NS, 3 },		{ 20, NS, 4 },
+	{ 49, NS, 4 },		{ 50, NS, 5 },		{ 99, NS, 5 },
+	{ 100, NS, 6 },		{ 249, NS, 6 },		{ 250, NS, 7 },
+	{ 499, NS, 7 },		{ 500, NS, 8 },		{ 749, NS, 8 },
+	{ 750, NS, 9 },		{ 999, NS, 9 },		{ 1000, US, 0 },
+	{ 1999, US, 0 },	{ 2000, US, 1 },	{ 3999, US, 1 },
+	{ 4000, US, 2 },	{ 9999, US, 2 },	{ 10000, US, 3 },
+	{ 50000, US, 5 },	{ 749999, US, 8 },	{ 750000, US, 9 },
+	{ 999999, US, 9 },	{ 1000000, MS, 0 },	{ 1999999, MS, 0 },
+	{ 2000000, MS, 1 },	{ 99999999, MS, 5 },	{ 100000000, MS, 6 },
+	{ 999999999, MS, 9 },	{ 1000000000, MS, 10 }, { 1999999999, MS, 10 },
 	{ 2000000000, MS, 11 }, { UINT64_MAX, MS, 11 },
 };
 
@@ -179,8 +182,9 @@ static void test_latency_levels(struct checks *checks)
 	}
 	for (i = 0; i < sizeof(latency_cases) / sizeof(latency_cases[0]); i++) {
 		const struct latency_case *c = &latency_cases[i];
-		const uint64_t *counts = c->scale == NS ? s->latency_ns :
-					 c->scale == US ? s->latency_us : s->latency_ms;
+		const uint64_t *counts = c->scale == NS	  ? s->latency_ns
+					 : c->scale == US ? s->latency_us
+							  : s->latency_ms;
 
 		job_stats_init(s);
 		job_stats_count_latency(s, c->ns);

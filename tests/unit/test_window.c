@@ -25,7 +25,7 @@ static void record(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct wi
 
 static void test_exact_edges_and_empty_windows(struct checks *checks)
 {
-	struct recorded r = {0};
+	struct recorded r = { 0 };
 	struct window_tracker w;
 	const uint64_t ms = 1000000;
 	window_init(&w, 1000 * ms, record, &r);
@@ -51,7 +51,7 @@ static void test_exact_edges_and_empty_windows(struct checks *checks)
 
 static void test_partial_window(struct checks *checks)
 {
-	struct recorded r = {0};
+	struct recorded r = { 0 };
 	struct window_tracker w;
 	window_init(&w, 1000, record, &r);
 	window_add(&w, DDIR_READ, 512, 0, 0, 0);
@@ -66,7 +66,7 @@ static void test_partial_window(struct checks *checks)
 
 static void test_long_run_has_no_drift(struct checks *checks)
 {
-	struct recorded r = {0};
+	struct recorded r = { 0 };
 	struct window_tracker w;
 	window_init(&w, 1000000000ull, record, &r);
 	window_finish(&w, 1800 * 1000000000ull);

@@ -1,0 +1,19 @@
+/* output_common.h - number conventions both fio output forms share. */
+#ifndef EBSBENCH_OUTPUT_COMMON_H
+#define EBSBENCH_OUTPUT_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* fio keeps runtimes in us and rounds them up to whole ms. */
+uint64_t runtime_ms(uint64_t ns);
+/* fio's stat_calc_dist and stat_calc_lat: a non-zero count never shows as
+ * 0 %, it is raised to the smallest figure the format prints. */
+double percent_of(uint64_t count, uint64_t total, double floor);
+/* fio's convert_agg_kbytes_percent, mean truncated to int as there.  With a
+ * single job the aggregate is this job's own average bandwidth. */
+double agg_percent(double mean_kib, uint64_t agg_bytes);
+/* ctime(3)'s layout without its newline, in local time as fio prints it. */
+void format_time(char *buf, size_t len, int64_t unix_ms);
+
+#endif
