@@ -12,6 +12,9 @@ ASAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fsanitize=address,undefined -fno-omit-fram
 	-fno-sanitize-recover=all
 ASAN_LIBS := -luring -laio -ljansson -lm
 
+# V=1 shows full command lines.
+Q := $(if $(V),,@)
+
 SRCS := $(wildcard runner/*.c)
 LIB_SRCS := $(filter-out runner/main.c,$(SRCS))
 HDRS := $(wildcard runner/*.h)
@@ -36,25 +39,29 @@ deps: $(DEPS_STAMP)
 
 build/musl/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(MUSL_CC) $(MUSL_CFLAGS) -c $< -o $@
+	@echo "  CC musl $<"
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -c $< -o $@
 
 build/asan/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	cc $(ASAN_CFLAGS) -c $< -o $@
+	@echo "  CC asan $<"
+	$(Q)cc $(ASAN_CFLAGS) -c $< -o $@
 
 # One static, stripped binary: what the appliance, the container and
 # EC2 user-data all run.
 build/ebsbench: $(MUSL_OBJS)
-	$(MUSL_CC) -static -s -o $@ $^ $(MUSL_LIBS)
+	$(Q)$(MUSL_CC) -static -s -o $@ $^ $(MUSL_LIBS)
 	@echo "build/ebsbench: $$(stat -c %s $@) bytes (static, stripped)"
 
 build/unit-musl/%: tests/unit/%.c tests/unit/check.h $(MUSL_LIB_OBJS)
 	@mkdir -p $(@D)
-	$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -static -o $@ $< $(MUSL_LIB_OBJS) $(MUSL_LIBS)
+	@echo "  LD musl $@"
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -static -o $@ $< $(MUSL_LIB_OBJS) $(MUSL_LIBS)
 
 build/unit-asan/%: tests/unit/%.c tests/unit/check.h $(ASAN_LIB_OBJS)
 	@mkdir -p $(@D)
-	cc $(ASAN_CFLAGS) -Irunner -o $@ $< $(ASAN_LIB_OBJS) $(ASAN_LIBS)
+	@echo "  LD asan $@"
+	$(Q)cc $(ASAN_CFLAGS) -Irunner -o $@ $< $(ASAN_LIB_OBJS) $(ASAN_LIBS)
 
 unit-musl: $(addprefix build/unit-musl/,$(UNIT_NAMES))
 	@for t in $^; do echo "== $$t"; ./$$t || exit 1; done

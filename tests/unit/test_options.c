@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "options.h"
+#include "options_json.h"
 
 static int parse(struct job_options *o, char *err, int argc, char **argv)
 {
@@ -135,5 +136,37 @@ static void test_percentile_list(struct checks *checks)
 	CHECK_NEAR(o.percentiles[1], 99.9, 1e-12);
 }
 
+static void test_json_job_uses_the_same_table(struct checks *checks)
+{
+	const char *text = "{\"name\": \"gp3-lat\", \"filename\": \"/dev/nvme2n1\", "
+			   "\"size\": \"8G\", \"rw\": \"randread\", \"bs\": 4096, "
+			   "\"iodepth\": 1, \"runtime\": 60, \"time_based\": true, "
+			   "\"direct\": 1, \"norandommap\": false}";
+	json_error_t jerr;
+	json_t *obj = json_loads(text, JSON_PRESERVE_ORDER, &jerr);
+	struct job_options o;
+	char err[256] = "";
+	options_defaults(&o);
+	CHECK(obj != NULL);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	CHECK(!strcmp(o.name, "gp3-lat") && o.rw == RW_RANDREAD);
+	CHECK_EQ_U64(o.size, 8ull << 30);
+	CHECK_EQ_U64(o.bs, 4096);
+	CHECK_EQ_U64(o.runtime_ns, 60ull * 1000000000ull);
+	CHECK(o.time_based && o.direct && !o.norandommap);
+	json_decref(obj);
+
+	obj = json_loads("{\"name\": \"x\", \"numjobs\": 4}", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'numjobs'"));
+	json_decref(obj);
+	obj = json_loads("{\"bs\": [4096]}", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'bs'"));
+	json_decref(obj);
+	obj = json_loads("[1]", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0);
+	json_decref(obj);
+}
+
 CHECK_MAIN(test_seed_command, test_units, test_errors_name_the_option, test_second_job_is_refused,
-	   test_validate, test_percentile_list)
+	   test_validate, test_percentile_list, test_json_job_uses_the_same_table)
