@@ -1,0 +1,34 @@
+/* little.h - Little's law per phase: a closed-loop benchmark keeps
+ * iodepth I/Os in flight, so IOPS x mean latency should equal iodepth.
+ * When it does, the latency is queueing the limit explains (32 / 300 =
+ * 106.7 ms on a gp2 past its cliff), not a slow device. */
+#ifndef EBSBENCH_LITTLE_H
+#define EBSBENCH_LITTLE_H
+
+enum little_verdict {
+	LITTLE_CONSISTENT,
+	LITTLE_UNDERFILLED, /* fewer in flight than iodepth */
+	LITTLE_OVERFILLED,  /* more in flight than iodepth */
+	LITTLE_NO_DATA,	    /* a non-positive or non-finite input */
+};
+
+struct little_check {
+	double in_flight;	    /* IOPS x mean latency */
+	double ratio;		    /* in_flight / iodepth */
+	double predicted_latency_s; /* iodepth / IOPS */
+	enum little_verdict verdict;
+};
+
+#define LITTLE_TOLERANCE 0.05
+
+/* iodepth / iops: 32 at 3,000 IOPS is 10.67 ms.  NaN without a rate. */
+double little_latency_s(double iodepth, double iops);
+
+/* tolerance is relative (LITTLE_TOLERANCE: within 5 %). */
+struct little_check little_judge(double iops, double mean_latency_s, double iodepth,
+				 double tolerance);
+
+/* A sentence for the report saying what a verdict means. */
+const char *little_note(enum little_verdict verdict);
+
+#endif

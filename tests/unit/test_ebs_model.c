@@ -1,0 +1,325 @@
+/* test_ebs_model.c - the model reproduces the seed's arithmetic: gp2's
+ * 300 IOPS baseline and 2,000 s burst, the 600 IOPS after a 120 s rest,
+ * 256 KiB accounting, m5.xlarge's limits and the Seoul monthly costs. */
+#include <string.h>
+
+#include "check.h"
+#include "ebs_model.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static const struct ebs_workload full_4k = { .io_size_bytes = 4096,
+					     .credits_at_start = EBS_CREDITS_FULL };
+
+static struct ebs_volume volume(enum ebs_type type, double size_gib)
+{
+	struct ebs_volume v;
+	ebs_volume_init(&v, type, size_gib);
+	return v;
+}
+
+static void test_gp2_burst_and_baseline(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_GP2, 100);
+	struct ebs_prediction p = ebs_predict(&v, &full_4k);
+
+	CHECK_NEAR(p.baseline_iops, 300, 0);
+	CHECK_NEAR(p.burst_iops, 3000, 0);
+	CHECK_NEAR(p.baseline.ops, 300, 1e-9);
+	CHECK_NEAR(p.burst.ops, 3000, 1e-9);
+	CHECK(p.burst.bound == EBS_BOUND_VOLUME_IOPS);
+	CHECK(p.bursts);
+	CHECK_NEAR(p.credits, 5.4e6, 0);
+	/* 5,400,000 / (3,000 - 300): AWS's "100 GiB -> 2,000 seconds". */
+	CHECK_NEAR(p.burst_seconds, 2000, 1e-9);
+	CHECK_NEAR(ebs_burst_seconds_at(&p, 3000), 2000, 1e-9);
+	CHECK_NEAR(ebs_burst_seconds_at(&p, 1650), 4000, 1e-9);
+	CHECK(ebs_burst_seconds_at(&p, 300) == HUGE_VAL);
+	/* The 2,700 s run: 2,000 s at 3,000, 700 s at 300. */
+	CHECK_NEAR(ebs_expected_rate(&p, 2700, HUGE_VAL).ops, (2000 * 3000 + 700 * 300) / 2700.0,
+		   1e-9);
+}
+
+static void test_gp2_sizes(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_GP2, 334);
+	struct ebs_prediction p = ebs_predict(&v, &full_4k);
+
+	CHECK_NEAR(p.baseline_iops, 1002, 1e-9);
+	CHECK(p.bursts);
+	v = volume(EBS_GP2, 1000);
+	p = ebs_predict(&v, &full_4k);
+	CHECK_NEAR(p.baseline_iops, 3000, 0);
+	CHECK(!p.bursts);
+	CHECK_NEAR(p.burst_seconds, 0, 0);
+	CHECK_NEAR(p.bucket, 0, 0);
+	CHECK_NEAR(p.burst.ops, 3000, 1e-9);
+	v = volume(EBS_GP2, 10);
+	CHECK_NEAR(ebs_predict(&v, &full_4k).baseline_iops, 100, 0);
+	v = volume(EBS_GP2, 8000);
+	CHECK_NEAR(ebs_predict(&v, &full_4k).baseline_iops, 16000, 0);
+}
+
+static void test_gp2_refill_after_rest(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_GP2, 100);
+	/* Exhausted, then 120 s idle while gp3 was tested: 36,000 credits. */
+	struct ebs_workload w = { .io_size_bytes = 4096, .idle_before_s = 120 };
+	struct ebs_prediction p = ebs_predict(&v, &w);
+	struct ebs_rate r;
+
+	CHECK_NEAR(p.credits, 36000, 1e-9);
+	r = ebs_expected_rate(&p, 120, HUGE_VAL);
+	CHECK_NEAR(r.ops, 600, 1e-9); /* seed measured 601 */
+	CHECK(r.bound == EBS_BOUND_VOLUME_IOPS);
+	CHECK(ebs_verdict_of(601, r.ops, 0.05) == EBS_AS_PREDICTED);
+	/* qd1 after a 60 s rest asks for ~1,759 IOPS: still 300 + 18,000 / 60. */
+	w.idle_before_s = 60;
+	p = ebs_predict(&v, &w);
+	CHECK_NEAR(ebs_expected_rate(&p, 60, 1759).ops, 600, 1e-9); /* seed: 603 */
+	/* A short test inside the refilled credits runs at burst. */
+	CHECK_NEAR(ebs_expected_rate(&p, 5, HUGE_VAL).ops, 3000, 1e-9);
+	/* Below baseline nothing throttles. */
+	r = ebs_expected_rate(&p, 60, 200);
+	CHECK_NEAR(r.ops, 200, 0);
+	CHECK(r.bound == EBS_BOUND_NONE);
+	/* The bucket caps the refill. */
+	w.idle_before_s = 1e9;
+	CHECK_NEAR(ebs_predict(&v, &w).credits, 5.4e6, 0);
+}
+
+static void test_256k_accounting_and_throughput(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_GP3, 100);
+	struct ebs_workload w = { .io_size_bytes = MIB, .sequential = true };
+	struct ebs_prediction p = ebs_predict(&v, &w);
+
+	/* min(3,000 / 4, 125 MiB/s / 1 MiB) */
+	CHECK_NEAR(p.io_units, 4, 0);
+	CHECK_NEAR(p.baseline.ops, 125, 1e-9);
+	CHECK(p.baseline.bound == EBS_BOUND_VOLUME_THROUGHPUT);
+	CHECK(!p.bursts);
+	CHECK(ebs_verdict_of(127.3, p.baseline.ops, 0.05) == EBS_AS_PREDICTED);
+	/* Random 1 MiB costs four units too; 300 KiB costs two. */
+	w.sequential = false;
+	CHECK_NEAR(ebs_predict(&v, &w).io_units, 4, 0);
+	w.io_size_bytes = 300 * 1024;
+	CHECK_NEAR(ebs_predict(&v, &w).io_units, 2, 0);
+	/* Contiguous 4 KiB I/O merges, 64 to a unit: the throughput cap binds. */
+	w = (struct ebs_workload){ .io_size_bytes = 4096, .sequential = true };
+	p = ebs_predict(&v, &w);
+	CHECK_NEAR(p.baseline.ops, 125 * 256, 1e-6);
+	CHECK(p.baseline.bound == EBS_BOUND_VOLUME_THROUGHPUT);
+}
+
+static void test_gp2_throughput(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_GP2, 100);
+	struct ebs_workload w = { .io_size_bytes = MIB, .credits_at_start = EBS_CREDITS_FULL };
+	struct ebs_prediction p = ebs_predict(&v, &w);
+
+	/* 128 MiB/s while credits last, 300 units * 256 KiB = 75 MiB/s after. */
+	CHECK_NEAR(p.burst.ops, 128, 1e-9);
+	CHECK(p.burst.bound == EBS_BOUND_VOLUME_THROUGHPUT);
+	CHECK_NEAR(p.baseline.ops, 75, 1e-9);
+	CHECK_NEAR(p.baseline_mibs, 75, 1e-9);
+	/* 128 * 4 units drain 212 a second net of refill. */
+	CHECK_NEAR(p.burst_seconds, 5.4e6 / (512 - 300), 1e-6);
+	/* 170-334 GiB: 250 MiB/s only with credits. */
+	v = volume(EBS_GP2, 200);
+	p = ebs_predict(&v, &w);
+	CHECK_NEAR(p.burst_mibs, 250, 1e-9);
+	CHECK_NEAR(p.baseline_mibs, 150, 1e-9);
+	v = volume(EBS_GP2, 334);
+	CHECK_NEAR(ebs_predict(&v, &w).baseline_mibs, 250, 1e-9);
+	v = volume(EBS_GP2, 170);
+	CHECK_NEAR(ebs_predict(&v, &w).burst_mibs, 128, 1e-9);
+}
+
+static void test_hdd(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_ST1, 1024);
+	struct ebs_workload w = { .io_size_bytes = MIB,
+				  .sequential = true,
+				  .credits_at_start = EBS_CREDITS_FULL };
+	struct ebs_prediction p = ebs_predict(&v, &w);
+
+	CHECK_NEAR(p.baseline_mibs, 40, 1e-9);
+	CHECK_NEAR(p.burst_mibs, 250, 1e-9);
+	CHECK_NEAR(p.baseline.ops, 40, 1e-9);
+	CHECK(p.baseline.bound == EBS_BOUND_VOLUME_THROUGHPUT);
+	/* 1 TiB of credits draining at 250 - 40 MiB/s. */
+	CHECK_NEAR(p.burst_seconds, MIB / 210, 1e-6);
+	/* A random 4 KiB I/O costs a whole MiB. */
+	w = (struct ebs_workload){ .io_size_bytes = 4096 };
+	p = ebs_predict(&v, &w);
+	CHECK_NEAR(p.baseline.ops, 40, 1e-9);
+	CHECK(p.baseline.bound == EBS_BOUND_VOLUME_IOPS);
+	v = volume(EBS_SC1, 16384);
+	p = ebs_predict(&v, &w);
+	CHECK_NEAR(p.baseline_mibs, 192, 1e-9);
+	CHECK_NEAR(p.burst_mibs, 250, 1e-9);
+}
+
+static void test_provisioned(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_IO2, 200);
+	struct ebs_prediction p;
+
+	CHECK(v.iops_assumed);
+	v.iops = 20000;
+	v.iops_assumed = false;
+	p = ebs_predict(&v, &full_4k);
+	CHECK_NEAR(p.baseline.ops, 20000, 0);
+	CHECK(!p.bursts);
+	CHECK_NEAR(p.baseline_mibs, 1000, 0);
+	v = volume(EBS_GP3, 100);
+	CHECK(v.iops_assumed && v.throughput_assumed);
+	CHECK_NEAR(v.iops, 3000, 0);
+	CHECK_NEAR(v.throughput_mibs, 125, 0);
+	CHECK_NEAR(ebs_predict(&v, &full_4k).baseline.ops, 3000, 0);
+}
+
+static void test_instance_limits(struct checks *checks)
+{
+	const struct instance_ebs_limits *m = instance_limits_find("m5.xlarge");
+
+	if (!CHECK(m != NULL))
+		return;
+	CHECK_NEAR(m->baseline_iops, 6000, 0);
+	CHECK_NEAR(m->burst_iops, 18750, 0);
+	CHECK_NEAR(m->baseline_mbps, 143.75, 0);
+	CHECK_NEAR(m->burst_mbps, 593.75, 0);
+	CHECK_NEAR(m->burst_seconds_per_day, 1800, 0);
+	CHECK(instance_limits_find("M5.XLARGE") == m);
+	CHECK(instance_limits_find("m5.nano") == NULL);
+	CHECK(instance_limits_find("") == NULL);
+	CHECK(instance_limits_find("m5.large")->baseline_iops == 3600);
+	const char *names[] = { "m6i.4xlarge", "m7i.large", "c5.2xlarge", "r5.4xlarge" };
+	for (unsigned i = 0; i < 4; i++)
+		CHECK(instance_limits_find(names[i]) != NULL);
+}
+
+static void test_instance_binds(struct checks *checks)
+{
+	const struct instance_ebs_limits *m = instance_limits_find("m5.xlarge");
+	struct ebs_volume v = volume(EBS_GP3, 100);
+	struct ebs_workload w = { .io_size_bytes = MIB, .sequential = true };
+	struct ebs_rate r;
+
+	/* 125 MiB/s is under the instance's 143.75 MB/s: the volume binds. */
+	r = ebs_rate_with_instance(ebs_predict(&v, &w).baseline, MIB, m, false);
+	CHECK_NEAR(r.ops, 125, 1e-9);
+	CHECK(r.bound == EBS_BOUND_VOLUME_THROUGHPUT);
+	/* 250 MiB/s stops near 137 MiB/s: the seed's warning. */
+	v.throughput_mibs = 250;
+	r = ebs_rate_with_instance(ebs_predict(&v, &w).baseline, MIB, m, false);
+	CHECK_NEAR(r.ops, 143.75e6 / MIB, 1e-9);
+	CHECK(r.bound == EBS_BOUND_INSTANCE_THROUGHPUT);
+	r = ebs_rate_with_instance(ebs_predict(&v, &w).baseline, MIB, m, true);
+	CHECK(r.bound == EBS_BOUND_VOLUME_THROUGHPUT);
+	/* 16,000 provisioned IOPS on a 6,000 IOPS instance. */
+	v.iops = 16000;
+	r = ebs_rate_with_instance(ebs_predict(&v, &full_4k).baseline, 4096, m, false);
+	CHECK_NEAR(r.ops, 6000, 0);
+	CHECK(r.bound == EBS_BOUND_INSTANCE_IOPS);
+	r = ebs_rate_with_instance(ebs_predict(&v, &full_4k).baseline, 4096, NULL, false);
+	CHECK_NEAR(r.ops, 16000, 0);
+}
+
+static void test_seoul_costs(struct checks *checks)
+{
+	struct ebs_prices prices = ebs_prices_default();
+	struct ebs_volume v = volume(EBS_GP3, 100);
+
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 9.12, 1e-9);
+	CHECK_NEAR(ebs_cost_per_3000_iops(&v, &prices), 9.12, 1e-9);
+	v.iops = 6000;
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 26.22, 1e-9);
+	v.iops = 3000;
+	v.throughput_mibs = 250;
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 14.82, 1e-9);
+	v = volume(EBS_GP2, 100);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 11.40, 1e-9);
+	CHECK_NEAR(ebs_cost_per_3000_iops(&v, &prices), 114.00, 1e-9);
+	v = volume(EBS_GP2, 1000);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 114.00, 1e-9);
+	/* 12.5 times the gp3 price for the same 3,000 IOPS. */
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices) / 9.12, 12.5, 1e-9);
+}
+
+static void test_unknown_and_overridden_prices(struct checks *checks)
+{
+	struct ebs_prices prices = ebs_prices_default();
+	struct ebs_volume v = volume(EBS_IO2, 1000);
+
+	v.iops = 70000;
+	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
+	CHECK(ebs_prices_set(&prices, "io2.gib_month", 0.125) == 0);
+	CHECK(ebs_prices_set(&prices, "io2.iops_month", 0.065) == 0);
+	/* Tiers not reached do not need a price. */
+	v.iops = 30000;
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 125 + 30000 * 0.065, 1e-9);
+	v.iops = 70000;
+	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
+	CHECK(ebs_prices_set(&prices, "IO2.iops_month_over_32000", 0.0455) == 0);
+	CHECK(ebs_prices_set(&prices, "io2.iops_month_over_64000", 0.03185) == 0);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices),
+		   125 + 32000 * 0.065 + 32000 * 0.0455 + 6000 * 0.03185, 1e-9);
+	CHECK(ebs_prices_set(&prices, "gp3.iops_month", 0.006) == 0);
+	CHECK_NEAR(prices.type[EBS_GP3].iops_month, 0.006, 0);
+	CHECK(ebs_prices_set(&prices, "gp4.gib_month", 1) == -1);
+	CHECK(ebs_prices_set(&prices, "gp3.bogus", 1) == -1);
+	CHECK(ebs_prices_set(&prices, "gp3", 1) == -1);
+	CHECK(ebs_prices_set(&prices, "verylongtype.gib_month", 1) == -1);
+	CHECK(strcmp(prices.region, "ap-northeast-2") == 0);
+}
+
+static void test_types_and_checks(struct checks *checks)
+{
+	enum ebs_type t;
+	char err[128];
+	struct ebs_volume v;
+
+	for (unsigned i = 0; i < EBS_TYPE_COUNT; i++) {
+		CHECK(ebs_type_rules((enum ebs_type)i)->type == (enum ebs_type)i);
+		CHECK(ebs_type_parse(ebs_type_name((enum ebs_type)i), &t) == 0 && t == i);
+	}
+	CHECK(ebs_type_parse("GP3", &t) == 0 && t == EBS_GP3);
+	CHECK(ebs_type_parse("gp4", &t) == -1);
+	CHECK(ebs_type_rules((enum ebs_type)EBS_TYPE_COUNT) == NULL);
+	v = volume(EBS_GP3, 100);
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	v.iops = 20000;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v = volume(EBS_GP3, 10);
+	v.iops = 16000; /* 500 per GiB */
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "per GiB") != NULL);
+	v = volume(EBS_GP3, 100);
+	v.throughput_mibs = 1000; /* needs 4,000 IOPS */
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v = volume(EBS_GP2, 0);
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v = volume(EBS_ST1, 100);
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v = volume(EBS_IO1, 100);
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+}
+
+static void test_verdicts(struct checks *checks)
+{
+	CHECK(ebs_verdict_of(3001, 3000, 0.05) == EBS_AS_PREDICTED);
+	CHECK(ebs_verdict_of(300, 3000, 0.05) == EBS_BELOW_PREDICTION);
+	CHECK(ebs_verdict_of(3300, 3000, 0.05) == EBS_ABOVE_PREDICTION);
+	CHECK(ebs_verdict_of(1, NAN, 0.05) == EBS_NOT_PREDICTED);
+	CHECK(ebs_verdict_of(1, 0, 0.05) == EBS_NOT_PREDICTED);
+	CHECK(strcmp(ebs_verdict_name(EBS_BELOW_PREDICTION), "below prediction") == 0);
+	CHECK(strcmp(ebs_bound_name(EBS_BOUND_INSTANCE_THROUGHPUT), "instance throughput") == 0);
+	CHECK(strlen(ebs_model_source()) > 0);
+}
+
+CHECK_MAIN(test_gp2_burst_and_baseline, test_gp2_sizes, test_gp2_refill_after_rest,
+	   test_256k_accounting_and_throughput, test_gp2_throughput, test_hdd, test_provisioned,
+	   test_instance_limits, test_instance_binds, test_seoul_costs,
+	   test_unknown_and_overridden_prices, test_types_and_checks, test_verdicts)
