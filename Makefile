@@ -53,12 +53,12 @@ build/ebsbench: $(MUSL_OBJS)
 	$(Q)$(MUSL_CC) -static -s -o $@ $^ $(MUSL_LIBS)
 	@echo "build/ebsbench: $$(stat -c %s $@) bytes (static, stripped)"
 
-build/unit-musl/%: tests/unit/%.c tests/unit/check.h $(MUSL_LIB_OBJS)
+build/unit-musl/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(MUSL_LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD musl $@"
 	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -static -o $@ $< $(MUSL_LIB_OBJS) $(MUSL_LIBS)
 
-build/unit-asan/%: tests/unit/%.c tests/unit/check.h $(ASAN_LIB_OBJS)
+build/unit-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(ASAN_LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD asan $@"
 	$(Q)cc $(ASAN_CFLAGS) -Irunner -o $@ $< $(ASAN_LIB_OBJS) $(ASAN_LIBS)
@@ -87,7 +87,7 @@ demo:
 lint:
 	clang-format --dry-run --Werror runner/*.[ch] tests/unit/*.[ch]
 	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
-		--suppress=missingIncludeSystem -D_GNU_SOURCE -Irunner runner tests/unit
+		--suppress=missingIncludeSystem -D_GNU_SOURCE -D__x86_64__ -Irunner -I$(DEPS)/include runner tests/unit
 
 format:
 	clang-format -i runner/*.[ch] tests/unit/*.[ch]

@@ -55,8 +55,9 @@ static int run_job(const struct job_options *o, const volatile sig_atomic_t *sto
 	}
 	job_stats_init(s);
 	if (target_open(&t, o, err, sizeof(err)) == 0) {
+		struct job_context ctx = { .stop = stop };
 		if (io_logs_open(&logs, o, err, sizeof(err)) == 0 &&
-		    job_run(o, &t, &logs, s, stop, err, sizeof(err)) == 0)
+		    job_run(o, &t, &logs, s, &ctx, err, sizeof(err)) == 0)
 			code = s->error ? 1 : 0;
 		char log_err[256];
 		if (io_logs_close(&logs, log_err, sizeof(log_err)) && code == 0) {

@@ -36,12 +36,12 @@ void disk_sample_take(dev_t dev, struct disk_sample *out)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
-	uint64_t read_sectors, write_sectors, in_flight;
+	uint64_t in_flight;
 	int n = fscanf(f,
 		       "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
 		       " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
-		       &out->read_ios, &out->read_merges, &read_sectors, &out->read_ticks,
-		       &out->write_ios, &out->write_merges, &write_sectors, &out->write_ticks,
+		       &out->read_ios, &out->read_merges, &out->read_sectors, &out->read_ticks,
+		       &out->write_ios, &out->write_merges, &out->write_sectors, &out->write_ticks,
 		       &in_flight, &out->io_ticks, &out->in_queue);
 	fclose(f);
 	out->valid = n == 11;
@@ -59,6 +59,8 @@ void disk_sample_delta(const struct disk_sample *before, const struct disk_sampl
 	out->write_ios = after->write_ios - before->write_ios;
 	out->read_merges = after->read_merges - before->read_merges;
 	out->write_merges = after->write_merges - before->write_merges;
+	out->read_sectors = after->read_sectors - before->read_sectors;
+	out->write_sectors = after->write_sectors - before->write_sectors;
 	out->read_ticks = after->read_ticks - before->read_ticks;
 	out->write_ticks = after->write_ticks - before->write_ticks;
 	out->in_queue = after->in_queue - before->in_queue;

@@ -14,6 +14,7 @@ struct disk_sample {
 	bool valid;
 	uint64_t read_ios, read_merges, read_ticks;
 	uint64_t write_ios, write_merges, write_ticks;
+	uint64_t read_sectors, write_sectors;
 	uint64_t io_ticks, in_queue;
 };
 

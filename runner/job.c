@@ -323,7 +323,7 @@ static void loop_free(struct job_loop *L)
 }
 
 int job_run(const struct job_options *o, const struct target *t, struct io_logs *logs,
-	    struct job_stats *s, const volatile sig_atomic_t *stop, char *err, size_t errlen)
+	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen)
 {
 	struct job_loop L = { .o = o, .t = t, .s = s, .logs = logs, .err = err, .errlen = errlen };
 	struct timespec wall;
@@ -345,8 +345,9 @@ int job_run(const struct job_options *o, const struct target *t, struct io_logs 
 		snprintf(label, sizeof(label), "%.40s on %.100s (%s)", o->name, o->filename,
 			 s->engine_ran);
 		L.start_ns = clock_now_ns();
-		progress_init(&L.progress, stderr, label, L.start_ns);
-		ret = run_loop(&L, stop);
+		progress_init(&L.progress, stderr, ctx->label ? ctx->label : label, L.start_ns);
+		L.progress.remaining_after_ns = ctx->remaining_after_ns;
+		ret = run_loop(&L, ctx->stop);
 		uint64_t end = clock_now_ns();
 		finish_windows(&L, end);
 		finish_stats(&L, end);

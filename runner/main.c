@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_discover.h"
 #include "cmd_fio.h"
+#include "cmd_report.h"
+#include "cmd_run.h"
 
 #include "version.h"
 
@@ -42,6 +45,12 @@ int main(int argc, char **argv)
 	install_signals();
 	if (!strcmp(argv[1], "fio"))
 		return cmd_fio(argc - 2, argv + 2, &stop_requested);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2, &stop_requested);
+	if (!strcmp(argv[1], "discover"))
+		return cmd_discover(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
 		printf("ebsbench %s\n", EBSBENCH_VERSION);
 		return 0;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "output.h"
+#include "output_json.h"
 #include "output_common.h"
 
 #include "version.h"
@@ -221,7 +222,7 @@ static json_t *ebsbench_json(const struct job_stats *s)
 	return extra;
 }
 
-static json_t *job_json(const struct job_options *o, const struct job_stats *s, bool plus)
+json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus)
 {
 	json_t *job = json_object();
 	uint64_t elapsed_ms = s->elapsed_ns / 1000000;
@@ -253,7 +254,7 @@ static json_t *job_json(const struct job_options *o, const struct job_stats *s, 
 	return job;
 }
 
-static json_t *disk_util_json(const struct disk_util *d)
+json_t *output_disk_util_json(const struct disk_util *d)
 {
 	json_t *list = json_array();
 	json_t *disk;
@@ -285,9 +286,9 @@ int output_json(FILE *out, const struct job_options *o, const struct job_stats *
 	set_int(root, "timestamp", (uint64_t)(s->start_unix_ms / 1000));
 	set_int(root, "timestamp_ms", (uint64_t)s->start_unix_ms);
 	set_str(root, "time", when);
-	json_array_append_new(jobs, job_json(o, s, plus));
+	json_array_append_new(jobs, output_job_json(o, s, plus));
 	json_object_set_new(root, "jobs", jobs);
-	json_object_set_new(root, "disk_util", disk_util_json(&s->disk));
+	json_object_set_new(root, "disk_util", output_disk_util_json(&s->disk));
 
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);

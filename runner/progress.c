@@ -13,7 +13,14 @@ void progress_init(struct progress *p, FILE *out, const char *label, uint64_t no
 	p->next_ns = now_ns + p->interval_ns;
 	p->last_ns = now_ns;
 	p->last_ios = 0;
+	p->remaining_after_ns = 0;
 	p->drawn = false;
+}
+
+void format_hms(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000ull;
+	snprintf(buf, len, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
 }
 
 void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t bytes,

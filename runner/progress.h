@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct progress {
@@ -16,6 +17,7 @@ struct progress {
 	uint64_t next_ns; /* monotonic time of the next report */
 	uint64_t last_ns;
 	uint64_t last_ios;
+	uint64_t remaining_after_ns; /* planned work after this job: the run's ETA */
 	bool drawn;
 };
 
@@ -24,5 +26,7 @@ void progress_init(struct progress *p, FILE *out, const char *label, uint64_t no
 void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t bytes,
 		     double fraction_done, uint64_t eta_ns);
 void progress_finish(struct progress *p);
+/* "1:02:03" */
+void format_hms(char *buf, size_t len, uint64_t ns);
 
 #endif

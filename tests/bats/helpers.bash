@@ -51,3 +51,112 @@ in_group() {
 remove_group() {
 	rmdir "$BLKIO/$1" 2>/dev/null || true
 }
+
+# ---------------------------------------------------------------------------
+# Shared by fio_cli.bats, fio_output.bats and parity.bats.
+
+# unique_name TAG -> a name no concurrent test run shares (cgroups, mounts).
+unique_name() {
+	echo "ebsbench-$1-${BATS_ROOT_PID:-$$}"
+}
+
+# make_group NAME DEV READ_IOPS WRITE_IOPS [READ_BPS]: throttle_group, and
+# remember the group so cleanup_groups removes it.
+make_group() {
+	throttle_group "$@" || return 1
+	echo "$1" >>"$BATS_FILE_TMPDIR/groups"
+}
+
+cleanup_groups() {
+	[ -f "$BATS_FILE_TMPDIR/groups" ] || return 0
+	local g
+	while read -r g; do
+		# A group still holding a process cannot go: move stragglers out.
+		if [ -f "$BLKIO/$g/cgroup.procs" ]; then
+			local p
+			while read -r p; do
+				echo "$p" >"$BLKIO/cgroup.procs" 2>/dev/null || true
+			done <"$BLKIO/$g/cgroup.procs"
+		fi
+		remove_group "$g"
+	done <"$BATS_FILE_TMPDIR/groups"
+	rm -f "$BATS_FILE_TMPDIR/groups"
+}
+
+# require_ebsbench: fail early and clearly when the binary is missing.
+require_ebsbench() {
+	[ -x "$EBSBENCH" ] || {
+		echo "# $EBSBENCH is missing: run make (or set EBSBENCH)" >&2
+		return 1
+	}
+}
+
+# jnum FILE FILTER -> the number FILTER selects; fails if it is not a number.
+jnum() {
+	jq -er "($2) | numbers" "$1"
+}
+
+# json_doc FILE: the file holds exactly one JSON document and nothing else.
+json_doc() {
+	jq -e . "$1" >/dev/null && [ "$(jq -s length "$1")" = 1 ]
+}
+
+# pct_diff OURS REF -> signed difference in percent of REF, 3 decimals.
+pct_diff() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (a - b) * 100 / b }'
+}
+
+# within_pct OURS REF TOL: |OURS - REF| <= TOL % of REF.
+within_pct() {
+	awk -v a="$1" -v b="$2" -v t="$3" \
+		'BEGIN { d = (a - b) * 100 / b; if (d < 0) d = -d; exit !(d <= t) }'
+}
+
+# median N... -> the middle value (the lower middle for an even count).
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# check_window_log FILE DDIR ROWS MS: FILE has exactly ROWS rows of
+# direction DDIR, the k-th at time k*MS exactly, with bs and offset 0 and a
+# non-negative integer value.  Prints what is wrong and fails otherwise.
+check_window_log() {
+	local file=$1 ddir=$2 rows=$3 ms=$4
+	[ -f "$file" ] || {
+		echo "no log $file"
+		return 1
+	}
+	awk -F', *' -v d="$ddir" -v n="$rows" -v ms="$ms" '
+		NF != 5 { printf "line %d has %d fields: %s\n", NR, NF, $0; bad = 1; next }
+		$3 == d {
+			k++
+			if ($1 != k * ms) { printf "row %d of ddir %s: time %s, want %d\n", k, d, $1, k * ms; bad = 1 }
+			if ($2 !~ /^[0-9]+$/) { printf "row %d: value %s\n", k, $2; bad = 1 }
+			if ($4 != 0 || $5 != 0) { printf "row %d: bs/offset %s/%s, want 0/0\n", k, $4, $5; bad = 1 }
+		}
+		END {
+			if (k != n) { printf "%d rows of ddir %s in %s, want %d\n", k, d, FILENAME, n; bad = 1 }
+			exit bad
+		}' "$file"
+}
+
+# log_sum FILE DDIR -> the sum of the value column for DDIR.
+log_sum() {
+	awk -F', *' -v d="$2" '$3 == d { s += $2 } END { printf "%d\n", s }' "$1"
+}
+
+# Mounts made by a test: track_mount DIR, cleaned by cleanup_mounts.
+track_mount() {
+	echo "$1" >>"$BATS_FILE_TMPDIR/mounts"
+}
+
+cleanup_mounts() {
+	[ -f "$BATS_FILE_TMPDIR/mounts" ] || return 0
+	local m
+	while read -r m; do
+		if mountpoint -q "$m" 2>/dev/null; then
+			umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+		fi
+	done <"$BATS_FILE_TMPDIR/mounts"
+	rm -f "$BATS_FILE_TMPDIR/mounts"
+}

@@ -1,0 +1,21 @@
+/* report.h - the human artifacts of one run or a fleet of runs: summary.md
+ * and the SVG charts, written into a results (or report) directory. */
+#ifndef EBSBENCH_REPORT_H
+#define EBSBENCH_REPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define REPORT_SUMMARY "summary.md"
+#define REPORT_IOPS_SVG "iops_timeline.svg"
+#define REPORT_LATENCY_SVG "latency_percentiles.svg"
+
+/* Writes summary.md, iops_timeline.svg and latency_percentiles.svg into
+ * dir.  Returns 0, or -1 with a one-line reason naming the file. */
+int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err, size_t errlen);
+
+/* The TL;DR table for a console: what the user sees whatever else happens. */
+void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns);
+
+#endif

@@ -1,0 +1,78 @@
+/* results.h - results.json, the one record of a run.
+ *
+ * `ebsbench run` writes it; the analysis, summary.md, the SVG charts and
+ * `ebsbench report` all read it, so a results directory can be re-rendered
+ * (or re-priced) later without the devices.  Schema, version 1:
+ *
+ * {
+ *   "schema": 1,
+ *   "ebsbench": { "version": "0.1.0", "build_id": "sha256 of the binary", "image_digest": null },
+ *   "environment": { "instance_type": "m5.xlarge" | null, "instance_id": ..., "zone": ...,
+ *                    "kernel": "6.1.0", "hostname": ..., "started": "ISO 8601 UTC",
+ *                    "finished": ..., "stopped_early": false },
+ *   "plan": { "time_scale": 1.0, "region": "ap-northeast-2", "test_size": bytes,
+ *             "phases": ["layout", "randread", ...], "read_only": false },
+ *   "prices": { "region": ..., "date": ..., "source": ..., "overridden": false,
+ *               "gp2": { "gib_month": 0.114, "iops_month": null, "mibs_month": null }, ... },
+ *   "devices": [ {
+ *       "label": "gp2",                   name used in file names and tables
+ *       "path": "/dev/nvme1n1", "kind": "ebs" | "instance-store" | "other",
+ *       "volume_id": "vol-..." | null, "model": ..., "serial": ...,
+ *       "size_bytes": N, "logical_block_size": 512,
+ *       "volume": { "type": "gp2", "size_gib": 100, "iops": 300, "throughput_mibs": 128,
+ *                   "assumed": ["type", "iops", ...] },   facts not given in the config
+ *       "instance_limits": { ... } | null
+ *   } ],
+ *   "phases": [ {                         in the order they ran
+ *       "phase": "randread", "device": "gp2",
+ *       "started_ms": unix ms, "ended_ms": unix ms,
+ *       "idle_before_s": 12.5,            since this device's previous phase ended
+ *                                         (null for its first phase)
+ *       "iodepth": 32, "bs": 4096, "rw": "randread", "runtime_s": 2700 (planned),
+ *       "job": { fio's jobs[0] object, as `ebsbench fio --output-format=json` },
+ *       "iops_log": "gp2_rr_iops.1.log",  relative to the results directory
+ *       "iops_series": [ per-second total IOPS ... ],   one per log window
+ *       "ebs_stats": { "available": false, "reason": "..." } |
+ *                    { "available": true, "read_ops": .., "write_ops": .., "read_bytes": ..,
+ *                      "write_bytes": .., "read_time_us": .., "write_time_us": ..,
+ *                      "volume_exceeded_iops_us": .., "volume_exceeded_throughput_us": ..,
+ *                      "instance_exceeded_iops_us": .., "instance_exceeded_throughput_us": ..,
+ *                      "queue_length": .., "throttled_by": "volume-iops" | ... | "none",
+ *                      "read_histogram": [ {"lower_us":, "upper_us":, "count":} ... ],
+ *                      "write_histogram": [...] },
+ *       "window_ms": 1000,                 width of one iops_series sample (time-scaled)
+ *       "disk_check": { "kernel_ios": N, "engine_ios": N, "kernel_bytes": N,
+ *                       "engine_bytes": N, "agrees": true } | null
+ *   } ],
+ *   "analysis": {                         added by analysis_build()
+ *     "devices": [ {
+ *         "device": "gp2",
+ *         "prediction": { "baseline_iops": 300, "burst_iops": 3000, "burst_seconds": 2000,
+ *                         "seq_mibs": 128, ... },
+ *         "cliff": { "status": "found" | "none" | ..., "second": 2000, "transition_s": 1,
+ *                    "before": {"mean":, "min":, "max":}, "after": {...},
+ *                    "predicted_second": 2000, "verdict": "as predicted" } | null,
+ *         "refill": [ { "phase": "randwrite", "idle_s": 120, "expected_iops": 600,
+ *                       "measured_iops": 601 } ],
+ *         "little": [ { "phase": ..., "inflight": 31.9, "iodepth": 32, "verdict": ... } ],
+ *         "cost": { "monthly_usd": 11.40, "per_3000_iops_usd": 11.40 }
+ *     } ],
+ *     "findings": [ "one sentence each" ]
+ *   }
+ * }
+ */
+#ifndef EBSBENCH_RESULTS_H
+#define EBSBENCH_RESULTS_H
+
+#include <jansson.h>
+
+#define RESULTS_SCHEMA 1
+#define RESULTS_FILE "results.json"
+
+/* Loads DIR/results.json; NULL with a one-line reason in err. */
+json_t *results_load(const char *dir, char *err, size_t errlen);
+/* Writes DIR/results.json atomically (temp file + rename), so an upload or
+ * a reader never sees half a file. */
+int results_save(const json_t *results, const char *dir, char *err, size_t errlen);
+
+#endif

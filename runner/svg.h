@@ -1,0 +1,33 @@
+/* svg.h - the report's two charts as self-contained SVG 1.1 (no fonts,
+ * CSS or scripts from elsewhere), rendered from parsed results.json
+ * documents like summary.md, so any browser or Markdown viewer shows them.
+ *
+ * Colours follow the order of (run, device) columns, as in summary.md's
+ * TL;DR, so a device has the same colour in both charts.  Tick labels are
+ * centred on their value (x ticks: text-anchor middle, y ticks:
+ * dominant-baseline middle) and carry class "xtick" / "ytick": a reader
+ * (or a test) can recover the scale from them. */
+#ifndef EBSBENCH_SVG_H
+#define EBSBENCH_SVG_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Keeps the min and the max of each bucket, so a cliff edge stays sharp:
+ * at most 2 x SVG_TIMELINE_BUCKETS points per line. */
+#define SVG_TIMELINE_BUCKETS 1000
+
+/* The randread phase's IOPS per window of every device (of every run):
+ * one polyline each (class "series"), x in seconds, y in IOPS, the first
+ * window left out (queue fill).  A found cliff is a dashed vertical line
+ * (class "cliff", labelled "cliff at 2,000 s"), its predicted second a
+ * lighter one (class "predicted").  Returns 0, or -1 on a write error. */
+int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns);
+
+/* p50, p95 and p99 completion latency of every phase of every device on a
+ * log-scale ms axis: one row per phase and device, grouped by phase.
+ * Returns 0, or -1 on a write error. */
+int svg_latency_percentiles(FILE *out, json_t *const *runs, size_t nruns);
+
+#endif

@@ -1,0 +1,202 @@
+#!/usr/bin/env bats
+# run.bats - `ebsbench discover`, `run` and `report` on loop devices: the
+# device table, the write guard (a filesystem with files survives, checked
+# by checksum), allow_destroy, and a time-scaled seed sequence on two
+# devices, one capped at 3,000 IOPS, producing every artifact.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load_bats_libs
+
+setup_file() {
+	require_ebsbench
+	DATA=$(make_loop 64)
+	FAST=$(make_loop 128)
+	SLOW=$(make_loop 128)
+	export DATA FAST SLOW
+	# A filesystem with files on DATA: what the guard must protect.
+	mkfs.ext4 -q -F "$DATA"
+	local mnt="$BATS_FILE_TMPDIR/mnt"
+	mkdir -p "$mnt"
+	mount "$DATA" "$mnt"
+	track_mount "$mnt"
+	head -c 1048576 /dev/urandom >"$mnt/precious.bin"
+	echo "keep me" >"$mnt/notes.txt"
+	umount "$mnt"
+	sha256sum "$DATA" | cut -d' ' -f1 >"$BATS_FILE_TMPDIR/data.sha"
+	export MNT=$mnt
+}
+
+teardown_file() {
+	cleanup_mounts
+	cleanup_groups
+	cleanup_loops
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+teardown() {
+	cleanup_mounts
+}
+
+data_unchanged() {
+	[ "$(sha256sum "$DATA" | cut -d' ' -f1)" = "$(cat "$BATS_FILE_TMPDIR/data.sha")" ]
+}
+
+# config_for DEV [EXTRA_JSON_MEMBERS]: a one-device config with a short plan.
+config_for() {
+	cat >cfg.json <<-JSON
+	{"devices": [{"path": "$1", "label": "vol", "type": "gp3", "size_gib": 100}],
+	 "time_scale": 0.01, "test_size": "16M", "output_dir": "out",
+	 "phases": [{"phase": "layout"}, {"phase": "randread", "runtime": 100}]${2:+, $2}}
+	JSON
+}
+
+@test "discover lists loop devices as a table and as JSON" {
+	run --separate-stderr "$EBSBENCH" discover --all
+	assert_success
+	assert_line --partial "$FAST"
+	assert_output --regexp "DEVICE +SIZE"
+	local line
+	line=$(grep "^$DATA " <<<"$output")
+	[[ "$line" == *ext4* ]]
+	run --separate-stderr "$EBSBENCH" discover --all --json
+	assert_success
+	[ "$(jq -r --arg p "$FAST" '.[] | select(.path == $p) | .size_bytes' <<<"$output")" = $((128 << 20)) ]
+	[ "$(jq -r --arg p "$DATA" '.[] | select(.path == $p) | .signatures' <<<"$output")" = ext4 ]
+	[ "$(jq -r --arg p "$FAST" '.[] | select(.path == $p) | .kind' <<<"$output")" = other ]
+}
+
+@test "a write plan refuses a device holding ext4, before any I/O" {
+	config_for "$DATA"
+	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	assert_equal "$status" 3
+	[ "$(wc -l <<<"$stderr")" = 1 ]
+	[[ "$stderr" == *"$DATA"* ]]
+	[[ "$stderr" == *ext4* ]]
+	[[ "$stderr" == *allow_destroy* ]]
+	data_unchanged
+	[ ! -e out/results.json ]
+}
+
+@test "a mounted device is refused even when allow_destroy names it" {
+	# Read-only and without journal replay, so mounting writes nothing.
+	mount -o ro,noload "$DATA" "$MNT"
+	track_mount "$MNT"
+	config_for "$DATA" "\"allow_destroy\": [\"$DATA\"]"
+	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	assert_equal "$status" 3
+	[[ "$stderr" == *mounted* ]]
+	umount "$MNT"
+	data_unchanged
+}
+
+@test "a read-only plan runs on a device with data and leaves it intact" {
+	cat >cfg.json <<-JSON
+	{"devices": [{"path": "$DATA", "label": "ro"}], "time_scale": 0.01, "test_size": "16M",
+	 "output_dir": "out", "phases": [{"phase": "randread", "runtime": 100}, {"phase": "lat", "runtime": 100}]}
+	JSON
+	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	assert_success
+	[ "$(jq -r .plan.read_only out/results.json)" = true ]
+	[ "$(jq '.phases | length' out/results.json)" = 2 ]
+	data_unchanged
+}
+
+@test "allow_destroy naming the device lets the write plan run" {
+	config_for "$DATA" "\"allow_destroy\": [\"$DATA\"]"
+	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	assert_success
+	[ "$(jq '.phases | length' out/results.json)" = 2 ]
+	# The layout overwrote the filesystem, as the user allowed.
+	! data_unchanged
+}
+
+@test "config errors name the key and exit 2" {
+	echo '{"devices": [], "bogus": 1}' >bad.json
+	run --separate-stderr "$EBSBENCH" run --config bad.json
+	assert_equal "$status" 2
+	[[ "$stderr" == *"'bogus'"* ]]
+	echo '{"time_scale": -1}' >bad.json
+	run --separate-stderr "$EBSBENCH" run --config bad.json
+	assert_equal "$status" 2
+	[[ "$stderr" == *time_scale* ]]
+	echo '{"phases": [{"phase": "randread", "numjobs": 4}]}' >bad.json
+	run --separate-stderr "$EBSBENCH" run --config bad.json
+	[ "$status" -ne 0 ]
+	echo '{"devices": [{"path": "/dev/nonexistent-disk"}]}' >bad.json
+	run --separate-stderr "$EBSBENCH" run --config bad.json
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *nonexistent-disk* ]]
+	run --separate-stderr "$EBSBENCH" run --config /nonexistent.json
+	assert_equal "$status" 2
+}
+
+@test "a scaled seed sequence on two devices, one capped at 3,000 IOPS, writes every artifact" {
+	local g
+	g=$(unique_name runcap)
+	make_group "$g" "$SLOW" 3000 3000
+	cat >cfg.json <<-JSON
+	{"devices": [{"path": "$FAST", "label": "gp3", "type": "gp3", "size_gib": 100},
+	             {"path": "$SLOW", "label": "gp2", "type": "gp2", "size_gib": 100}],
+	 "time_scale": 0.005, "test_size": "32M", "output_dir": "out", "ioengine": "libaio"}
+	JSON
+	run --separate-stderr in_group "$g" "$EBSBENCH" run --config cfg.json
+	assert_success
+	[ -z "$output" ] # stdout carries nothing unasked
+	json_doc out/results.json
+	[ "$(jq '.phases | length' out/results.json)" = 12 ]
+	# Phase-major order, one device at a time, as the seed.
+	[ "$(jq -r '[.phases[] | .phase + "/" + .device] | join(" ")' out/results.json)" = \
+		"layout/gp3 layout/gp2 randread/gp3 randread/gp2 randwrite/gp3 randwrite/gp2 lat/gp3 lat/gp2 seqread/gp3 seqread/gp2 seqwrite/gp3 seqwrite/gp2" ]
+	# The gp2 randread runs past the predicted cliff: 2,700 s scaled.
+	[ "$(jq '.phases[] | select(.phase == "randread" and .device == "gp2") | .runtime_s' out/results.json)" = 13.5 ]
+	# The capped device ran at its cap; the kernel saw the same bytes.
+	local iops
+	iops=$(jnum out/results.json '.phases[] | select(.phase == "randread" and .device == "gp2") | .job.read.iops')
+	within_pct "$iops" 3000 3
+	[ "$(jq '[.phases[] | .disk_check.agrees] | all' out/results.json)" = true ]
+	# Idle gaps between a device's phases are recorded.
+	[ "$(jq '.phases[] | select(.phase == "randwrite" and .device == "gp2") | .idle_before_s > 0' out/results.json)" = true ]
+	# The analysis: gp2 predicts a cliff at 2,000 s x 0.005; costs.
+	[ "$(jq '.analysis.devices[] | select(.device == "gp2") | .prediction.burst_seconds' out/results.json)" = 2000 ]
+	[ "$(jq '.analysis.devices[] | select(.device == "gp3") | .cost.monthly_usd' out/results.json)" = 9.12 ]
+	# Logs named as in the seed, one row per window.
+	for dev in gp2 gp3; do
+		for p in layout rr rw lat sr sw; do
+			[ -s "out/${dev}_${p}_iops.1.log" ]
+		done
+	done
+	check_window_log out/gp2_rr_iops.1.log 0 2700 5
+	# summary.md has every phase; the SVGs are XML a browser reads.
+	for p in layout randread randwrite lat seqread seqwrite; do
+		grep -q -- "$p" out/summary.md
+	done
+	grep -q "TL;DR" out/summary.md
+	xmllint --noout out/iops_timeline.svg out/latency_percentiles.svg
+	grep -q "<svg" out/iops_timeline.svg
+	cp -r out "$BATS_FILE_TMPDIR/run1"
+}
+
+@test "report rebuilds the summary and charts from one or many results directories" {
+	[ -d "$BATS_FILE_TMPDIR/run1" ] || skip "needs the scaled sequence test"
+	cp -r "$BATS_FILE_TMPDIR/run1" r1
+	cp -r "$BATS_FILE_TMPDIR/run1" r2
+	rm r1/summary.md r1/iops_timeline.svg
+	run --separate-stderr "$EBSBENCH" report r1
+	assert_success
+	[ -s r1/summary.md ] && [ -s r1/iops_timeline.svg ]
+	run --separate-stderr "$EBSBENCH" report r1 r2
+	[ "$status" -eq 2 ] # several directories need --out
+	run --separate-stderr "$EBSBENCH" report --out fleet r1 r2
+	assert_success
+	grep -q "run 2" fleet/summary.md
+	xmllint --noout fleet/iops_timeline.svg fleet/latency_percentiles.svg
+	mkdir empty
+	run --separate-stderr "$EBSBENCH" report empty
+	assert_equal "$status" 1
+	[[ "$stderr" == *empty* ]]
+}
