@@ -304,15 +304,19 @@ static void tl_mark(FILE *out, const struct scale *s, const struct entry *e, dou
 	char buf[REPORT_NUM_LEN];
 	double x = tl_x(s, second);
 	bool cliff = !strcmp(cls, "cliff");
+	bool right_half = second > s->xmax * 0.75;
 
 	if (!isfinite(second) || second < 0 || second > s->xmax)
 		return;
 	fprintf(out,
 		"<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 		"stroke-width=\"1.5\" stroke-dasharray=\"%s\" stroke-opacity=\"%s\"/>\n"
-		"<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" fill-opacity=\"%s\">%s at %s s</text>\n",
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\" "
+		"fill-opacity=\"%s\">%s at %s s</text>\n",
 		cls, x, TL_TOP, x, TL_BOTTOM, e->colour, cliff ? "6 4" : "2 4", cliff ? "1" : "0.4",
-		x + 4, label_y, e->colour, cliff ? "1" : "0.6", what,
+		/* Near the right edge the label goes left of its line, not off the chart. */
+		right_half ? x - 4 : x + 4, label_y, right_half ? "end" : "start", e->colour,
+		cliff ? "1" : "0.6", what,
 		tick_text(buf, sizeof(buf), second, second == floor(second) ? 1 : 0.1));
 }
 
