@@ -170,9 +170,10 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 	histogram_add(&d->clat_hist, clat);
 	job_stats_count_latency(L->s, lat);
 	uint64_t rel = now - L->measure_ns;
-	/* I/Os draining after a time-based deadline belong to the last
-	 * window, not to a sliver of a window nobody asked for. */
-	if (L->deadline_reached && rel >= L->o->runtime_ns)
+	/* I/Os completing past the runtime (the drain, or a reap that
+	 * crossed the deadline before the loop noticed it) belong to the
+	 * last window, not to a sliver of a window nobody asked for. */
+	if (L->o->runtime_ns && rel >= L->o->runtime_ns)
 		rel = L->o->runtime_ns - 1;
 	window_advance(&L->windows, rel);
 	window_add(&L->windows, u->ddir, (uint32_t)u->result, slat, clat, lat);
