@@ -6,11 +6,12 @@ DEPS := $(CURDIR)/build/deps
 MUSL_CC := musl-gcc
 WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DEBSBENCH_VERSION='"$(VERSION)"' $(WARN)
-MUSL_CFLAGS := $(BASE_CFLAGS) -O2 -isystem $(DEPS)/kernel-headers -I$(DEPS)/include
-MUSL_LIBS := $(DEPS)/lib/liburing.a $(DEPS)/lib/libaio.a $(DEPS)/lib/libjansson.a -lm
+MUSL_CFLAGS := $(BASE_CFLAGS) -O2 -ffunction-sections -fdata-sections -isystem $(DEPS)/kernel-headers -I$(DEPS)/include
+MUSL_LIBS := $(DEPS)/lib/liburing.a $(DEPS)/lib/libaio.a $(DEPS)/lib/libjansson.a \
+	$(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a $(DEPS)/lib/libmbedcrypto.a -lm
 ASAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
-ASAN_LIBS := -luring -laio -ljansson -lm
+ASAN_LIBS := -luring -laio -ljansson -lmbedtls -lmbedx509 -lmbedcrypto -lm
 
 # V=1 shows full command lines.
 Q := $(if $(V),,@)
@@ -50,7 +51,7 @@ build/asan/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
 # One static, stripped binary: what the appliance, the container and
 # EC2 user-data all run.
 build/ebsbench: $(MUSL_OBJS)
-	$(Q)$(MUSL_CC) -static -s -o $@ $^ $(MUSL_LIBS)
+	$(Q)$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $^ $(MUSL_LIBS)
 	@echo "build/ebsbench: $$(stat -c %s $@) bytes (static, stripped)"
 
 build/unit-musl/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(MUSL_LIB_OBJS)
@@ -87,7 +88,7 @@ demo:
 lint:
 	clang-format --dry-run --Werror runner/*.[ch] tests/unit/*.[ch]
 	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
-		--suppress=missingIncludeSystem -D_GNU_SOURCE -D__x86_64__ -Irunner -I$(DEPS)/include runner tests/unit
+		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -I$(DEPS)/include runner tests/unit
 
 format:
 	clang-format -i runner/*.[ch] tests/unit/*.[ch]

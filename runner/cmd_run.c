@@ -90,7 +90,7 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 	struct ebs_sample before, after;
 	struct target t;
 	struct io_logs logs;
-	char label[160], log_err[256];
+	char label[160];
 	struct job_stats *js = malloc(sizeof(*js));
 	if (!js) {
 		snprintf(err, errlen, "out of memory");
@@ -110,8 +110,11 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 		rc = io_logs_open(&logs, &s->job, err, errlen);
 		if (rc == 0)
 			rc = job_run(&s->job, &t, &logs, js, &ctx, err, errlen);
-		if (io_logs_close(&logs, log_err, sizeof(log_err)) && rc == 0)
-			rc = -1, snprintf(err, errlen, "%s", log_err);
+		char log_err[256];
+		if (io_logs_close(&logs, log_err, sizeof(log_err)) && rc == 0) {
+			snprintf(err, errlen, "%s", log_err);
+			rc = -1;
+		}
 		target_close(&t);
 	}
 	if (rc == 0 && js->error)

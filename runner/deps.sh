@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Make a Debian 12 machine ready to build ebsbench: apt packages, plus static
-# musl builds of liburing/libaio/jansson (Debian only ships glibc ones).
+# musl builds of liburing/libaio/jansson/mbedtls (Debian only ships glibc ones).
 # Idempotent; usage: runner/deps.sh [PREFIX]   (default: <repo>/build/deps)
 set -euo pipefail
 
 PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-assert
   bats-support bats-file jq libaio-dev liburing-dev libjansson-dev clang-format
-  cppcheck xmlstarlet util-linux python3 libxml2-utils time e2fsprogs"
+  cppcheck xmlstarlet util-linux python3 libxml2-utils time e2fsprogs libmbedtls-dev
+  ca-certificates"
 # Exact Debian source versions (bookworm); bumping one forces a rebuild via its stamp.
 LIBURING_VER=2.3-3
 LIBAIO_VER=0.3.113-4
 JANSSON_VER=2.14-2
+MBEDTLS_VER=2.28.3-1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=${1:-$ROOT/build/deps}
@@ -124,6 +126,20 @@ build_jansson() {
   cmake --install build
 }
 
+build_mbedtls() {
+  # The library's own Makefile needs only a compiler: error.c and friends are
+  # pre-generated in the tarball, so no cmake/python. Upstream's config.h is
+  # kept (Debian's rules add threading, HAVEGE, MD2/MD4: nothing a
+  # single-threaded TLS 1.2 client needs). The glibc ASan build uses Debian's
+  # own headers and libs, so each variant is consistent with itself.
+  make -C library -j"$(nproc)" CC=musl-gcc AR=ar CFLAGS="-O2" static
+  rm -rf "$PREFIX/include/mbedtls" "$PREFIX/include/psa"
+  # ssl.h and config_psa.h include psa/*.h, so both directories are needed.
+  install -D -m644 -t "$PREFIX/include/mbedtls" include/mbedtls/*.h
+  install -D -m644 -t "$PREFIX/include/psa" include/psa/*.h
+  install -m644 library/libmbedtls.a library/libmbedx509.a library/libmbedcrypto.a "$PREFIX/lib/"
+}
+
 # build NAME VERSION: run build_NAME unless the stamp says VERSION is installed.
 build() {
   local name=$1 ver=$2 log=$CACHE/build-$1.log rc
@@ -148,9 +164,11 @@ build() {
 build liburing "$LIBURING_VER"
 build libaio "$LIBAIO_VER"
 build jansson "$JANSSON_VER"
+build mbedtls "$MBEDTLS_VER"
 
 step="report"
 echo "deps: liburing ${LIBURING_VER%-*} (Debian $LIBURING_VER) static musl"
 echo "deps: libaio ${LIBAIO_VER%-*} (Debian $LIBAIO_VER) static musl"
 echo "deps: jansson ${JANSSON_VER%-*} (Debian $JANSSON_VER) static musl"
+echo "deps: mbedtls ${MBEDTLS_VER%-*} (Debian $MBEDTLS_VER) static musl"
 echo "deps: musl $(dpkg-query -W -f='${Version}' musl)"

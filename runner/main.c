@@ -5,6 +5,7 @@
 
 #include "cmd_discover.h"
 #include "cmd_fio.h"
+#include "cmd_presign.h"
 #include "cmd_report.h"
 #include "cmd_run.h"
 
@@ -34,6 +35,7 @@ static const char usage[] =
 	"usage: ebsbench COMMAND [options]\n"
 	"commands:\n"
 	"  fio       run one job given with fio's options (ebsbench fio --help)\n"
+	"  presign   sign S3 upload URLs for a run (ebsbench presign --help)\n"
 	"  version   print the version\n";
 
 int main(int argc, char **argv)
@@ -51,6 +53,8 @@ int main(int argc, char **argv)
 		return cmd_discover(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "presign"))
+		return cmd_presign(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
 		printf("ebsbench %s\n", EBSBENCH_VERSION);
 		return 0;

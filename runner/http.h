@@ -1,0 +1,99 @@
+/* http.h - one HTTP/1.1 request per connection, over TCP or verified TLS.
+ *
+ * Built for uploading results through presigned S3 URLs: the body has a
+ * known length (Content-Length, never chunked), every wait is bounded, the
+ * server's certificate is always verified, redirects are not followed, and
+ * a failure says what class it is so the caller can decide to retry. */
+#ifndef EBSBENCH_HTTP_H
+#define EBSBENCH_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Why no response came back.  HTTP_OK means one did: see its status. */
+enum http_failure {
+	HTTP_OK = 0,
+	HTTP_FAIL_USAGE,      /* bad URL, header or request: fix the caller */
+	HTTP_FAIL_LOCAL,      /* CA file, body file or memory on this side */
+	HTTP_FAIL_DNS,	      /* the name did not resolve */
+	HTTP_FAIL_CONNECT,    /* refused or unreachable */
+	HTTP_FAIL_TIMEOUT,    /* a wait ran past its limit */
+	HTTP_FAIL_NETWORK,    /* reset or closed in the middle of the exchange */
+	HTTP_FAIL_TLS,	      /* the TLS handshake failed */
+	HTTP_FAIL_TLS_VERIFY, /* the server's certificate was rejected */
+	HTTP_FAIL_PROTOCOL,   /* the reply is not HTTP/1.x as we read it */
+};
+
+enum http_method { HTTP_GET, HTTP_PUT, HTTP_POST };
+
+struct http_header {
+	const char *name;
+	const char *value;
+};
+
+#define HTTP_CA_FILE_DEFAULT "/etc/ssl/certs/ca-certificates.crt"
+#define HTTP_CONNECT_TIMEOUT_MS_DEFAULT 10000
+#define HTTP_IO_TIMEOUT_MS_DEFAULT 30000
+/* Enough for any S3 XML error document. */
+#define HTTP_BODY_MAX_DEFAULT (64 * 1024)
+
+struct http_request {
+	enum http_method method;
+	const char *url; /* http:// or https://; the target is sent verbatim */
+	/* Extra headers.  Host, Content-Length, Transfer-Encoding and
+	 * Connection are the client's own and are refused here. */
+	const struct http_header *headers;
+	size_t header_count;
+	/* The body: body_len bytes from memory at body, or, when body is NULL,
+	 * read with pread() from body_fd at body_offset (the fd's own offset
+	 * is not moved, so a retry can pass the same fd).  A file that turns
+	 * out shorter fails the request rather than send a short body. */
+	const void *body;
+	int body_fd;
+	uint64_t body_offset;
+	uint64_t body_len;
+	/* 0 picks the default.  io_timeout_ms bounds each wait for the peer;
+	 * total_timeout_ms, if set, bounds the whole request.  DNS lookups are
+	 * bounded by the resolver (resolv.conf timeout and attempts) only. */
+	int connect_timeout_ms;
+	int io_timeout_ms;
+	int total_timeout_ms;
+	const char *ca_file; /* PEM bundle; NULL means HTTP_CA_FILE_DEFAULT */
+	size_t body_max;     /* response body kept; 0 means HTTP_BODY_MAX_DEFAULT */
+};
+
+struct http_response {
+	enum http_failure kind;
+	int status; /* 0 when kind is not HTTP_OK */
+	char reason[64];
+	int64_t content_length; /* -1 if the header was absent */
+	char etag[128];		/* with its quotes, as sent */
+	char content_type[128];
+	char location[2048]; /* may hold a presigned URL: redact before logging */
+	/* NUL-terminated, malloc'ed; free with http_response_free(). */
+	char *body;
+	size_t body_len;
+	bool body_truncated; /* the body was longer than body_max */
+};
+
+/* Sends one request and reads the reply.  Returns 0 when a response arrived
+ * (whatever its status; 3xx is returned, not followed), else -1 with
+ * resp->kind set and a one-line reason in err that holds no secret (the
+ * URL's host at most).  resp must be freed with http_response_free() in
+ * both cases. */
+int http_request(const struct http_request *req, struct http_response *resp, char *err,
+		 size_t errlen);
+
+void http_response_free(struct http_response *resp);
+
+/* Short lower-case name of a failure kind, for logs and JSON. */
+const char *http_failure_name(enum http_failure kind);
+
+/* The retry policy for idempotent requests such as presigned PUTs: yes on
+ * DNS, connect, timeout and network failures and on 408, 429 and 5xx; no on
+ * other statuses, TLS failures (a handshake or certificate that failed once
+ * will fail again), protocol errors and local problems. */
+bool http_should_retry(const struct http_response *resp);
+
+#endif
