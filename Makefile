@@ -74,7 +74,7 @@ unit-asan: $(addprefix build/unit-asan/,$(UNIT_NAMES))
 unit: unit-musl unit-asan
 
 bats: build/ebsbench
-	bats tests/bats
+	bash tests/run-bats.sh
 
 test: unit bats
 

@@ -68,6 +68,11 @@ static int run_job(const struct job_options *o, const volatile sig_atomic_t *sto
 		/* Partial results of a failed or stopped job are still results. */
 		if (s->runtime_ns && write_output(o, s))
 			code = 1;
+		if (code == 0 && stop && *stop) {
+			snprintf(err, sizeof(err), "stopped by a signal after %.1f s: the results "
+						   "are partial", (double)s->runtime_ns / 1e9);
+			code = 5;
+		}
 	}
 	if (err[0])
 		fprintf(stderr, "ebsbench fio: %s\n", err);

@@ -133,9 +133,10 @@ static unsigned fill_queue(struct job_loop *L, uint64_t now)
 			break;
 		}
 		L->batch[queued++] = u;
-		if (L->measuring)
-			L->s->depth_level[depth_level_index(L->inflight + queued)]++;
 	}
+	/* As fio: the whole batch counts at the depth it brings the queue to. */
+	if (L->measuring && queued)
+		L->s->depth_level[depth_level_index(L->inflight + queued)] += queued;
 	return queued;
 }
 

@@ -160,8 +160,13 @@ static json_t *options_json(const struct job_options *o)
 	json_t *opts = json_object();
 	unsigned i;
 
-	for (i = 0; i < o->given_count && i < OPTIONS_MAX_GIVEN; i++)
-		set_str(opts, o->given[i].name, o->given[i].value);
+	/* As fio: bare flags and the command-line-only output options are
+	 * not job options. */
+	for (i = 0; i < o->given_count && i < OPTIONS_MAX_GIVEN; i++) {
+		const struct given_option *g = &o->given[i];
+		if (g->value[0] && strcmp(g->name, "output-format") && strcmp(g->name, "output"))
+			set_str(opts, g->name, g->value);
+	}
 	return opts;
 }
 
