@@ -28,7 +28,7 @@ ASAN_LIB_OBJS := $(patsubst runner/%.c,build/asan/%.o,$(LIB_SRCS))
 DEPS_STAMP := $(DEPS)/.stamp-all
 
 .SECONDARY:
-.PHONY: all deps test unit unit-musl unit-asan bats bench demo lint format clean
+.PHONY: all deps test unit unit-musl unit-asan bats bench bench-drift demo lint format clean
 
 all: build/ebsbench
 
@@ -80,6 +80,10 @@ test: unit bats
 
 bench: build/ebsbench
 	bash tests/bench/bench.sh
+
+# 30 minutes: one row per second, exactly, beside fio's rows.
+bench-drift: build/ebsbench
+	DRIFT_FIO=1 DRIFT_PARALLEL=1 bash tests/bench/drift.sh
 
 demo:
 	@echo "make demo lands with the appliance issue (QEMU boot against emulated gp2/gp3)."
