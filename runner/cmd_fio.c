@@ -69,8 +69,10 @@ static int run_job(const struct job_options *o, const volatile sig_atomic_t *sto
 		if (s->runtime_ns && write_output(o, s))
 			code = 1;
 		if (code == 0 && stop && *stop) {
-			snprintf(err, sizeof(err), "stopped by a signal after %.1f s: the results "
-						   "are partial", (double)s->runtime_ns / 1e9);
+			snprintf(err, sizeof(err),
+				 "stopped by a signal after %.1f s: the results "
+				 "are partial",
+				 (double)s->runtime_ns / 1e9);
 			code = 5;
 		}
 	}

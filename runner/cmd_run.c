@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "clock.h"
@@ -20,6 +21,7 @@
 #include "run_devices.h"
 #include "run_record.h"
 #include "target.h"
+#include "upload.h"
 
 struct run_state {
 	struct run_config cfg;
@@ -30,13 +32,18 @@ struct run_state {
 	json_t *results;
 	const char *out_dir;
 	uint64_t last_end_ns[CONFIG_MAX_DEVICES]; /* monotonic; 0: no phase yet */
+	struct uploader up;
 };
 
 static const char usage[] =
 	"usage: ebsbench run --config FILE|- [--out DIR] [--dry-run]\n"
 	"Runs the seed's measurement sequence on the configured (or discovered) EBS volumes,\n"
 	"one device at a time, and writes results.json, fio-format IOPS logs, summary.md and\n"
-	"SVG charts to DIR.  --dry-run prints the plan and touches no device.\n";
+	"SVG charts to DIR.  --dry-run prints the plan and touches no device.\n"
+	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
+	"written (see README.md, Upload).\n"
+	"Exit: 0 ok, 1 a phase failed, 2 usage or config (expiring URLs included), 3 refused\n"
+	"to write to a device, 4 an upload failed (every file is kept in DIR).\n";
 
 static int64_t wall_ms(void)
 {
@@ -45,14 +52,19 @@ static int64_t wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static void log_name_of(const struct run_state *st, const struct plan_step *s, char *buf,
+			size_t len)
+{
+	snprintf(buf, len, "%s_%s_iops.1.log", st->devices[s->device].label, s->short_name);
+}
+
 static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 			  const struct job_stats *js, json_t *ebs, int64_t start_ms,
 			  uint64_t idle_ns)
 {
 	char log_name[96], log_path[1300], err[256];
 	const struct job_options *o = &s->job;
-	snprintf(log_name, sizeof(log_name), "%s_%s_iops.1.log", st->devices[s->device].label,
-		 s->short_name);
+	log_name_of(st, s, log_name, sizeof(log_name));
 	snprintf(log_path, sizeof(log_path), "%s/%s", st->out_dir, log_name);
 	json_t *series = record_iops_series(log_path, err, sizeof(err));
 	json_t *p =
@@ -219,11 +231,29 @@ static int prepare(struct run_state *st, const char *config, const char *out, ch
 	if (plan_build(&st->plan, &st->cfg, st->devices, st->device_count, st->out_dir, err,
 		       errlen))
 		return 2;
+	/* A URL that expires mid-run loses the results: refuse it now. */
+	if (upload_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err, errlen))
+		return 2;
 	if (st->plan.writes &&
 	    run_devices_check_writes(&st->cfg, st->devices, st->device_count, err, errlen))
 		return 3;
 	st->results = results_start(st);
+	uploader_init(&st->up, &st->cfg.upload, st->out_dir, st->results, stderr);
 	return 0;
+}
+
+/* The phase's IOPS log (if the phase got as far as writing one) and
+ * results.json so far (if it could be saved): an eviction loses at most
+ * the phase running. */
+static void upload_phase(struct run_state *st, size_t k, bool saved)
+{
+	char name[96], path[1300];
+	log_name_of(st, &st->plan.steps[k], name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", st->out_dir, name);
+	if (!access(path, F_OK))
+		uploader_send(&st->up, name, UPLOAD_MIDRUN);
+	if (saved)
+		uploader_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
 }
 
 static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
@@ -242,17 +272,23 @@ static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
 			failed = 1;
 		}
 		/* Saved after every phase: an eviction loses at most one. */
-		if (results_save(st->results, st->out_dir, err, sizeof(err))) {
+		bool saved = !results_save(st->results, st->out_dir, err, sizeof(err));
+		if (!saved) {
 			fprintf(stderr, "ebsbench run: %s\n", err);
 			failed = 1;
 		}
+		upload_phase(st, k, saved);
 	}
 	return failed;
 }
 
+/* Returns 0, 1 (a file could not be written) or 4 (an upload failed). */
 static int finish(struct run_state *st, bool stopped)
 {
+	static const char *const reports[] = { REPORT_SUMMARY, REPORT_IOPS_SVG,
+					       REPORT_LATENCY_SVG };
 	char err[512], when[32];
+	int rc = 0;
 	json_t *env = json_object_get(st->results, "environment");
 	format_iso_utc(when, sizeof(when), wall_ms());
 	json_object_set_new(env, "finished", json_string(when));
@@ -261,11 +297,14 @@ static int finish(struct run_state *st, bool stopped)
 	if (results_save(st->results, st->out_dir, err, sizeof(err)) ||
 	    report_render(&st->results, 1, st->out_dir, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench run: %s\n", err);
-		return 1;
+		rc = 1;
 	}
+	/* First, so slow or failing uploads never hide what was measured. */
 	report_print_tldr(stderr, &st->results, 1);
+	if (uploader_finish(&st->up, reports, sizeof(reports) / sizeof(reports[0])) && !rc)
+		rc = 4;
 	fprintf(stderr, "ebsbench run: results in %s/\n", st->out_dir);
-	return 0;
+	return rc;
 }
 
 int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
@@ -289,9 +328,12 @@ int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 		print_plan(stdout, st);
 	else {
 		code = execute(st, stop);
-		if (finish(st, stop && *stop))
-			code = 1;
+		int end = finish(st, stop && *stop);
+		/* A failed phase says more than a failed upload. */
+		if (end == 1 || (end && !code))
+			code = end;
 	}
+	uploader_free(&st->up);
 	json_decref(st->results);
 	plan_free(&st->plan);
 	discover_list_free(&st->found);

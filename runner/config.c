@@ -210,6 +210,8 @@ int config_from_json(struct run_config *c, json_t *root, char *err, size_t errle
 			rc = parse_prices(c, v, err, errlen);
 		else if (!strcmp(key, "environment"))
 			rc = json_is_object(v) ? parse_environment(c, v, err, errlen) : -1;
+		else if (!strcmp(key, "upload"))
+			rc = upload_config_parse(&c->upload, v, err, errlen);
 		else if (!strcmp(key, "phases"))
 			rc = json_is_array(v) && json_array_size(v)
 				     ? (c->phases = json_incref(v), 0)
@@ -244,4 +246,5 @@ void config_free(struct run_config *c)
 {
 	json_decref(c->phases);
 	c->phases = NULL;
+	upload_config_free(&c->upload);
 }

@@ -7,7 +7,9 @@
  *     "output_dir": "results", "phases": [ { "phase": "randread", "runtime": 900 }, ... ],
  *     "prices": { "gp3.iops_month": 0.0057 },
  *     "environment": { "instance_type": "m5.xlarge", "instance_id": "i-...", "zone": "...",
- *                      "image_digest": "sha256:..." } }
+ *                      "image_digest": "sha256:..." },
+ *     "upload": { "put": { "results.json": "https://...", ... } | "post": { ... },
+ *                 "ca_file": "/etc/ebsbench/ca.pem", "max_retry_s": 120 } }   (see upload.h)
  *
  * Every key is optional; an unknown key is an error, as for fio options. */
 #ifndef EBSBENCH_CONFIG_H
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 #include "ebs_model.h"
+#include "upload.h"
 
 #define CONFIG_MAX_DEVICES 16
 #define CONFIG_MAX_ALLOW 32
@@ -52,6 +55,7 @@ struct run_config {
 	char instance_id[32];
 	char zone[32];
 	char image_digest[96];
+	struct upload_config upload; /* mode UPLOAD_NONE: no "upload" key */
 };
 
 void config_defaults(struct run_config *c);

@@ -44,6 +44,9 @@
  *       "disk_check": { "kernel_ios": N, "engine_ios": N, "kernel_bytes": N,
  *                       "engine_bytes": N, "agrees": true } | null
  *   } ],
+ *   "uploads": [ { "artifact": "gp2_rr_iops.1.log", "url": "https://host/key" (no query),
+ *                  "status": "uploaded" | "failed" | "skipped", "attempts": 1,
+ *                  "http_status": 200, "error": null } ],   when the config has "upload"
  *   "analysis": {                         added by analysis_build()
  *     "devices": [ {
  *         "device": "gp2",
