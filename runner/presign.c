@@ -1,5 +1,6 @@
 /* presign.c - artifact names, keys and the upload block for a run. */
 #include "presign.h"
+#include "run_devices.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -195,20 +196,6 @@ static int device_label(const struct device_config *d, size_t i, char *out, size
 	return 0;
 }
 
-static void unique_label(struct run_device *devs, size_t k, const char *base)
-{
-	struct run_device *r = &devs[k];
-	snprintf(r->label, sizeof(r->label), "%s", base);
-	for (unsigned num = 2; num < 100; num++) {
-		bool taken = false;
-		for (size_t i = 0; i < k; i++)
-			taken |= !strcmp(devs[i].label, r->label);
-		if (!taken)
-			return;
-		snprintf(r->label, sizeof(r->label), "%.24s-%u", base, num);
-	}
-}
-
 /* Enough of a device for plan_build: the label, and a volume model when
  * type and size are known, so a gp2 randread runs past its credit cliff
  * in the estimate as in the run. */
@@ -275,7 +262,7 @@ static int build_names(struct presign_names *n, const struct run_config *c, bool
 				return -1;
 			snprintf(base, sizeof(base), "device%zu", i);
 		}
-		unique_label(devs, i, base);
+		run_devices_label(devs, i, base);
 		stand_in(&devs[i], &c->devices[i], c->test_size);
 	}
 	if (plan_build(&p, c, devs, c->device_count, ".", err, errlen))

@@ -46,14 +46,9 @@ static void volume_facts(struct run_device *r, const struct device_config *want)
 	r->randread = ebs_predict(&r->volume, &w);
 }
 
-/* Labels name files and table columns: the config's, else the type
- * ("gp2"), else the device name; repeats get a number. */
-static void assign_label(struct run_device *devices, size_t n, const struct device_config *want)
+void run_devices_label(struct run_device *devices, size_t n, const char *base)
 {
 	struct run_device *r = &devices[n];
-	const char *base = want && want->label[0]   ? want->label
-			   : want && want->has_type ? ebs_type_name(want->type)
-						    : r->info.name;
 	snprintf(r->label, sizeof(r->label), "%s", base);
 	for (unsigned k = 2; k < 100; k++) {
 		bool taken = false;
@@ -63,6 +58,14 @@ static void assign_label(struct run_device *devices, size_t n, const struct devi
 			return;
 		snprintf(r->label, sizeof(r->label), "%.24s-%u", base, k);
 	}
+}
+
+static void assign_label(struct run_device *devices, size_t n, const struct device_config *want)
+{
+	const char *base = want && want->label[0]   ? want->label
+			   : want && want->has_type ? ebs_type_name(want->type)
+						    : devices[n].info.name;
+	run_devices_label(devices, n, base);
 }
 
 static void add_device(struct run_device *devices, size_t *count, const struct discovered_device *d,

@@ -15,6 +15,11 @@
 int run_devices_resolve(const struct run_config *c, const struct discover_list *found,
 			struct run_device *devices, size_t *count, char *err, size_t errlen);
 
+/* Labels name files and table columns: the config's, else the type
+ * ("gp2"), else the device name; devices[n] gets base, numbered ("gp2-2")
+ * when one of devices[0..n) has it already. */
+void run_devices_label(struct run_device *devices, size_t n, const char *base);
+
 /* Refuses a write plan on any device that holds data not listed in
  * allow_destroy, or that is mounted, held or a system disk, before any
  * I/O; the reason names the device and what was found. */
