@@ -78,6 +78,9 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 	struct cliff_params params = cliff_params_default();
 	if (!iops)
 		return json_null();
+	/* A device's start-up burst lasts about a real second whatever the
+	 * time scale: skip that much, not one (possibly 10 ms) window. */
+	params.skip_leading = (size_t)fmax(1.0, round(1.0 / window_s));
 	for (size_t i = 0; i < n; i++)
 		iops[i] = json_number_value(json_array_get(series, i));
 	int rc = cliff_find(iops, n, &params, &c);
