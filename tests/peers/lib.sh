@@ -96,3 +96,16 @@ wait_file() {
 	done
 	return 1
 }
+
+# peer_args "$@": the start|stop DIR arguments every peer script takes; sets
+# cmd and dir (made absolute, created), or exits 2 with the usage.
+peer_args() {
+	cmd=${1:-}
+	dir=${2:-}
+	[[ ($cmd == start || $cmd == stop) && -n $dir ]] || {
+		echo "usage: $0 start|stop DIR" >&2
+		exit 2
+	}
+	mkdir -p "$dir"
+	dir=$(cd "$dir" && pwd)
+}

@@ -29,14 +29,7 @@ PEERS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$PEERS/lib.sh"
 
-cmd=${1:-}
-dir=${2:-}
-[[ ($cmd == start || $cmd == stop) && -n $dir ]] || {
-	echo "usage: $0 start|stop DIR" >&2
-	exit 2
-}
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
+peer_args "$@"
 
 stop_all() {
 	stop_pidfile "$dir/tls-nginx.pid"
