@@ -221,6 +221,11 @@ static int prepare(struct run_state *st, const char *config, const char *out, ch
 	if (config_load_file(&st->cfg, config, err, errlen))
 		return 2;
 	st->out_dir = out ? out : st->cfg.output_dir;
+	/* An image cannot hold its own digest: whoever launched it (the Pod
+	 * spec, the appliance's command line) passes it in. */
+	const char *digest = getenv("EBSBENCH_IMAGE_DIGEST");
+	if (!st->cfg.image_digest[0] && digest && strlen(digest) < sizeof(st->cfg.image_digest))
+		snprintf(st->cfg.image_digest, sizeof(st->cfg.image_digest), "%s", digest);
 	struct discover_options dopt = { .all_block_devices = st->cfg.device_count > 0,
 					 .accept_model = st->cfg.accept_model[0]
 								 ? st->cfg.accept_model

@@ -94,14 +94,16 @@ config_for() {
 	data_unchanged
 }
 
-@test "a read-only plan runs on a device with data and leaves it intact" {
+@test "a read-only plan runs on a device with data, leaves it intact, records the image digest" {
 	cat >cfg.json <<-JSON
 	{"devices": [{"path": "$DATA", "label": "ro"}], "time_scale": 0.01, "test_size": "16M",
 	 "output_dir": "out", "phases": [{"phase": "randread", "runtime": 100}, {"phase": "lat", "runtime": 100}]}
 	JSON
-	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	EBSBENCH_IMAGE_DIGEST=sha256:0123abcd run --separate-stderr "$EBSBENCH" run --config cfg.json
 	assert_success
 	[ "$(jq -r .plan.read_only out/results.json)" = true ]
+	# Launchers pass the image digest in the environment.
+	[ "$(jq -r .ebsbench.image_digest out/results.json)" = sha256:0123abcd ]
 	[ "$(jq '.phases | length' out/results.json)" = 2 ]
 	data_unchanged
 }
