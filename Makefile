@@ -5,7 +5,10 @@ VERSION := 0.1.0
 DEPS := $(CURDIR)/build/deps
 MUSL_CC := musl-gcc
 WARN := -Wall -Wextra -Werror
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DEBSBENCH_VERSION='"$(VERSION)"' $(WARN)
+# -ffile-prefix-map: two clean trees in different directories build the
+# same bytes (the appliance image's digest depends on it).
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DEBSBENCH_VERSION='"$(VERSION)"' $(WARN) \
+	-ffile-prefix-map=$(CURDIR)=.
 MUSL_CFLAGS := $(BASE_CFLAGS) -O2 -ffunction-sections -fdata-sections -isystem $(DEPS)/kernel-headers -I$(DEPS)/include
 MUSL_LIBS := $(DEPS)/lib/liburing.a $(DEPS)/lib/libaio.a $(DEPS)/lib/libjansson.a \
 	$(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a $(DEPS)/lib/libmbedcrypto.a -lm
@@ -19,18 +22,28 @@ Q := $(if $(V),,@)
 SRCS := $(wildcard runner/*.c)
 LIB_SRCS := $(filter-out runner/main.c,$(SRCS))
 HDRS := $(wildcard runner/*.h)
+INIT_SRCS := $(wildcard init/*.c)
+INIT_HDRS := $(wildcard init/*.h)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_NAMES := $(notdir $(UNIT_SRCS:.c=))
 
 MUSL_OBJS := $(patsubst runner/%.c,build/musl/%.o,$(SRCS))
 MUSL_LIB_OBJS := $(filter-out build/musl/main.o,$(MUSL_OBJS))
 ASAN_LIB_OBJS := $(patsubst runner/%.c,build/asan/%.o,$(LIB_SRCS))
+# PID 1 of the appliance: init/ plus the runner's HTTP client for IMDS.
+INIT_OBJS := $(patsubst init/%.c,build/musl/init/%.o,$(INIT_SRCS))
+INIT_LIB_OBJS := $(filter-out build/musl/init/main.o,$(INIT_OBJS))
+INIT_RUNNER_OBJS := build/musl/http.o build/musl/url.o build/musl/tls.o
+ASAN_INIT_LIB_OBJS := $(patsubst init/%.c,build/asan/init/%.o,$(filter-out init/main.c,$(INIT_SRCS)))
+INIT_LIBS := $(DEPS)/lib/libjansson.a $(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a \
+	$(DEPS)/lib/libmbedcrypto.a
 DEPS_STAMP := $(DEPS)/.stamp-all
 
 .SECONDARY:
-.PHONY: all deps test unit unit-musl unit-asan bats bench bench-drift demo lint format clean
+.PHONY: all deps test unit unit-musl unit-asan bats bench bench-drift demo lint format clean \
+	kernel initramfs appliance
 
-all: build/ebsbench
+all: build/ebsbench build/ebsbench-init
 
 $(DEPS_STAMP): runner/deps.sh
 	bash runner/deps.sh $(DEPS)
@@ -43,6 +56,16 @@ build/musl/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
 	@echo "  CC musl $<"
 	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -c $< -o $@
 
+build/musl/init/%.o: init/%.c $(INIT_HDRS) $(HDRS) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CC musl $<"
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -c $< -o $@
+
+build/asan/init/%.o: init/%.c $(INIT_HDRS) $(HDRS) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CC asan $<"
+	$(Q)cc $(ASAN_CFLAGS) -Irunner -c $< -o $@
+
 build/asan/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC asan $<"
@@ -54,15 +77,31 @@ build/ebsbench: $(MUSL_OBJS)
 	$(Q)$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $^ $(MUSL_LIBS)
 	@echo "build/ebsbench: $$(stat -c %s $@) bytes (static, stripped)"
 
-build/unit-musl/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(MUSL_LIB_OBJS)
+build/ebsbench-init: $(INIT_OBJS) $(INIT_RUNNER_OBJS)
+	$(Q)$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $^ $(INIT_LIBS) -lm
+	@echo "build/ebsbench-init: $$(stat -c %s $@) bytes (static, stripped)"
+
+build/unit-musl/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(MUSL_LIB_OBJS) $(INIT_LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD musl $@"
-	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -static -o $@ $< $(MUSL_LIB_OBJS) $(MUSL_LIBS)
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -Iinit -static -o $@ $< $(MUSL_LIB_OBJS) $(INIT_LIB_OBJS) $(MUSL_LIBS)
 
-build/unit-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(ASAN_LIB_OBJS)
+build/unit-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(ASAN_LIB_OBJS) $(ASAN_INIT_LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD asan $@"
-	$(Q)cc $(ASAN_CFLAGS) -Irunner -o $@ $< $(ASAN_LIB_OBJS) $(ASAN_LIBS)
+	$(Q)cc $(ASAN_CFLAGS) -Irunner -Iinit -o $@ $< $(ASAN_LIB_OBJS) $(ASAN_INIT_LIB_OBJS) $(ASAN_LIBS)
+
+# The appliance: our kernel (cached outside the clone, see
+# kernel-config/build-kernel.sh) and a reproducible initramfs.
+kernel:
+	@bash kernel-config/build-kernel.sh
+
+build/initramfs.cpio.gz: build/ebsbench build/ebsbench-init image/build-initramfs.sh image/udhcpc.script
+	$(Q)bash image/build-initramfs.sh --init build/ebsbench-init --ebsbench build/ebsbench $@
+
+initramfs: build/initramfs.cpio.gz
+
+appliance: kernel initramfs
 
 unit-musl: $(addprefix build/unit-musl/,$(UNIT_NAMES))
 	@for t in $^; do echo "== $$t"; ./$$t || exit 1; done
@@ -73,7 +112,7 @@ unit-asan: $(addprefix build/unit-asan/,$(UNIT_NAMES))
 
 unit: unit-musl unit-asan
 
-bats: build/ebsbench
+bats: build/ebsbench build/ebsbench-init
 	bash tests/run-bats.sh
 
 test: unit bats
@@ -85,17 +124,19 @@ bench: build/ebsbench
 bench-drift: build/ebsbench
 	DRIFT_FIO=1 DRIFT_PARALLEL=1 bash tests/bench/drift.sh
 
-demo:
-	@echo "make demo lands with the appliance issue (QEMU boot against emulated gp2/gp3)."
-	@echo "Today: make && build/ebsbench fio --help"
+# The appliance in QEMU against emulated gp2 and gp3, uploading to a local
+# S3; every artifact ends up in ./demo-out, the summary on stdout.
+demo: build/ebsbench build/ebsbench-init
+	@bash tests/qemu/demo.sh
 
 lint:
-	clang-format --dry-run --Werror runner/*.[ch] tests/unit/*.[ch]
+	clang-format --dry-run --Werror runner/*.[ch] init/*.[ch] tests/unit/*.[ch]
 	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
-		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -I$(DEPS)/include runner tests/unit
+		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -I$(DEPS)/include runner init tests/unit
 
 format:
-	clang-format -i runner/*.[ch] tests/unit/*.[ch]
+	clang-format -i runner/*.[ch] init/*.[ch] tests/unit/*.[ch]
 
 clean:
-	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/ebsbench
+	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/ebsbench \
+		build/ebsbench-init build/initramfs.cpio.gz

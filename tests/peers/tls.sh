@@ -4,7 +4,8 @@
 #
 # start makes (once per DIR) with openssl, in DIR/pki:
 #   ca.crt        test CA ("CN=ebsbench test CA", RSA 2048)
-#   server.crt    its leaf for CN and SAN DNS:localhost (no IP SAN)
+#   server.crt    its leaf for CN and SAN DNS:localhost (no IP SAN) and
+#                 DNS:s3.ebsbench.test (the name QEMU guests use for the host)
 #   wrong-ca.crt  an unrelated CA with the same subject name and another key
 # and starts, each on a free port of 127.0.0.1:
 #   - a private nginx (also on [::1] when it can) with three TLS servers:
@@ -74,7 +75,7 @@ if [[ ! -s $pki/server.crt ]]; then
 basicConstraints=critical,CA:FALSE
 keyUsage=critical,digitalSignature,keyEncipherment
 extendedKeyUsage=serverAuth
-subjectAltName=DNS:localhost
+subjectAltName=DNS:localhost,DNS:s3.ebsbench.test
 EOF
 	openssl x509 -req -sha256 -days 7 -in "$pki/server.csr" -CA "$pki/ca.crt" \
 		-CAkey "$pki/ca.key" -CAcreateserial -extfile "$pki/server.ext" \

@@ -1,0 +1,116 @@
+# shellcheck shell=bash
+# volumes.sh - for run-guest.sh: the emulated EBS volumes, the accelerator
+# and the boot facts.  Sourced; uses say/die and the variables
+# simulate_stall, throttle of the caller.
+
+# volumes_from_config CONFIG TIME_SCALE BURST_LENGTH OUT_CONFIG: writes the
+# config (time_scale applied) to OUT_CONFIG and sets VOLUME_ARGS (QEMU
+# arguments of both NVMe drives) and VOLUME_FACTS (JSON).  EBS gp2: baseline
+# 3 IOPS/GiB within [100, 16000], burst 3,000 from a 5.4 M credit bucket
+# refilled at the baseline: it lasts 5.4M / (3000 - baseline) s.  QEMU's
+# leaky bucket holds 3000 x L and drains at 3000 - baseline while
+# bursting: the burst lasts 3000 L / (3000 - baseline) s.
+volumes_from_config() {
+	local config=$1 scale=$2 burst_length=$3 dest=$4
+	if [ -n "$scale" ]; then
+		jq --argjson s "$scale" '.time_scale = $s' "$config" >"$dest"
+	else
+		jq . "$config" >"$dest"
+	fi
+	scale=$(jq -r '.time_scale // 1' "$dest")
+	volume() { # TYPE FIELD DEFAULT
+		jq -r --arg t "$1" --arg f "$2" --arg d "$3" \
+			'[.devices[]? | select(.type == $t)][0][$f] // $d' "$dest"
+	}
+	local gp2_size gp3_size gp3_iops gp2_base burst_model_s default_l burst_qemu_s
+	gp2_size=$(volume gp2 size_gib 100)
+	gp3_size=$(volume gp3 size_gib 100)
+	gp3_iops=$(volume gp3 iops 3000)
+	read -r gp2_base burst_model_s default_l <<<"$(awk -v g="$gp2_size" -v s="$scale" 'BEGIN {
+		b = 3 * g; if (b < 100) b = 100; if (b > 16000) b = 16000
+		if (b >= 3000) { print b, 0, 0; exit }
+		t = 5400000 / (3000 - b) * s
+		l = int(t * (3000 - b) / 3000 + 0.5); if (l < 2) l = 2
+		print b, t, l }')"
+	[ "$default_l" != 0 ] || die "gp2 of $gp2_size GiB has no burst: nothing to emulate"
+	burst_length=${burst_length:-$default_l}
+	case $burst_length in '' | *[!0-9]*) die "--burst-length must be whole seconds" ;; esac
+	[ "$burst_length" -ge 2 ] || die "--burst-length must be >= 2 (QEMU ignores the cap below)"
+	burst_qemu_s=$(awk -v l="$burst_length" -v b="$gp2_base" 'BEGIN { printf "%.3f", 3000 * l / (3000 - b) }')
+	say "gp2: ${gp2_size} GiB, baseline $gp2_base, burst 3000 for $burst_qemu_s s (L=$burst_length);" \
+		"the model predicts ${burst_model_s} s at time_scale $scale; gp3: flat $gp3_iops IOPS"
+	# Limits as QEMU's throttle keys, I/O counted in 256 KiB units as EBS does.
+	local limits_gp2="iops-total=$gp2_base,iops-total-max=3000,iops-total-max-length=$burst_length"
+	# A drive that completes one I/O a second looks, to a guest waiting
+	# 1 s per I/O, like one that stopped: the stall path without the bug.
+	[ "$simulate_stall" = 0 ] || limits_gp2="iops-total=1"
+	local gp2_args gp3_args
+	mapfile -t gp2_args < <(drive_args gp2 "$gp2_size" "$limits_gp2")
+	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" "iops-total=$gp3_iops")
+	VOLUME_ARGS=("${gp2_args[@]}" -device nvme,serial=vol0123456789abcdef0,drive=gp2
+		"${gp3_args[@]}" -device nvme,serial=vol0fedcba9876543210,drive=gp3)
+	VOLUME_FACTS=$(jq -n --argjson gp2_base "$gp2_base" --argjson l "$burst_length" \
+		--argjson q "$burst_qemu_s" --argjson m "$burst_model_s" --argjson gp3 "$gp3_iops" \
+		--argjson ts "$scale" --arg throttle "$throttle" '{time_scale: $ts, throttle: $throttle,
+		gp2: {serial: "vol0123456789abcdef0", baseline_iops: $gp2_base, burst_iops: 3000,
+		      burst_length: $l, burst_seconds_emulated: $q, burst_seconds_model: $m},
+		gp3: {serial: "vol0fedcba9876543210", iops: $gp3}}')
+}
+
+drive_args() { # ID SIZE_GIB LIMITS: one drive's QEMU arguments, a line each
+	local raw
+	raw="driver=null-co,size=$(awk -v g="$2" 'BEGIN { printf "%.0f", g * 1073741824 }'),read-zeroes=on"
+	case $throttle in
+	drive) # the BlockBackend's own throttling (-drive throttling.*)
+		echo -drive
+		echo "if=none,id=$1,$raw,$(sed 's/\([a-z-]*=\)/throttling.\1/g' <<<"$3,iops-size=262144")" ;;
+	filter) # a throttle group and the throttle filter driver above the drive
+		echo -object
+		echo "throttle-group,id=tg-$1,$(sed 's/\([a-z-]*=\)/x-\1/g' <<<"$3,iops-size=262144")"
+		echo -blockdev
+		echo "node-name=$1-raw,$raw"
+		echo -blockdev
+		echo "driver=throttle,node-name=$1,throttle-group=tg-$1,file=$1-raw" ;;
+	*) die "--throttle must be filter or drive" ;;
+	esac
+}
+
+# qemu_accel auto|kvm|tcg KERNEL: the accelerator's QEMU arguments.  KVM
+# only where it boots a guest: /dev/kvm alone is not enough (a nested KVM
+# may exist and still fail to run Linux).  The probe boots the kernel with
+# no initramfs: a working accelerator reaches the root-mount panic fast.
+qemu_accel() {
+	local accel=$1
+	if [ "$accel" = auto ]; then
+		accel=tcg
+		if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+			timeout 20 qemu-system-x86_64 -accel kvm -cpu host -M q35 -m 256 -nodefaults \
+				-no-user-config -display none -serial stdio -no-reboot -kernel "$2" \
+				-append "console=ttyS0 panic=-1" 2>&1 </dev/null | grep -q "Kernel panic"; then
+			accel=kvm
+		fi
+	fi
+	case $accel in
+	kvm) echo "-accel kvm -cpu host" ;;
+	tcg) echo "-accel tcg -cpu max" ;;
+	*) die "--accel must be auto, kvm or tcg" ;;
+	esac
+}
+
+# boot_facts DIR WALL POWERED_OFF VERDICT ACCEL: DIR/facts.json, with the
+# boot timing when the guest got as far as a run: kernel start (the wall
+# clock init printed) to the first phase's start (results.json).
+boot_facts() {
+	local dir=$1 start first=null
+	start=$(sed -n 's/.*ebsbench-init: .*kernel started at realtime_ms=\([0-9]*\).*/\1/p' \
+		"$dir/console.txt" | head -n 1)
+	if [ -f "$dir/results/results.json" ]; then
+		first=$(jq '[.phases[].started_ms] | min // null' "$dir/results/results.json")
+	fi
+	jq -n --argjson v "$VOLUME_FACTS" --arg accel "$5" --argjson wall "$2" \
+		--argjson off "$3" --arg verdict "$4" --argjson start "${start:-null}" \
+		--argjson first "$first" '$v + {accel: $accel, powered_off: $off, verdict: $verdict,
+		boot: {qemu_wall_s: $wall, kernel_started_ms: $start,
+		       kernel_to_first_io_s: (if $start and $first then (($first - $start) / 1000) else null end)}}' \
+		>"$dir/facts.json"
+}
