@@ -183,7 +183,7 @@ static void print_plan(FILE *out, const struct run_state *st)
 						st->devices[s->device].info.dev_path, "planned_s",
 						(double)s->planned_ns / 1e9, "options", opts));
 	}
-	json_t *doc = json_pack("{sosfsbso}", "devices", json_object_get(st->results, "devices"),
+	json_t *doc = json_pack("{sOsfsbso}", "devices", json_object_get(st->results, "devices"),
 				"planned_s", (double)st->plan.total_ns / 1e9, "writes",
 				st->plan.writes, "steps", steps);
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));

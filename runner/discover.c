@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "blkdev_probe.h"
@@ -352,6 +354,34 @@ static void open_and_inspect(struct discovered_device *d, const char *dir,
 		close(fd);
 }
 
+/* In a container the disk may go by another name: Kubernetes hands a
+ * Block-mode volume to the container as the node its volumeDevices entry
+ * names (/dev/xvdb), with the disk's numbers, and there is no /dev/nvme1n1.
+ * When dev_root has no node by the kernel's name, the block node in
+ * dev_root with the disk's numbers stands for it. */
+static void find_alias(struct discovered_device *d, const char *dev_root)
+{
+	struct stat st;
+	if (lstat(d->dev_path, &st) == 0 || errno != ENOENT)
+		return;
+	DIR *dir = opendir(dev_root);
+	if (!dir)
+		return;
+	const struct dirent *e;
+	while ((e = readdir(dir)) != NULL) {
+		char path[sizeof(d->dev_path)];
+		if (e->d_name[0] == '.' ||
+		    !fmt_fits(path, sizeof(path), "%s/%s", dev_root, e->d_name))
+			continue;
+		if (stat(path, &st) == 0 && S_ISBLK(st.st_mode) && major(st.st_rdev) == d->major &&
+		    minor(st.st_rdev) == d->minor) {
+			memcpy(d->dev_path, path, sizeof(path));
+			break;
+		}
+	}
+	closedir(dir);
+}
+
 /* ---- one disk ---- */
 
 /* Fills d from sysfs_root/block/name.  Returns 0, or -1 when the entry is
@@ -380,6 +410,7 @@ static int inspect_disk(struct discovered_device *d, const char *name,
 	struct blockdev_node disk = { d->name, d->major, d->minor };
 	note_node(d, dir, &disk, t);
 	scan_partitions(d, dir, t);
+	find_alias(d, dev_root);
 	open_and_inspect(d, dir, o);
 	return 0;
 }

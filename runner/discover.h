@@ -29,7 +29,9 @@ struct discover_options {
 
 struct discovered_device {
 	char name[32];	    /* "nvme1n1" */
-	char dev_path[160]; /* dev_root + name: "/dev/nvme1n1" */
+	char dev_path[160]; /* dev_root + name: "/dev/nvme1n1", or when that is
+			     * missing the node in dev_root with the disk's
+			     * numbers (a container's "/dev/xvdb") */
 	unsigned major, minor;
 	uint64_t size_bytes;
 	unsigned logical_block_size;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "blkdev_probe.h"
@@ -408,5 +409,39 @@ static void test_unreadable_inputs(struct checks *checks)
 	machine_destroy(&m);
 }
 
-CHECK_MAIN(test_enumeration, test_device_details, test_accept_model, test_refusals,
-	   test_allow_destroy, test_unreadable_inputs)
+/* A Kubernetes Block-mode volume: the container has /dev/xvdb with the
+ * disk's numbers and no /dev/nvme10n1; discovery must open the former. */
+static void test_container_alias(struct checks *checks)
+{
+	struct machine m;
+	struct discover_list l;
+	char alias[512], decoy[512];
+	if (!CHECK(machine_create(&m) == 0)) {
+		machine_destroy(&m);
+		return;
+	}
+	path_of(alias, "%s/xvdb", m.dev);
+	path_of(decoy, "%s/xvdc", m.dev);
+	/* mknod needs root (as the bats tests do); say so rather than pass. */
+	if (mknod(decoy, S_IFBLK | 0600, makedev(259, 41)) ||
+	    mknod(alias, S_IFBLK | 0600, makedev(259, 40))) {
+		fprintf(stderr, "test_container_alias: mknod: %s (needs root): not run\n",
+			strerror(errno));
+		CHECK(errno == EPERM);
+		machine_destroy(&m);
+		return;
+	}
+	if (discover_ok(checks, &m, &l)) {
+		const struct discovered_device *d = find(&l, "nvme10n1");
+		CHECK(d && strcmp(d->dev_path, alias) == 0);
+		/* A disk whose own node exists keeps it. */
+		d = find(&l, "nvme1n1");
+		path_of(alias, "%s/nvme1n1", m.dev);
+		CHECK(d && strcmp(d->dev_path, alias) == 0);
+		discover_list_free(&l);
+	}
+	machine_destroy(&m);
+}
+
+CHECK_MAIN(test_enumeration, test_container_alias, test_device_details, test_accept_model,
+	   test_refusals, test_allow_destroy, test_unreadable_inputs)
