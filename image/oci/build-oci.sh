@@ -78,6 +78,15 @@ elf=$(readelf -hl "$bin" 2>/dev/null) || die 2 "--ebsbench $bin: not an ELF exec
 grep -q 'Machine:.*X86-64' <<<"$elf" || die 2 "--ebsbench $bin: not an x86-64 binary (the image is linux/amd64)"
 ! grep -q 'INTERP' <<<"$elf" || die 2 "--ebsbench $bin: dynamically linked (the image has no libc): use the static build/ebsbench"
 
+# OUTDIR: absent, empty, or an earlier layout (replaced as a whole).
+out=${out%/}
+[[ -n $out ]] || die 2 "OUTDIR must not be /"
+if [[ -e $out ]]; then
+	[[ -d $out ]] || die 2 "OUTDIR $out exists and is not a directory"
+	[[ -z $(ls -A "$out") || -f $out/oci-layout ]] ||
+		die 2 "OUTDIR $out exists and is neither empty nor an OCI layout: not overwriting it"
+fi
+
 version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' "$ROOT/Makefile")
 [[ -n $version ]] || die 1 "no VERSION in $ROOT/Makefile"
 said=$("$bin" --version 2>/dev/null) || die 2 "--ebsbench $bin: \`ebsbench --version\` failed"
@@ -97,7 +106,6 @@ if [[ -z $revision ]]; then
 	revision=$(git -C "$ROOT" rev-parse HEAD)
 	if [[ -n $(git -C "$ROOT" status --porcelain 2>/dev/null) ]]; then
 		revision+=-dirty
-		say "warning: the tree has uncommitted changes: revision $revision"
 	fi
 fi
 source_url=${EBSBENCH_SOURCE:-}
@@ -111,8 +119,8 @@ fi
 # The CA bundle as update-ca-certificates writes it from the package's
 # certificates alone (each file, a newline added where missing, in name
 # order), after dpkg checked them against its checksums.
-ca_version=$(dpkg-query -W -f='${Status} ${Version}' ca-certificates 2>/dev/null) &&
-	[[ $ca_version == "install ok installed "* ]] ||
+ca_version=$(dpkg-query -W -f='${Status} ${Version}' ca-certificates 2>/dev/null || true)
+[[ $ca_version == "install ok installed "* ]] ||
 	die 1 "Debian's ca-certificates is not installed (apt-get install ca-certificates)"
 ca_version=${ca_version##* }
 mapfile -t ca_files < <(dpkg-query -L ca-certificates | grep '^/usr/share/ca-certificates/mozilla/.*\.crt$' | sort)
@@ -120,18 +128,10 @@ mapfile -t ca_files < <(dpkg-query -L ca-certificates | grep '^/usr/share/ca-cer
 bad=$(dpkg --verify ca-certificates 2>&1 | grep '/usr/share/ca-certificates/' || true)
 [[ -z $bad ]] || die 1 "ca-certificates files were changed locally: ${bad%%$'\n'*}"
 
-# OUTDIR: absent, empty, or an earlier layout (replaced as a whole).
-out=${out%/}
-[[ -n $out ]] || die 2 "OUTDIR must not be /"
-if [[ -e $out ]]; then
-	[[ -d $out ]] || die 2 "OUTDIR $out exists and is not a directory"
-	[[ -z $(ls -A "$out") || -f $out/oci-layout ]] ||
-		die 2 "OUTDIR $out exists and is neither empty nor an OCI layout: not overwriting it"
-fi
-mkdir -p "$(dirname "$out")"
-
 # --- build -----------------------------------------------------------------
 
+[[ $revision != *-dirty ]] || say "warning: the tree has uncommitted changes: revision $revision"
+mkdir -p "$(dirname "$out")"
 work=$(mktemp -d "$(dirname "$out")/.build-oci.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 umask 022
