@@ -74,7 +74,7 @@ manifest_of() {
 		# binary is compiled from the clone's own sources.
 		mkdir "clone$n/build"
 		ln -s "$REPO/build/deps" "clone$n/build/deps"
-		make -C "clone$n" -s -j2 -o "$PWD/clone$n/build/deps/.stamp-all" build/ebsbench >/dev/null
+		make -C "clone$n" -s -j2 -o "$(pwd -P)/clone$n/build/deps/.stamp-all" build/ebsbench >/dev/null
 		run --separate-stderr env -u SOURCE_DATE_EPOCH -u EBSBENCH_REVISION -u EBSBENCH_SOURCE \
 			"clone$n/image/oci/build-oci.sh" "out$n"
 		assert_success
@@ -146,7 +146,7 @@ manifest_of() {
 		EOF
 		)"
 	# No pax headers (atime, ctime, a PID in their names), no user or group names.
-	run ! grep -a -e PaxHeaders -e atime= -e ctime= layer.tar
+	run ! grep -qa -e PaxHeaders -e atime= -e ctime= layer.tar
 	assert_equal "$(tar -tvf layer.tar | awk '{ print $2 }' | sort -u)" 0/0
 	mkdir root
 	tar -xf layer.tar -C root
