@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# build-oci.sh - the ebsbench container image as an OCI image layout, built
+# from scratch without a container engine, byte for byte reproducibly.
+#
+#   image/oci/build-oci.sh [--ebsbench PATH] OUTDIR
+#
+# OUTDIR gets oci-layout, index.json and blobs/sha256/ (one gzip layer, the
+# config, the manifest); index.json tags the manifest with the version
+# (org.opencontainers.image.ref.name), so `skopeo inspect oci:OUTDIR:0.1.0`
+# and `skopeo copy oci:OUTDIR:0.1.0 docker://...` work.  OUTDIR must be
+# absent, empty or a layout written before (it is replaced whole).
+#
+# The one layer holds:
+#   /usr/local/bin/ebsbench                the static binary (default build/ebsbench)
+#   /etc/ssl/certs/ca-certificates.crt     Debian's ca-certificates bundle, made from
+#                                          the package's own files (never this host's
+#                                          /etc/ssl/certs, which holds local CAs)
+#   /etc/ebsbench/                         empty: the config is mounted here
+#   /var/lib/ebsbench/                     WorkingDir: results go here
+#   /tmp/                                  1777
+#
+# Reproducible: the same binary, commit and SOURCE_DATE_EPOCH (default: the
+# last commit's time) give the same manifest digest on any Debian 12 machine
+# with the same ca-certificates, gzip and tar: entries sorted by name, every
+# mtime SOURCE_DATE_EPOCH, uid/gid 0 numeric, no atime/ctime or PID in pax
+# headers, `gzip -n`, JSON with sorted keys.
+#
+# stdout: one line `oci-image sha256:<manifest digest> <bytes> bytes` (the
+# bytes a pull transfers: manifest + config + compressed layer); progress
+# and errors (one line, exit 2 for bad input, 1 otherwise) on stderr.
+#
+# Environment: SOURCE_DATE_EPOCH; EBSBENCH_REVISION (default: git HEAD,
+# "-dirty" appended when the tree has changes); EBSBENCH_SOURCE (default:
+# the git remote "origin" when it is a network URL).
+set -euo pipefail
+export LC_ALL=C TZ=UTC
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PROG=build-oci
+ENTRYPOINT='["/usr/local/bin/ebsbench","run","--config","/etc/ebsbench/config.json"]'
+IMAGE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+WORKDIR=/var/lib/ebsbench
+
+die() {
+	echo "$PROG: error: $2" >&2
+	exit "$1"
+}
+say() { echo "$PROG: $*" >&2; }
+
+usage() {
+	echo "usage: image/oci/build-oci.sh [--ebsbench PATH] OUTDIR" >&2
+	exit 2
+}
+
+bin=$ROOT/build/ebsbench
+out=
+while (($#)); do
+	case $1 in
+	--ebsbench) (($# >= 2)) || die 2 "--ebsbench needs a path"; bin=$2; shift 2 ;;
+	--ebsbench=*) bin=${1#*=}; shift ;;
+	-h | --help) usage ;;
+	--) shift; (($# == 1)) || usage; out=$1; shift ;;
+	-*) die 2 "unknown option $1 (usage: build-oci.sh [--ebsbench PATH] OUTDIR)" ;;
+	*) [[ -z $out ]] || die 2 "one OUTDIR only (got $out and $1)"; out=$1; shift ;;
+	esac
+done
+[[ -n $out ]] || die 2 "no OUTDIR (usage: build-oci.sh [--ebsbench PATH] OUTDIR)"
+
+# --- inputs, all checked before anything is written ------------------------
+
+[[ -e $bin ]] || die 2 "--ebsbench $bin: no such file (run make build/ebsbench first)"
+[[ -f $bin && -x $bin ]] || die 2 "--ebsbench $bin: not an executable file"
+for tool in tar gzip sha256sum jq readelf dpkg-query; do
+	command -v "$tool" >/dev/null || die 1 "$tool is missing (apt-get install tar gzip coreutils jq binutils dpkg)"
+done
+# An image FROM scratch has no libc and no loader: only a static x86-64 ELF runs.
+elf=$(readelf -hl "$bin" 2>/dev/null) || die 2 "--ebsbench $bin: not an ELF executable"
+grep -q 'Machine:.*X86-64' <<<"$elf" || die 2 "--ebsbench $bin: not an x86-64 binary (the image is linux/amd64)"
+! grep -q 'INTERP' <<<"$elf" || die 2 "--ebsbench $bin: dynamically linked (the image has no libc): use the static build/ebsbench"
+
+# OUTDIR: absent, empty, or an earlier layout (replaced as a whole).
+out=${out%/}
+[[ -n $out ]] || die 2 "OUTDIR must not be /"
+if [[ -e $out ]]; then
+	[[ -d $out ]] || die 2 "OUTDIR $out exists and is not a directory"
+	[[ -z $(ls -A "$out") || -f $out/oci-layout ]] ||
+		die 2 "OUTDIR $out exists and is neither empty nor an OCI layout: not overwriting it"
+fi
+
+version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' "$ROOT/Makefile")
+[[ -n $version ]] || die 1 "no VERSION in $ROOT/Makefile"
+said=$("$bin" --version 2>/dev/null) || die 2 "--ebsbench $bin: \`ebsbench --version\` failed"
+[[ $said == "ebsbench $version" ]] || die 2 "--ebsbench $bin says '$said', the tree is $version (stale binary?)"
+
+in_git() { git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; }
+if [[ -z ${SOURCE_DATE_EPOCH:-} ]]; then
+	in_git || die 2 "not a git tree: set SOURCE_DATE_EPOCH"
+	SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct)
+fi
+[[ $SOURCE_DATE_EPOCH =~ ^[0-9]+$ ]] || die 2 "SOURCE_DATE_EPOCH '$SOURCE_DATE_EPOCH' is not a number of seconds"
+created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
+
+revision=${EBSBENCH_REVISION:-}
+if [[ -z $revision ]]; then
+	in_git || die 2 "not a git tree: set EBSBENCH_REVISION"
+	revision=$(git -C "$ROOT" rev-parse HEAD)
+	if [[ -n $(git -C "$ROOT" status --porcelain 2>/dev/null) ]]; then
+		revision+=-dirty
+	fi
+fi
+source_url=${EBSBENCH_SOURCE:-}
+if [[ -z $source_url ]] && in_git; then
+	# Only a network URL: a local path would differ between two clones.
+	source_url=$(git -C "$ROOT" remote get-url origin 2>/dev/null || true)
+	[[ $source_url == *://* && $source_url != file://* ]] || source_url=
+fi
+[[ -n $source_url ]] || source_url=unknown
+
+# The CA bundle as update-ca-certificates writes it from the package's
+# certificates alone (each file, a newline added where missing, in name
+# order), after dpkg checked them against its checksums.
+ca_version=$(dpkg-query -W -f='${Status} ${Version}' ca-certificates 2>/dev/null || true)
+[[ $ca_version == "install ok installed "* ]] ||
+	die 1 "Debian's ca-certificates is not installed (apt-get install ca-certificates)"
+ca_version=${ca_version##* }
+mapfile -t ca_files < <(dpkg-query -L ca-certificates | grep '^/usr/share/ca-certificates/mozilla/.*\.crt$' | sort)
+((${#ca_files[@]})) || die 1 "ca-certificates lists no certificates"
+bad=$(dpkg --verify ca-certificates 2>&1 | grep '/usr/share/ca-certificates/' || true)
+[[ -z $bad ]] || die 1 "ca-certificates files were changed locally: ${bad%%$'\n'*}"
+
+# --- build -----------------------------------------------------------------
+
+[[ $revision != *-dirty ]] || say "warning: the tree has uncommitted changes: revision $revision"
+mkdir -p "$(dirname "$out")"
+work=$(mktemp -d "$(dirname "$out")/.build-oci.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+umask 022
+stage=$work/rootfs
+layout=$work/layout
+mkdir -p "$layout/blobs/sha256"
+
+say "rootfs: ebsbench $version ($(stat -c %s "$bin") bytes), ca-certificates $ca_version (${#ca_files[@]} CAs)"
+mkdir -p "$stage"/{etc/ebsbench,etc/ssl/certs,tmp,usr/local/bin,var/lib/ebsbench}
+install -m 0755 "$bin" "$stage/usr/local/bin/ebsbench"
+for f in "${ca_files[@]}"; do sed -e '$a\' "$f"; done >"$stage/etc/ssl/certs/ca-certificates.crt"
+find "$stage" -type d -exec chmod 0755 {} +
+chmod 0644 "$stage/etc/ssl/certs/ca-certificates.crt"
+chmod 1777 "$stage/tmp"
+
+say "layer: tar (sorted, mtime @$SOURCE_DATE_EPOCH = $created, root:root) | gzip -n"
+tar --create --file="$work/layer.tar" --directory="$stage" \
+	--format=posix --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime \
+	--sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
+	--no-acls --no-xattrs --no-selinux \
+	etc tmp usr var
+diff_id=sha256:$(sha256sum <"$work/layer.tar" | cut -d' ' -f1)
+gzip -n -9 <"$work/layer.tar" >"$work/layer.tar.gz"
+
+# blob FILE -> moves FILE into the layout; prints "sha256:HEX SIZE".
+blob() {
+	local hex size
+	hex=$(sha256sum <"$1" | cut -d' ' -f1)
+	size=$(stat -c %s "$1")
+	mv "$1" "$layout/blobs/sha256/$hex"
+	echo "sha256:$hex $size"
+}
+# json FILE JQ_ARGS...: one compact JSON document, keys sorted, no newline.
+json() {
+	local f=$1
+	shift
+	jq -n -c -S -j "$@" >"$f"
+}
+
+read -r layer_digest layer_size < <(blob "$work/layer.tar.gz")
+
+json "$work/config" --arg created "$created" --arg diff_id "$diff_id" \
+	--arg path "PATH=$IMAGE_PATH" --arg workdir "$WORKDIR" --argjson entrypoint "$ENTRYPOINT" \
+	--arg version "$version" --arg revision "$revision" --arg source "$source_url" \
+	--arg by "image/oci/build-oci.sh: ebsbench $version, Debian ca-certificates $ca_version" '{
+	created: $created, architecture: "amd64", os: "linux",
+	config: {Entrypoint: $entrypoint, Env: [$path], WorkingDir: $workdir,
+		Labels: {"org.opencontainers.image.title": "ebsbench",
+			"org.opencontainers.image.description": "EBS gp2/gp3 benchmark: ebsbench run on raw block devices, results to S3",
+			"org.opencontainers.image.version": $version,
+			"org.opencontainers.image.revision": $revision,
+			"org.opencontainers.image.source": $source}},
+	rootfs: {type: "layers", diff_ids: [$diff_id]},
+	history: [{created: $created, created_by: $by}]}'
+read -r config_digest config_size < <(blob "$work/config")
+
+json "$work/manifest" --arg cd "$config_digest" --argjson cs "$config_size" \
+	--arg ld "$layer_digest" --argjson ls "$layer_size" '{
+	schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
+	config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $cd, size: $cs},
+	layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $ld, size: $ls}]}'
+read -r manifest_digest manifest_size < <(blob "$work/manifest")
+
+json "$layout/index.json" --arg md "$manifest_digest" --argjson ms "$manifest_size" \
+	--arg version "$version" '{
+	schemaVersion: 2, mediaType: "application/vnd.oci.image.index.v1+json",
+	manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json", digest: $md, size: $ms,
+		platform: {architecture: "amd64", os: "linux"},
+		annotations: {"org.opencontainers.image.ref.name": $version}}]}'
+json "$layout/oci-layout" '{imageLayoutVersion: "1.0.0"}'
+
+if [[ -e $out ]]; then
+	[[ -f $out/oci-layout ]] && say "replacing the layout in $out"
+	rm -rf "$out"
+fi
+mv "$layout" "$out"
+
+total=$((manifest_size + config_size + layer_size))
+say "$out: tag $version, layer $layer_digest ($layer_size bytes gzip, $(stat -c %s "$work/layer.tar") tar), revision $revision"
+echo "oci-image $manifest_digest $total bytes"
