@@ -428,7 +428,7 @@ example_configs() {
 	mknod -m 666 /dev/null c 1 3
 	mknod -m 660 /dev/xvdb b $b
 	mknod -m 660 /dev/xvdc b $a
-	for i in $(seq 30); do
+	for i in \$(seq 30); do
 		"$EBSBENCH" run --config fresh.json --dry-run --out out >plan.json 2>err.txt && exit 0 || rc=\$?
 		[ \$rc = 139 ] || exit \$rc
 	done
@@ -438,6 +438,7 @@ example_configs() {
 	if [[ $status == 1 ]] && grep -q "device /dev/xvd[bc] was not found" err.txt; then
 		skip "ebsbench matches a configured path by name only: a volumeDevices node (/dev/xvdb) is not found until discovery also matches it by device number (see image/k8s/README.md, Block-mode volumes)"
 	fi
+	echo "$output"
 	cat err.txt
 	assert_success
 	assert_equal "$(jq -r '[.steps[].path] | unique | join(" ")' plan.json)" "/dev/xvdb /dev/xvdc"
