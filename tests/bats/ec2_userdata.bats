@@ -2,7 +2,7 @@
 # ec2_userdata.bats - image/ec2/user-data.sh run here as root, as cloud-init
 # would run it on Amazon Linux 2023, against real peers: the binary comes
 # from the SigV4-checking S3 peer over verified TLS through a presigned GET,
-# the instance's facts from a local IMDSv2 (tests/ec2/imds.py: no token, no
+# the instance's facts from a local IMDSv2 (tests/peers/imds.py: no token, no
 # answer), the volumes are loop devices listed by path with a time-scaled
 # plan, and the results go back to S3 through URLs `ebsbench presign` made.
 # The power-off command, the IMDS address, the install directory and the
@@ -19,7 +19,7 @@ load ../peers/peers
 load_bats_libs
 
 USERDATA=$BATS_TEST_DIRNAME/../../image/ec2/user-data.sh
-IMDS_PY=$BATS_TEST_DIRNAME/../ec2/imds.py
+IMDS_PY=$BATS_TEST_DIRNAME/../peers/imds.py
 # The S3 peer's only key pair (s3.sh takes it from here).
 export AWS_ACCESS_KEY_ID=AKIAEBSBENCHEC2TEST01
 export AWS_SECRET_ACCESS_KEY='ec2/Secret+Key/ebsbench00000000000000000'

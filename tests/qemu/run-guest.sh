@@ -7,7 +7,7 @@
 #       throttling: baseline 3 IOPS/GiB, burst 3,000, burst length L seconds
 #   nvme serial vol0fedcba9876543210: gp3-like, a flat cap (3,000 IOPS)
 # Both are null-co drives that read zeroes; sizes come from the config.
-# virtio-net user networking carries IMDSv2 (imds.py answers at
+# virtio-net user networking carries IMDSv2 (tests/peers/imds.py answers at
 # 169.254.169.254, serving the config as user-data) and the S3 peer
 # (the guest reaches the host's loopback at 169.254.2.2, named
 # s3.ebsbench.test through fw_cfg opt/ebsbench/hosts; the test CA goes in
@@ -148,7 +148,7 @@ net="user,id=n0,net=169.254.0.0/16,host=169.254.2.2"
 if [ "$imds" = 1 ]; then
 	ud_args=()
 	[ "$via" != imds ] || ud_args=(--user-data "$out/user-data.json")
-	python3 "$here/imds.py" --port-file "$out/imds.port" --log "$out/imds.log" \
+	python3 "$root/tests/peers/imds.py" "$out/imds.port" "$out/imds.log" --lifetime "$((timeout + 60))" \
 		${ud_args[@]+"${ud_args[@]}"} 2>>"$out/imds.log" &
 	imds_pid=$!
 	for _ in $(seq 100); do [ -s "$out/imds.port" ] && break; sleep 0.1; done

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""imds.py PORT_FILE LOG_FILE [--lifetime S] [KEY=VALUE...] - a tiny IMDSv2.
+"""imds.py PORT_FILE LOG_FILE [--lifetime S] [--user-data FILE] [KEY=VALUE...] - IMDSv2.
 
 Listens on 127.0.0.1, a port the kernel picks (written to PORT_FILE once it
 listens), and answers as EC2's instance metadata service does with
@@ -10,7 +10,11 @@ HttpTokens=required:
       -> the value, text/plain (401 without a token or with an unknown or
       expired one, 404 for a path it does not know).
 Served paths (KEY=VALUE arguments add or replace them): instance-type,
-instance-id, placement/availability-zone, placement/region, ami-id.
+instance-id, placement/availability-zone, placement/region, ami-id; and
+GET /latest/user-data: FILE's bytes, or 404 without --user-data (as for an
+instance launched with none).  Used by tests/bats/ec2_userdata.bats on
+loopback and by tests/qemu/run-guest.sh, whose guests reach it as
+169.254.169.254 through QEMU's guestfwd.
 LOG_FILE gets a line per request: METHOD PATH STATUS [token: yes|no].
 Exits by itself after --lifetime seconds (default 600), so a test that dies
 leaves nothing running.  Standard library only.
@@ -29,6 +33,7 @@ META = {
     "placement/region": "ap-northeast-2",
     "ami-id": "ami-0abcdef1234567890",
 }
+USER_DATA = None  # bytes, or None: 404
 TOKENS = {}  # token -> expiry (monotonic)
 LOCK = threading.Lock()
 
@@ -70,6 +75,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             live = token is not None and TOKENS.get(token, 0) > time.monotonic()
         if not live:
             return self.reply(401, token_seen=token is not None)
+        if self.path == "/latest/user-data":
+            if USER_DATA is None:
+                return self.reply(404, token_seen=True)
+            return self.reply(200, USER_DATA, token_seen=True)
         prefix = "/latest/meta-data/"
         key = self.path[len(prefix):] if self.path.startswith(prefix) else None
         if key is None or key not in META:
@@ -86,6 +95,12 @@ def main(argv):
     if "--lifetime" in args:
         i = args.index("--lifetime")
         lifetime = float(args[i + 1])
+        del args[i : i + 2]
+    if "--user-data" in args:
+        i = args.index("--user-data")
+        global USER_DATA
+        with open(args[i + 1], "rb") as f:
+            USER_DATA = f.read()
         del args[i : i + 2]
     if len(args) < 2:
         sys.exit(__doc__.split("\n")[0])
