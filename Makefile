@@ -41,7 +41,7 @@ DEPS_STAMP := $(DEPS)/.stamp-all
 
 .SECONDARY:
 .PHONY: all deps test unit unit-musl unit-asan bats bench bench-drift demo lint format clean \
-	kernel initramfs appliance
+	kernel initramfs appliance image
 
 all: build/ebsbench build/ebsbench-init
 
@@ -96,12 +96,17 @@ build/unit-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/
 kernel:
 	@bash kernel-config/build-kernel.sh
 
-build/initramfs.cpio.gz: build/ebsbench build/ebsbench-init image/build-initramfs.sh image/udhcpc.script
+build/initramfs.cpio.gz: build/ebsbench build/ebsbench-init image/build-initramfs.sh image/udhcpc.script \
+		image/ca-bundle.sh
 	$(Q)bash image/build-initramfs.sh --init build/ebsbench-init --ebsbench build/ebsbench $@
 
 initramfs: build/initramfs.cpio.gz
 
 appliance: kernel initramfs
+
+# Every launch artifact (UKI, UEFI disk image, OCI layout) and its digest.
+image: build/ebsbench build/ebsbench-init
+	@bash image/build-image.sh
 
 unit-musl: $(addprefix build/unit-musl/,$(UNIT_NAMES))
 	@for t in $^; do echo "== $$t"; ./$$t || exit 1; done
@@ -139,4 +144,4 @@ format:
 
 clean:
 	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/ebsbench \
-		build/ebsbench-init build/initramfs.cpio.gz
+		build/ebsbench-init build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench-disk.raw build/oci

@@ -7,7 +7,7 @@
 #   /bin/ebsbench                  build/ebsbench
 #   /bin/busybox + applet links    Debian's busybox-static: udhcpc, a rescue shell
 #   /etc/udhcpc.script             image/udhcpc.script
-#   /etc/ssl/certs/ca-certificates.crt   Debian's CA bundle, for the upload
+#   /etc/ssl/certs/ca-certificates.crt   Debian's CA bundle (image/ca-bundle.sh), for the upload
 #   /etc/ebsbench/image.txt        what went in: versions and sha256 of each part
 #   /dev/console                   the kernel opens it before init mounts devtmpfs
 # SOURCE_DATE_EPOCH defaults to the last commit's time.  Prints the size
@@ -47,8 +47,6 @@ done
 [ -x "$init" ] || die "$init missing: run make build/ebsbench-init"
 [ -x "$ebsbench" ] || die "$ebsbench missing: run make build/ebsbench"
 busybox=/bin/busybox
-ca=/etc/ssl/certs/ca-certificates.crt
-[ -s "$ca" ] || die "$ca missing (update-ca-certificates)"
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -60,7 +58,8 @@ for applet in $("$busybox" --list); do
 	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 done
 install -m 0755 "$here/udhcpc.script" "$stage/etc/udhcpc.script"
-install -m 0644 "$ca" "$stage/etc/ssl/certs/ca-certificates.crt"
+ca="$stage/etc/ssl/certs/ca-certificates.crt"
+"$here/ca-bundle.sh" "$ca" >/dev/null || die "no CA bundle"
 printf '127.0.0.1\tlocalhost\n' >"$stage/etc/hosts"
 printf 'root:x:0:0:root:/:/bin/sh\n' >"$stage/etc/passwd"
 printf 'root:x:0:\n' >"$stage/etc/group"

@@ -95,10 +95,21 @@ int run_devices_resolve(const struct run_config *c, const struct discover_list *
 		}
 		add_device(devices, count, d, want);
 	}
-	for (size_t i = 0; !c->device_count && i < found->count; i++)
-		if (found->devices[i].ebs_like && !found->devices[i].system &&
-		    *count < CONFIG_MAX_DEVICES)
-			add_device(devices, count, &found->devices[i], NULL);
+	for (size_t i = 0; !c->device_count && i < found->count; i++) {
+		const struct discovered_device *d = &found->devices[i];
+		char why[512];
+		if (!d->ebs_like || d->system || *count == CONFIG_MAX_DEVICES)
+			continue;
+		/* Unasked, only blank volumes: an appliance's own boot disk (a
+		 * GPT with its ESP, mounted nowhere) or a data volume is never
+		 * picked up by default, even for a read-only plan. */
+		if (discover_write_refusal(d, NULL, 0, why, sizeof(why)) != DISCOVER_WRITE_OK) {
+			fprintf(stderr, "ebsbench run: not testing %s unasked: %s\n", d->dev_path,
+				why);
+			continue;
+		}
+		add_device(devices, count, d, NULL);
+	}
 	if (*count == 0) {
 		snprintf(err, errlen,
 			 "no EBS volume found to test (name devices in the config, or "

@@ -116,18 +116,6 @@ if [[ -z $source_url ]] && in_git; then
 fi
 [[ -n $source_url ]] || source_url=unknown
 
-# The CA bundle as update-ca-certificates writes it from the package's
-# certificates alone (each file, a newline added where missing, in name
-# order), after dpkg checked them against its checksums.
-ca_version=$(dpkg-query -W -f='${Status} ${Version}' ca-certificates 2>/dev/null || true)
-[[ $ca_version == "install ok installed "* ]] ||
-	die 1 "Debian's ca-certificates is not installed (apt-get install ca-certificates)"
-ca_version=${ca_version##* }
-mapfile -t ca_files < <(dpkg-query -L ca-certificates | grep '^/usr/share/ca-certificates/mozilla/.*\.crt$' | sort)
-((${#ca_files[@]})) || die 1 "ca-certificates lists no certificates"
-bad=$(dpkg --verify ca-certificates 2>&1 | grep '/usr/share/ca-certificates/' || true)
-[[ -z $bad ]] || die 1 "ca-certificates files were changed locally: ${bad%%$'\n'*}"
-
 # --- build -----------------------------------------------------------------
 
 [[ $revision != *-dirty ]] || say "warning: the tree has uncommitted changes: revision $revision"
@@ -139,10 +127,11 @@ stage=$work/rootfs
 layout=$work/layout
 mkdir -p "$layout/blobs/sha256"
 
-say "rootfs: ebsbench $version ($(stat -c %s "$bin") bytes), ca-certificates $ca_version (${#ca_files[@]} CAs)"
 mkdir -p "$stage"/{etc/ebsbench,etc/ssl/certs,tmp,usr/local/bin,var/lib/ebsbench}
 install -m 0755 "$bin" "$stage/usr/local/bin/ebsbench"
-for f in "${ca_files[@]}"; do sed -e '$a\' "$f"; done >"$stage/etc/ssl/certs/ca-certificates.crt"
+ca=$("$ROOT/image/ca-bundle.sh" "$stage/etc/ssl/certs/ca-certificates.crt") || die 1 "no CA bundle"
+read -r _ ca_version ca_count <<<"$ca"
+say "rootfs: ebsbench $version ($(stat -c %s "$bin") bytes), ca-certificates $ca_version ($ca_count CAs)"
 find "$stage" -type d -exec chmod 0755 {} +
 chmod 0644 "$stage/etc/ssl/certs/ca-certificates.crt"
 chmod 1777 "$stage/tmp"

@@ -1,19 +1,21 @@
 #!/usr/bin/env bats
-# image.bats - the appliance's initramfs (image/build-initramfs.sh):
-# reproducible from a clean tree, and holding what PID 1 needs.
+# image.bats - `make image`: the initramfs, the UKI, the UEFI disk image
+# and the OCI image, byte for byte the same from two clean trees; and the
+# initramfs holding what PID 1 needs.
 
 bats_require_minimum_version 1.5.0
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 
-@test "initramfs: two builds from clean trees have the same sha256" {
+@test "make image: two clean trees give the same initramfs, UKI, disk image and OCI image digests" {
 	local a="$BATS_TEST_TMPDIR/a" b="$BATS_TEST_TMPDIR/b"
 	git clone -q "$ROOT" "$a"
 	git clone -q "$ROOT" "$b"
-	# In parallel: each tree builds its own static libraries and binaries.
-	make -C "$a" build/initramfs.cpio.gz >"$BATS_TEST_TMPDIR/a.log" 2>&1 &
+	# In parallel: each tree builds its own static libraries, binaries and
+	# images (the kernel comes from the cache both share).
+	make -C "$a" --no-print-directory image >"$BATS_TEST_TMPDIR/a.out" 2>"$BATS_TEST_TMPDIR/a.log" &
 	local pa=$!
-	make -C "$b" build/initramfs.cpio.gz >"$BATS_TEST_TMPDIR/b.log" 2>&1 || {
+	make -C "$b" --no-print-directory image >"$BATS_TEST_TMPDIR/b.out" 2>"$BATS_TEST_TMPDIR/b.log" || {
 		tail -n 20 "$BATS_TEST_TMPDIR/b.log"
 		return 1
 	}
@@ -21,14 +23,15 @@ ROOT="$BATS_TEST_DIRNAME/../.."
 		tail -n 20 "$BATS_TEST_TMPDIR/a.log"
 		return 1
 	}
-	local sa sb
-	sa=$(sha256sum <"$a/build/initramfs.cpio.gz" | cut -c1-64)
-	sb=$(sha256sum <"$b/build/initramfs.cpio.gz" | cut -c1-64)
-	echo "# initramfs: $(stat -c %s "$a/build/initramfs.cpio.gz") bytes, sha256 $sa" >&3
-	[ "$sa" = "$sb" ]
-	# The binaries themselves, not only the archive around them.
+	sed 's/^/# /' "$BATS_TEST_TMPDIR/a.out" >&3
+	for name in kernel initramfs appliance uki disk oci; do
+		grep -Eq "^$name sha256:[0-9a-f]{64} " "$BATS_TEST_TMPDIR/a.out" || { echo "no $name digest"; return 1; }
+	done
+	diff "$BATS_TEST_TMPDIR/a.out" "$BATS_TEST_TMPDIR/b.out"
+	# The binaries themselves, not only the archives around them.
 	cmp "$a/build/ebsbench" "$b/build/ebsbench"
 	cmp "$a/build/ebsbench-init" "$b/build/ebsbench-init"
+	cmp "$a/build/ebsbench-disk.raw" "$b/build/ebsbench-disk.raw"
 }
 
 @test "initramfs: init, ebsbench, busybox's udhcpc and shell, the CA bundle; root-owned, mtimes fixed" {

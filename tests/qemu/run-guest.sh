@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# run-guest.sh --kernel BZIMAGE --initrd INITRD --out DIR [options]
+# run-guest.sh --kernel BZIMAGE --initrd INITRD | --disk IMAGE.raw  --out DIR [options]
 #
-# Boots the appliance (our kernel, ebsbench-init as PID 1) under QEMU with
+# Boots the appliance (our kernel, ebsbench-init as PID 1) under QEMU, either
+# directly (-kernel, -initrd, a command line of its own) or as EC2 does,
+# from the UEFI disk image (OVMF firmware; the image on an NVMe boot disk
+# with serial vol0b0070000000000000, opened read-only), with
 # two emulated EBS volumes on NVMe, the way EC2 would run it:
 #   nvme serial vol0123456789abcdef0: gp2-like, a leaky bucket of QEMU's block
 #       throttling: baseline 3 IOPS/GiB, burst 3,000, burst length L seconds
@@ -16,6 +19,10 @@
 # then fetched back from S3.
 #
 # Options:
+#   --disk IMAGE.raw    boot this GPT disk image under OVMF instead of --kernel
+#                       and --initrd (its UKI carries the command line, so
+#                       --watchdog-s, --io-timeout and --config-via cmdline
+#                       do not apply)
 #   --config FILE       the run's config (default tests/qemu/guest-config.json)
 #   --s3 URL            the S3 peer as the guest sees it (https://s3.ebsbench.test:PORT);
 #                       needs --ca and AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
@@ -55,7 +62,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-kernel="" initrd="" out="" time_scale="" burst_length="" timeout=240 accel=auto
+kernel="" initrd="" disk="" out="" time_scale="" burst_length="" timeout=240 accel=auto
 config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
 stall_workaround=1 io_timeout=10 s3="" ca="" via=imds user_data="" imds=1 watchdog=""
 ebsbench="$root/build/ebsbench"
@@ -69,6 +76,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
+	--disk) disk=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--config) config=$2; shift 2 ;;
 	--s3) s3=$2; shift 2 ;;
@@ -90,13 +98,21 @@ while [ $# -gt 0 ]; do
 	*) echo "run-guest: unknown argument $1" >&2; usage ;;
 	esac
 done
-[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$out" ] || usage
+[ -n "$out" ] && { [ -n "$disk" ] || { [ -n "$kernel" ] && [ -n "$initrd" ]; }; } || usage
 
 say() { echo "run-guest: $*" >&2; }
 die() { say "$*"; exit "${2:-2}"; }
 
-[ -f "$kernel" ] || die "kernel $kernel not found"
-[ -f "$initrd" ] || die "initramfs $initrd not found"
+if [ -n "$disk" ]; then
+	[ -f "$disk" ] || die "disk image $disk not found"
+	[ "$via" != cmdline ] || die "--config-via cmdline needs --kernel: the disk's UKI has its own command line"
+	ovmf=/usr/share/OVMF
+	[ -f "$ovmf/OVMF_CODE_4M.fd" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ovmf >&2 ||
+		die "cannot install ovmf"
+else
+	[ -f "$kernel" ] || die "kernel $kernel not found"
+	[ -f "$initrd" ] || die "initramfs $initrd not found"
+fi
 case $via in imds | fw_cfg | cmdline) ;; *) die "--config-via must be imds, fw_cfg or cmdline" ;; esac
 if [ -n "$s3" ]; then
 	[ -f "$ca" ] || die "--s3 needs --ca FILE"
@@ -180,10 +196,19 @@ workaround_args=()
 [ "$stall_workaround" = 0 ] ||
 	workaround_args=(-trace "events=$here/stall-workaround.events,file=/dev/null")
 # shellcheck disable=SC2054 # commas inside QEMU option strings
+if [ -n "$disk" ]; then
+	# As on Nitro: UEFI firmware, the boot disk one more NVMe controller.
+	cp "$ovmf/OVMF_VARS_4M.fd" "$out/ovmf-vars.fd"
+	boot_args=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf/OVMF_CODE_4M.fd"
+		-drive "if=pflash,format=raw,unit=1,file=$out/ovmf-vars.fd"
+		-drive "if=none,id=boot,format=raw,readonly=on,file=$disk"
+		-device nvme,serial=vol0b0070000000000000,drive=boot,bootindex=0)
+else
+	boot_args=(-kernel "$kernel" -initrd "$initrd" -append "$append")
+fi
 qemu=(qemu-system-x86_64 "${accel_args[@]}" -M q35 -smp 1 -m 512
 	-nodefaults -no-user-config -display none -no-reboot
-	-serial "file:$out/console.log"
-	-kernel "$kernel" -initrd "$initrd" -append "$append"
+	-serial "file:$out/console.log" "${boot_args[@]}"
 	-netdev "$net" -device virtio-net-pci,netdev=n0
 	"${fw_cfg[@]}" "${VOLUME_ARGS[@]}"
 	${workaround_args[@]+"${workaround_args[@]}"} ${extra_args[@]+"${extra_args[@]}"})

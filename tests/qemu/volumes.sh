@@ -79,11 +79,12 @@ drive_args() { # ID SIZE_GIB LIMITS: one drive's QEMU arguments, a line each
 # only where it boots a guest: /dev/kvm alone is not enough (a nested KVM
 # may exist and still fail to run Linux).  The probe boots the kernel with
 # no initramfs: a working accelerator reaches the root-mount panic fast.
+# With no kernel to probe with (a disk boot), auto means TCG.
 qemu_accel() {
 	local accel=$1
 	if [ "$accel" = auto ]; then
 		accel=tcg
-		if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+		if [ -n "$2" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
 			timeout 20 qemu-system-x86_64 -accel kvm -cpu host -M q35 -m 256 -nodefaults \
 				-no-user-config -display none -serial stdio -no-reboot -kernel "$2" \
 				-append "console=ttyS0 panic=-1" 2>&1 </dev/null | grep -q "Kernel panic"; then
