@@ -104,8 +104,9 @@ int run_devices_resolve(const struct run_config *c, const struct discover_list *
 		 * GPT with its ESP, mounted nowhere) or a data volume is never
 		 * picked up by default, even for a read-only plan. */
 		if (discover_write_refusal(d, NULL, 0, why, sizeof(why)) != DISCOVER_WRITE_OK) {
-			fprintf(stderr, "ebsbench run: not testing %s unasked: %s\n", d->dev_path,
-				why);
+			fprintf(stderr,
+				"ebsbench run: not testing %s: no device list names it, and %s\n",
+				d->dev_path, why);
 			continue;
 		}
 		add_device(devices, count, d, NULL);

@@ -144,8 +144,12 @@ if [ -n "$user_data" ]; then
 elif [ -n "$s3" ]; then
 	# The config's own upload keys (retry limits) stay; presign adds the URLs.
 	jq 'del(.upload)' "$out/config.json" >"$out/plan.json"
+	# A config that names no devices has no file names to sign ahead (the
+	# run labels what it finds): one POST policy for the prefix then.
+	post=()
+	[ "$(jq '.devices // [] | length' "$out/plan.json")" -gt 0 ] || post=(--post)
 	"$ebsbench" presign --bucket "$BUCKET" --prefix "$prefix" --region "${AWS_DEFAULT_REGION:-us-east-1}" \
-		--expires 2h --endpoint "$s3" --plan "$out/plan.json" >"$out/upload.json" ||
+		--expires 2h --endpoint "$s3" --plan "$out/plan.json" ${post[@]+"${post[@]}"} >"$out/upload.json" ||
 		die "ebsbench presign failed"
 	jq -s '.[0] * .[1] | .upload.ca_file = "/run/ebsbench/ca.pem"' \
 		"$out/config.json" "$out/upload.json" >"$out/user-data.json"
@@ -256,16 +260,27 @@ guest_verdict=$(sed -n 's/^.*ebsbench-init: verdict: //p' "$out/console.txt" | t
 say "QEMU exited after $wall s; powered off by the guest: $powered_off; verdict: ${guest_verdict:-none}"
 
 # ---- the results, fetched back from S3 ----
-if [ -n "$s3" ] && [ -z "$user_data" ]; then
-	mkdir -p "$out/results"
-	jq -r --arg p "$prefix" '.upload.put | keys[] | "get \($p)/\(.) 600 '"$S3_URL"'"' \
-		"$out/upload.json" >"$out/fetch.txt"
-	mapfile -t names < <(jq -r '.upload.put | keys[]' "$out/upload.json")
-	mapfile -t urls < <(/usr/bin/python3 "$root/tests/peers/presign.py" --many "$BUCKET" "$S3_URL" <"$out/fetch.txt")
+# fetch NAME...: GET prefix/NAME from S3 into results/ (presigned for the
+# plain endpoint), each that exists.
+fetch() {
+	local names=("$@") urls i
+	mapfile -t urls < <(printf "get $prefix/%s 600 $S3_URL\n" "${names[@]}" |
+		/usr/bin/python3 "$root/tests/peers/presign.py" --many "$BUCKET" "$S3_URL")
 	[ ${#urls[@]} -eq ${#names[@]} ] || die "presigning the GETs failed"
 	for i in "${!names[@]}"; do
 		curl -sf -o "$out/results/${names[$i]}" "${urls[$i]}" 2>/dev/null || rm -f "$out/results/${names[$i]}"
 	done
+}
+if [ -n "$s3" ] && [ -z "$user_data" ]; then
+	mkdir -p "$out/results"
+	if jq -e '.upload.put' "$out/upload.json" >/dev/null; then
+		mapfile -t names < <(jq -r '.upload.put | keys[]' "$out/upload.json")
+	else # POST: results.json says what else went up
+		fetch results.json
+		mapfile -t names < <(jq -r '["results.json"] + [.uploads[]?.artifact] | unique[]' \
+			"$out/results/results.json" 2>/dev/null || echo results.json)
+	fi
+	fetch "${names[@]}"
 	say "fetched back from S3: $(ls "$out/results" | wc -l) of ${#names[@]} files"
 fi
 # URLs are secrets even in a test's output directory.
