@@ -1,6 +1,8 @@
 /* boot.c - mounts, console, watchdog and power-off for PID 1. */
 #include "boot.h"
 
+#include "boot_guard.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -57,6 +59,7 @@ static void on_watchdog(int sig)
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
 		/* nothing to do: the power-off matters, not the message */
 	}
+	boot_guard_clear();
 	sync();
 	reboot(RB_POWER_OFF);
 	_exit(1);
@@ -75,6 +78,7 @@ _Noreturn void boot_poweroff(void)
 {
 	say("powering off");
 	fflush(NULL);
+	boot_guard_clear();
 	sync();
 	reboot(RB_POWER_OFF);
 	/* Not reached unless the kernel refused; PID 1 must not exit. */

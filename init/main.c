@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "boot.h"
+#include "boot_guard.h"
 #include "clock.h"
 #include "cmdline.h"
 #include "config_source.h"
@@ -219,6 +220,11 @@ int main(void)
 	say("ebsbench %s appliance; kernel started at realtime_ms=%lld", EBSBENCH_VERSION,
 	    boot_kernel_start_ms());
 	read_cmdline(&a);
+	if (boot_guard_arm() == BOOT_GUARD_TRIPPED) {
+		say("verdict: STOPPED: the previous boot did not finish (a kernel panic, a hang "
+		    "or a reset): powering off rather than run the sequence again");
+		boot_poweroff();
+	}
 	apply_fw_cfg_extras();
 
 	char ifname[32], err[512];

@@ -74,3 +74,22 @@ teardown_file() {
 	jq -r '"# OVMF boot: kernel start to first I/O \(.boot.kernel_to_first_io_s) s; QEMU ran \(.boot.qemu_wall_s) s"' \
 		"$out/facts.json" >&3
 }
+
+@test "disk image: a reboot in the middle of a run (as after a panic) powers off instead of running again" {
+	local out="$BATS_TEST_TMPDIR/reset" vars="$BATS_TEST_TMPDIR/vars.fd"
+	# The reset lands while the first phase runs, as a panic's reboot would.
+	run "$BATS_TEST_DIRNAME/../qemu/run-guest.sh" --disk "$ROOT/build/ebsbench-disk.raw" \
+		--out "$out" --ovmf-vars "$vars" --reset-when 'ebsbench: \[1/2\] randread' --timeout 150
+	[ "$status" -eq 1 ]
+	[ "$(jq -r .powered_off "$out/facts.json")" = true ]
+	[ "$(grep -c 'ebsbench-init: plan:' "$out/console.txt")" -eq 1 ]
+	[ "$(grep -c 'ebsbench-init: ebsbench .* appliance' "$out/console.txt")" -eq 2 ]
+	grep -q 'ebsbench-init: verdict: STOPPED: the previous boot did not finish' "$out/console.txt"
+	# That power-off cleared the mark: the next boot, same UEFI variables, runs.
+	jq '.phases = [{"phase": "randread", "runtime": 100}]' "$BATS_TEST_DIRNAME/../qemu/guest-config.json" \
+		>"$BATS_TEST_TMPDIR/short.json"
+	run "$BATS_TEST_DIRNAME/../qemu/run-guest.sh" --disk "$ROOT/build/ebsbench-disk.raw" \
+		--out "$out.2" --ovmf-vars "$vars" --config "$BATS_TEST_TMPDIR/short.json" --timeout 150
+	grep -q 'ebsbench-init: verdict: OK: 2 phase(s)' "$out.2/console.txt"
+	! grep -q 'the previous boot did not finish' "$out.2/console.txt"
+}

@@ -33,6 +33,12 @@
 #   --user-data FILE    serve this file as user-data verbatim (no upload block)
 #   --no-imds           no IMDS at all (169.254.169.254 does not answer)
 #   --watchdog-s N      ebsbench.watchdog_s on the kernel command line
+#   --ovmf-vars FILE    the UEFI variable store to boot with and keep (created
+#                       from OVMF's template when missing; default: a fresh
+#                       copy in DIR): what one boot leaves, the next sees
+#   --reset-when REGEX  reset the machine (QEMU monitor system_reset, as a
+#                       panic's reboot would) once the console matches
+#                       REGEX; guest reboots are then allowed (no -no-reboot)
 #   --time-scale S      the config's time_scale (default: the config's)
 #   --burst-length L    the gp2 bucket's burst length in whole seconds >= 2
 #                       (default: the one whose burst lasts the model's gp2
@@ -64,7 +70,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kernel="" initrd="" disk="" out="" time_scale="" burst_length="" timeout=240 accel=auto
 config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
-stall_workaround=1 io_timeout=10 s3="" ca="" via=imds user_data="" imds=1 watchdog=""
+stall_workaround=1 io_timeout=10 s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
 ebsbench="$root/build/ebsbench"
 
 usage() {
@@ -85,6 +91,8 @@ while [ $# -gt 0 ]; do
 	--user-data) user_data=$2; shift 2 ;;
 	--no-imds) imds=0; shift ;;
 	--watchdog-s) watchdog=$2; shift 2 ;;
+	--reset-when) reset_re=$2; shift 2 ;;
+	--ovmf-vars) ovmf_vars=$2; shift 2 ;;
 	--time-scale) time_scale=$2; shift 2 ;;
 	--burst-length) burst_length=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -202,16 +210,19 @@ workaround_args=()
 # shellcheck disable=SC2054 # commas inside QEMU option strings
 if [ -n "$disk" ]; then
 	# As on Nitro: UEFI firmware, the boot disk one more NVMe controller.
-	cp "$ovmf/OVMF_VARS_4M.fd" "$out/ovmf-vars.fd"
+	ovmf_vars=${ovmf_vars:-$out/ovmf-vars.fd}
+	[ -f "$ovmf_vars" ] || cp "$ovmf/OVMF_VARS_4M.fd" "$ovmf_vars"
 	boot_args=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf/OVMF_CODE_4M.fd"
-		-drive "if=pflash,format=raw,unit=1,file=$out/ovmf-vars.fd"
+		-drive "if=pflash,format=raw,unit=1,file=$ovmf_vars"
 		-drive "if=none,id=boot,format=raw,readonly=on,file=$disk"
 		-device nvme,serial=vol0b0070000000000000,drive=boot,bootindex=0)
 else
 	boot_args=(-kernel "$kernel" -initrd "$initrd" -append "$append")
 fi
+reboot_args=(-no-reboot)
+[ -z "$reset_re" ] || reboot_args=(-monitor "unix:$out/monitor.sock,server=on,wait=off")
 qemu=(qemu-system-x86_64 "${accel_args[@]}" -M q35 -smp 1 -m 512
-	-nodefaults -no-user-config -display none -no-reboot
+	-nodefaults -no-user-config -display none "${reboot_args[@]}"
 	-serial "file:$out/console.log" "${boot_args[@]}"
 	-netdev "$net" -device virtio-net-pci,netdev=n0
 	"${fw_cfg[@]}" "${VOLUME_ARGS[@]}"
@@ -226,8 +237,14 @@ say "booting ($accel) with a ${timeout} s limit; console: $out/console.log"
 start=$(date +%s.%N)
 "${qemu[@]}" </dev/null >"$out/qemu.out" 2>&1 &
 qpid=$!
-verdict=""
+verdict="" reset_sent=0
 while kill -0 "$qpid" 2>/dev/null; do
+	if [ -n "$reset_re" ] && [ "$reset_sent" = 0 ] && grep -Eq "$reset_re" "$out/console.log" 2>/dev/null; then
+		python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(0.3)
+s.sendall(b"system_reset\n"); time.sleep(0.3)' "$out/monitor.sock" && reset_sent=1
+		say "console matched /$reset_re/: machine reset (system_reset)"
+	fi
 	if grep -Eq "$stall_re" "$out/console.log" 2>/dev/null; then
 		verdict=stall
 		break

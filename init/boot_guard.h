@@ -1,0 +1,32 @@
+/* boot_guard.h - a boot that did not finish must not start the run again.
+ *
+ * A kernel panic reboots (panic=N: Linux has no power-off on panic), and
+ * so may a hang that the hypervisor resets.  On EC2 that would start the
+ * whole run again: a second sequence on volumes whose credits the first
+ * one spent, and its uploads over the first one's.  So PID 1 keeps a
+ * UEFI variable set while it runs (UEFI keeps variables across a reboot)
+ * and clears it on every way out through boot_poweroff(); finding it set
+ * at boot means the previous boot died, and the appliance powers off
+ * instead.  Without UEFI variables (a direct kernel boot in QEMU) there
+ * is no guard, and none is needed: QEMU's -no-reboot exits on a panic. */
+#ifndef EBSBENCH_INIT_BOOT_GUARD_H
+#define EBSBENCH_INIT_BOOT_GUARD_H
+
+#define EFIVARS_DIR "/sys/firmware/efi/efivars"
+/* A vendor GUID of our own ("ebsnbench" in its first bytes). */
+#define BOOT_GUARD_VAR EFIVARS_DIR "/EbsbenchRunning-6562736e-6265-6e63-6800-000000000003"
+
+enum boot_guard_state {
+	BOOT_GUARD_ARMED,	/* set now; cleared at power-off */
+	BOOT_GUARD_TRIPPED,	/* it was set: the previous boot did not finish */
+	BOOT_GUARD_UNAVAILABLE, /* no UEFI variables here */
+};
+
+/* Mounts efivarfs when the firmware is UEFI, then sets the variable
+ * unless it was already set. */
+enum boot_guard_state boot_guard_arm(void);
+
+/* Clears the variable; async-signal-safe (the watchdog calls it). */
+void boot_guard_clear(void);
+
+#endif
