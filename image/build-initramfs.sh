@@ -19,10 +19,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 init="$root/build/ebsbench-init"
 ebsbench="$root/build/ebsbench"
-usage() {
-	sed -n '2p' "$0" | sed 's/^# /usage: /' >&2
-	exit 2
-}
+PROG=build-initramfs
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--init) init=$2; shift 2 ;;
@@ -34,16 +33,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || usage
 out=$1
-say() { echo "build-initramfs: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-
-for p in busybox-static cpio ca-certificates; do
-	dpkg -s "$p" >/dev/null 2>&1 && continue
-	say "installing $p"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null 2>&1 ||
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null; } ||
-		die "cannot install $p"
-done
+need_packages busybox-static cpio ca-certificates
 [ -x "$init" ] || die "$init missing: run make build/ebsbench-init"
 [ -x "$ebsbench" ] || die "$ebsbench missing: run make build/ebsbench"
 busybox=/bin/busybox

@@ -24,8 +24,9 @@ PACKAGES="build-essential bc bison flex libelf-dev libssl-dev xz-utils cpio"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fragment=$here/ebsbench.config
 cache=${EBSBENCH_CACHE:-/var/cache/ebsbench}
-say() { echo "build-kernel: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+PROG=build-kernel
+# shellcheck source=../image/lib.sh
+. "$here/../image/lib.sh"
 
 # The cache key: the fragment, the source version and the recipe's
 # revision (bump KERNEL_RECIPE when a change here changes the bzImage).
@@ -57,16 +58,8 @@ if [ -f "$out/bzImage" ] && [ -f "$out/config" ]; then
 	exit 0
 fi
 
-missing=()
-for p in $PACKAGES; do
-	[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	say "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
-		die "cannot install ${missing[*]}"
-fi
+# shellcheck disable=SC2086 # a list of package names
+need_packages $PACKAGES
 
 deb_dir=$cache/kernel/deb
 deb=$deb_dir/linux-source-6.1_${LINUX_SOURCE_VERSION}_all.deb

@@ -18,24 +18,13 @@ DISK_GUID=6562736e-6265-6e63-6800-000000000001
 ESP_GUID=6562736e-6265-6e63-6800-000000000002
 FAT_SERIAL=0x65627362
 
-usage() {
-	sed -n '2p' "$0" | sed 's/^# /usage: /' >&2
-	exit 2
-}
+PROG=build-disk
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 [ $# -eq 2 ] || usage
 uki=$1 out=$2
-say() { echo "build-disk: $*" >&2; }
-die() { say "error: $*"; exit 1; }
 [ -f "$uki" ] || die "UKI $uki not found"
-missing=()
-command -v sgdisk >/dev/null || missing+=(gdisk)
-command -v mcopy >/dev/null || missing+=(mtools)
-if [ ${#missing[@]} -gt 0 ]; then
-	say "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
-		die "cannot install ${missing[*]}"
-fi
+need_packages gdisk mtools
 root=$(cd "$(dirname "$0")/../.." && pwd)
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)}
 # FAT stores local time: UTC keeps it the same everywhere.

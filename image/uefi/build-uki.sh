@@ -19,10 +19,9 @@ CMDLINE_DEFAULT="console=ttyS0,115200n8 panic=10 nvme_core.io_timeout=4294967295
 STUB=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
 
 kernel="" initrd="" cmdline=$CMDLINE_DEFAULT
-usage() {
-	sed -n '2p' "$0" | sed 's/^# /usage: /' >&2
-	exit 2
-}
+PROG=build-uki
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -35,16 +34,9 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] && [ -n "$kernel" ] && [ -n "$initrd" ] || usage
 out=$1
-say() { echo "build-uki: $*" >&2; }
-die() { say "error: $*"; exit 1; }
 [ -f "$kernel" ] || die "kernel $kernel not found"
 [ -f "$initrd" ] || die "initramfs $initrd not found"
-if [ ! -f "$STUB" ] || ! command -v objcopy >/dev/null; then
-	say "installing systemd-boot-efi binutils"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd-boot-efi binutils >/dev/null 2>&1 ||
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd-boot-efi binutils >/dev/null; } ||
-		die "cannot install systemd-boot-efi"
-fi
+need_packages systemd-boot-efi binutils
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)}

@@ -73,10 +73,9 @@ config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
 stall_workaround=1 io_timeout=10 s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
 ebsbench="$root/build/ebsbench"
 
-usage() {
-	sed -n '2p' "$0" | sed 's/^# /usage: /' >&2
-	exit 2
-}
+PROG=run-guest
+# shellcheck source=../../image/lib.sh
+. "$root/image/lib.sh"
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -108,15 +107,17 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] && { [ -n "$disk" ] || { [ -n "$kernel" ] && [ -n "$initrd" ]; }; } || usage
 
-say() { echo "run-guest: $*" >&2; }
-die() { say "$*"; exit "${2:-2}"; }
+# Set-up problems exit 2 here (1 means the guest ran and failed).
+die() {
+	say "$1"
+	exit "${2:-2}"
+}
 
 if [ -n "$disk" ]; then
 	[ -f "$disk" ] || die "disk image $disk not found"
 	[ "$via" != cmdline ] || die "--config-via cmdline needs --kernel: the disk's UKI has its own command line"
 	ovmf=/usr/share/OVMF
-	[ -f "$ovmf/OVMF_CODE_4M.fd" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ovmf >&2 ||
-		die "cannot install ovmf"
+	need_packages ovmf
 else
 	[ -f "$kernel" ] || die "kernel $kernel not found"
 	[ -f "$initrd" ] || die "initramfs $initrd not found"
@@ -127,15 +128,7 @@ if [ -n "$s3" ]; then
 	[ -n "${BUCKET:-}" ] && [ -n "${S3_URL:-}" ] ||
 		die "--s3 needs BUCKET and S3_URL in the environment (peers_start exports them)"
 fi
-command -v jq >/dev/null || die "jq is needed"
-for tool in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static; do
-	command -v "${tool%%:*}" >/dev/null && continue
-	say "installing ${tool#*:}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${tool#*:}" >&2 ||
-		{ apt-get update -qq >&2 &&
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${tool#*:}" >&2; } ||
-		die "cannot install ${tool#*:}"
-done
+need_packages jq qemu-system-x86 busybox-static
 
 rm -rf "$out"
 mkdir -p "$out"

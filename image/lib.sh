@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# lib.sh - shared by the image, kernel and QEMU scripts: one-line messages
+# on stderr, the usage line, and Debian packages installed when missing.
+# Set PROG, then source it.
+
+say() { echo "$PROG: $*" >&2; }
+# die MESSAGE [CODE]: one line naming the problem; exit CODE (default 1).
+die() {
+	say "error: $1"
+	exit "${2:-1}"
+}
+# usage: the script's second line ("# NAME ARGS...") as "usage: NAME ARGS...".
+usage() {
+	sed -n '2p' "$0" | sed 's/^# /usage: /' >&2
+	exit 2
+}
+# need_packages PKG...: installs those that are not installed, updating
+# apt's index once if the first try fails (a fresh machine has none).
+need_packages() {
+	local missing=() p
+	for p in "$@"; do
+		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	say "installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -qq >&2 &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
+		die "cannot install ${missing[*]}"
+}
