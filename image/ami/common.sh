@@ -14,18 +14,10 @@ poll_interval() {
 	echo "${EBSBENCH_AMI_POLL_S:-$1}"
 }
 
-say() { printf '%s: %s\n' "$PROG" "$*" >&2; }
-
-# die [-u] MESSAGE: one line on stderr and exit 1 (-u: a usage error, exit 2).
-die() {
-	local rc=1
-	if [[ $1 == -u ]]; then
-		rc=2
-		shift
-	fi
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit "$rc"
-}
+# say and die (one line on stderr; die MESSAGE [CODE], exit 1 by default,
+# 2 for a usage error) are the image scripts' own.
+# shellcheck source=image/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # redact: presigned URLs lose their query string (the signature, the
 # credential, the session token) and POST-policy signing fields their
@@ -65,9 +57,9 @@ quote() {
 # check_region R: a region name as AWS spells them (ap-northeast-2,
 # us-gov-west-1, cn-north-1).
 check_region() {
-	[[ -n $1 ]] || die -u "no region: give --region (or set AWS_REGION)"
+	[[ -n $1 ]] || die "no region: give --region (or set AWS_REGION)" 2
 	[[ $1 =~ ^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$ ]] ||
-		die -u "--region '$1' is not a region name like ap-northeast-2"
+		die "--region '$1' is not a region name like ap-northeast-2" 2
 }
 
 # need_tools: the AWS CLI v2 and jq, or a one-line error.  Under --dry-run

@@ -75,7 +75,7 @@ WAIT=0 DRY_RUN=0 PRINT_PLAN=0
 while (($#)); do
 	case $1 in
 	--region | --ami | --config | --zone | --subnet-id | --security-group-id | --instance-type | --name)
-		(($# >= 2)) || die -u "$1 needs a value"
+		(($# >= 2)) || die "$1 needs a value" 2
 		case $1 in
 		--region) REGION=$2 ;;
 		--ami) AMI=$2 ;;
@@ -92,7 +92,7 @@ while (($#)); do
 	--dry-run) DRY_RUN=1 && shift ;;
 	--print-plan) PRINT_PLAN=1 && shift ;;
 	-h | --help) usage && exit 0 ;;
-	*) die -u "unknown argument $1 (try --help)" ;;
+	*) die "unknown argument $1 (try --help)" 2 ;;
 	esac
 done
 
@@ -110,42 +110,42 @@ with_devices() {
 }
 
 # ---- the config ---------------------------------------------------------------------
-[[ -n $CONFIG ]] || die -u "no config: give --config FILE (the ebsbench run config, with its upload block)"
-[[ -e $CONFIG ]] || die -u "config $CONFIG not found"
-[[ -f $CONFIG && -r $CONFIG ]] || die -u "config $CONFIG is not a readable file"
+[[ -n $CONFIG ]] || die "no config: give --config FILE (the ebsbench run config, with its upload block)" 2
+[[ -e $CONFIG ]] || die "config $CONFIG not found" 2
+[[ -f $CONFIG && -r $CONFIG ]] || die "config $CONFIG is not a readable file" 2
 command -v jq >/dev/null 2>&1 || die "jq is not on PATH (apt-get install jq)"
 kind=$(jq -r 'if type != "object" then "not-object"
 	elif has("devices") then "devices" elif has("allow_destroy") then "allow_destroy"
 	elif (.upload.put | type) == "object" or (.upload.post | type) == "object" then "ok"
 	else "no-upload" end' "$CONFIG" 2>/dev/null) || kind=not-object
 case $kind in
-not-object) die -u "config $CONFIG is not a JSON object" ;;
-devices) die -u "config $CONFIG lists \"devices\": remove them, this script creates the volumes and names them by id" ;;
-allow_destroy) die -u "config $CONFIG has \"allow_destroy\": the volumes made here are blank and need none; the only disk it could unlock is the boot disk" ;;
+not-object) die "config $CONFIG is not a JSON object" 2 ;;
+devices) die "config $CONFIG lists \"devices\": remove them, this script creates the volumes and names them by id" 2 ;;
+allow_destroy) die "config $CONFIG has \"allow_destroy\": the volumes made here are blank and need none; the only disk it could unlock is the boot disk" 2 ;;
 esac
 if ((PRINT_PLAN)); then
 	with_devices "$STANDIN_GP3" "$STANDIN_GP2" | jq .
 	exit 0
 fi
 [[ $kind == ok ]] ||
-	die -u "config $CONFIG has no upload block (ebsbench presign ... --post): the results would end with the instance"
+	die "config $CONFIG has no upload block (ebsbench presign ... --post): the results would end with the instance" 2
 
 # ---- the other inputs ------------------------------------------------------------------
 check_region "$REGION"
-[[ -n $AMI ]] || die -u "no AMI: give --ami (make-ami.sh prints it)"
-[[ $AMI =~ ^ami-[0-9a-f]{8,17}$ ]] || die -u "--ami '$AMI' is not an AMI id (ami-0123...)"
+[[ -n $AMI ]] || die "no AMI: give --ami (make-ami.sh prints it)" 2
+[[ $AMI =~ ^ami-[0-9a-f]{8,17}$ ]] || die "--ami '$AMI' is not an AMI id (ami-0123...)" 2
 [[ -z $ZONE || ($ZONE == "$REGION"* && $ZONE =~ ^[a-z0-9-]+$) ]] ||
-	die -u "--zone '$ZONE' is not a zone of $REGION"
-[[ -z $SUBNET || $SUBNET =~ ^subnet-[0-9a-f]{8,17}$ ]] || die -u "--subnet-id '$SUBNET' is not a subnet id"
+	die "--zone '$ZONE' is not a zone of $REGION" 2
+[[ -z $SUBNET || $SUBNET =~ ^subnet-[0-9a-f]{8,17}$ ]] || die "--subnet-id '$SUBNET' is not a subnet id" 2
 for sg in "${SGS[@]}"; do
-	[[ $sg =~ ^sg-[0-9a-f]{8,17}$ ]] || die -u "--security-group-id '$sg' is not a security group id"
+	[[ $sg =~ ^sg-[0-9a-f]{8,17}$ ]] || die "--security-group-id '$sg' is not a security group id" 2
 done
-[[ $TYPE =~ ^[a-z][a-z0-9-]*\.[a-z0-9]+$ ]] || die -u "--instance-type '$TYPE' is not an instance type"
-[[ $NAME =~ ^[A-Za-z0-9._:/@+=-]{1,128}$ ]] || die -u "--name '$NAME': 1-128 of letters, digits and . _ : / @ + = -"
+[[ $TYPE =~ ^[a-z][a-z0-9-]*\.[a-z0-9]+$ ]] || die "--instance-type '$TYPE' is not an instance type" 2
+[[ $NAME =~ ^[A-Za-z0-9._:/@+=-]{1,128}$ ]] || die "--name '$NAME': 1-128 of letters, digits and . _ : / @ + = -" 2
 # The user-data with real ids has the stand-ins' size.
 bytes=$(with_devices "$STANDIN_GP3" "$STANDIN_GP2" | wc -c)
 ((bytes <= USER_DATA_MAX)) ||
-	die -u "the user-data would be $bytes bytes, over EC2's $USER_DATA_MAX: sign one POST policy (ebsbench presign --post) instead of a URL per file"
+	die "the user-data would be $bytes bytes, over EC2's $USER_DATA_MAX: sign one POST policy (ebsbench presign --post) instead of a URL per file" 2
 need_tools
 exec 3>&1
 

@@ -47,7 +47,7 @@ BUCKET='' PREFIX='ebsbench/ami/' NAME='' ROLE=vmimport TIMEOUT_S=3600 FORCE=0 DR
 while (($#)); do
 	case $1 in
 	--region | --bucket | --prefix | --name | --role-name | --timeout)
-		(($# >= 2)) || die -u "$1 needs a value"
+		(($# >= 2)) || die "$1 needs a value" 2
 		case $1 in
 		--region) REGION=$2 ;;
 		--bucket) BUCKET=$2 ;;
@@ -61,9 +61,9 @@ while (($#)); do
 	--force) FORCE=1 && shift ;;
 	--dry-run) DRY_RUN=1 && shift ;;
 	-h | --help) usage && exit 0 ;;
-	-*) die -u "unknown option $1 (try --help)" ;;
+	-*) die "unknown option $1 (try --help)" 2 ;;
 	*)
-		[[ -z $DISK ]] || die -u "one disk image only ($DISK, then $1)"
+		[[ -z $DISK ]] || die "one disk image only ($DISK, then $1)" 2
 		DISK=$1 && shift
 		;;
 	esac
@@ -72,24 +72,24 @@ DISK=${DISK:-$HERE/../../build/ebsbench-disk.raw}
 
 # ---- inputs -----------------------------------------------------------------------
 check_region "$REGION"
-[[ -n $BUCKET ]] || die -u "no bucket: give --bucket (an S3 bucket in $REGION the vmimport role can read)"
+[[ -n $BUCKET ]] || die "no bucket: give --bucket (an S3 bucket in $REGION the vmimport role can read)" 2
 [[ $BUCKET =~ ^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$ ]] ||
-	die -u "--bucket '$BUCKET' is not an S3 bucket name (3-63 of a-z 0-9 . -)"
+	die "--bucket '$BUCKET' is not an S3 bucket name (3-63 of a-z 0-9 . -)" 2
 [[ $PREFIX =~ ^[A-Za-z0-9/._-]*$ && $PREFIX != /* ]] ||
-	die -u "--prefix '$PREFIX': use letters, digits and / . _ - (no leading /)"
+	die "--prefix '$PREFIX': use letters, digits and / . _ - (no leading /)" 2
 [[ -z $PREFIX || $PREFIX == */ ]] || PREFIX+=/
-[[ $ROLE =~ ^[A-Za-z0-9+=,.@_-]{1,64}$ ]] || die -u "--role-name '$ROLE' is not an IAM role name"
+[[ $ROLE =~ ^[A-Za-z0-9+=,.@_-]{1,64}$ ]] || die "--role-name '$ROLE' is not an IAM role name" 2
 if [[ ! $TIMEOUT_S =~ ^[1-9][0-9]*$ ]]; then
-	die -u "--timeout '$TIMEOUT_S' is not a number of seconds"
+	die "--timeout '$TIMEOUT_S' is not a number of seconds" 2
 fi
 [[ -z $NAME || $NAME =~ ^[A-Za-z0-9()./_@-]{3,128}$ ]] ||
-	die -u "--name '$NAME': 3-128 of letters, digits and ( ) . / _ @ -"
-[[ -e $DISK ]] || die -u "disk image $DISK not found (make image builds build/ebsbench-disk.raw)"
-[[ -f $DISK && -r $DISK ]] || die -u "disk image $DISK is not a readable file"
+	die "--name '$NAME': 3-128 of letters, digits and ( ) . / _ @ -" 2
+[[ -e $DISK ]] || die "disk image $DISK not found (make image builds build/ebsbench-disk.raw)" 2
+[[ -f $DISK && -r $DISK ]] || die "disk image $DISK is not a readable file" 2
 size=$(stat -L -c %s "$DISK")
-((size > 0 && size % 512 == 0)) || die -u "disk image $DISK is $size bytes: not a whole number of 512-byte sectors"
+((size > 0 && size % 512 == 0)) || die "disk image $DISK is $size bytes: not a whole number of 512-byte sectors" 2
 [[ $(dd if="$DISK" bs=8 skip=64 count=1 status=none 2>/dev/null | tr -d '\000') == 'EFI PART' ]] ||
-	die -u "disk image $DISK has no GPT header at sector 1: not what make image builds"
+	die "disk image $DISK has no GPT header at sector 1: not what make image builds" 2
 need_tools
 trap 'rm -f "${AWS_ERR:-}"' EXIT
 exec 3>&1
