@@ -103,6 +103,24 @@ KEY=${PREFIX}ebsbench-disk-$SHA.raw
 say "disk $DISK: $((size / 1048576)) MiB, sha256 $SHA${DIGEST:+, image digest $DIGEST}"
 ((DRY_RUN)) && dry_note "make-ami --dry-run: disk sha256 $SHA; nothing below was run"
 
+# wait_available AMI: poll until the AMI is available (progress on stderr).
+wait_available() {
+	local start=$SECONDS state='' reason='' line poll
+	poll=$(poll_interval 10)
+	while :; do
+		line=$(AWS_LOG=0 aws_query '.Images[0] // {} | [.State // "unknown", .StateReason.Message // "no reason given"]
+			| join("\u001f")' '' ec2 describe-images --region "$REGION" --image-ids "$1") || exit 1
+		fields state reason <<<"${line:-unknown}"
+		case $state in
+		available) return 0 ;;
+		failed | invalid | deregistered | error) die "$1 is $state: $reason" ;;
+		esac
+		((SECONDS - start < 900)) || die "$1 still $state after 900 s"
+		say "$1: $state, $(mmss $((SECONDS - start))) elapsed"
+		sleep "$poll"
+	done
+}
+
 # ---- already there? -----------------------------------------------------------------
 if ((!FORCE)); then
 	dry_note "an AMI already tagged with this sha256 is reused (--force imports again):"
@@ -111,6 +129,7 @@ if ((!FORCE)); then
 		--filters "Name=tag:ebsbench:disk-sha256,Values=$SHA")
 	if [[ -n $existing ]]; then
 		say "$existing already holds this disk image (tag ebsbench:disk-sha256=$SHA): reusing it (--force imports again)"
+		wait_available "$existing"
 		echo "$existing"
 		exit 0
 	fi
@@ -178,6 +197,8 @@ else
 fi
 
 # ---- register and tag -------------------------------------------------------------------------
+# (register-image --tag-specifications would tag the AMI as it is made,
+# but Debian 12's AWS CLI, 2.9, does not have it.)
 AMI=$(aws_json '.ImageId' ami-DRYRUN \
 	ec2 register-image --region "$REGION" --name "$NAME" \
 	--description "ebsbench appliance disk sha256 $SHA" \
@@ -190,25 +211,12 @@ tags=("Key=Name,Value=$NAME" "Key=ebsbench:disk-sha256,Value=$SHA")
 aws_do ec2 create-tags --region "$REGION" --resources "$AMI" "$SNAP" --tags "${tags[@]}"
 
 # ---- available? -----------------------------------------------------------------------------------
-poll=$(poll_interval 10)
 if ((DRY_RUN)); then
-	dry_note "repeated every ${poll} s until .Images[0].State is available:"
+	dry_note "repeated every $(poll_interval 10) s until .Images[0].State is available:"
 	aws_query '' '' ec2 describe-images --region "$REGION" --image-ids "$AMI" >/dev/null
 	dry_note "stdout: the AMI id"
 	exit 0
 fi
-start=$SECONDS state='' reason=''
-while :; do
-	line=$(AWS_LOG=0 aws_query '.Images[0] // {} | [.State // "unknown", .StateReason.Message // "no reason given"]
-		| join("\u001f")' '' ec2 describe-images --region "$REGION" --image-ids "$AMI") || exit 1
-	fields state reason <<<"${line:-unknown}"
-	case $state in
-	available) break ;;
-	failed | invalid | deregistered | error) die "$AMI is $state: $reason" ;;
-	esac
-	((SECONDS - start < 900)) || die "$AMI still $state after 900 s"
-	say "$AMI: $state, $(mmss $((SECONDS - start))) elapsed"
-	sleep "$poll"
-done
+wait_available "$AMI"
 say "$AMI is available in $REGION (snapshot $SNAP, disk sha256 $SHA)"
 echo "$AMI"

@@ -333,6 +333,7 @@ ec2 describe-images"
 		"'DeviceName=/dev/xvda,Ebs={SnapshotId=snap-DRYRUN,VolumeType=gp3,DeleteOnTermination=true}'"; do
 		[[ $reg == *" $want"* ]] || fail "register-image lacks $want: $reg"
 	done
+	# The AMI and its snapshot tagged with the disk's sha256 and the appliance digest.
 	assert_line "aws ec2 create-tags --region ap-northeast-2 --resources ami-DRYRUN snap-DRYRUN --tags Key=Name,Value=ebsbench-${DISK_SHA:0:16} Key=ebsbench:disk-sha256,Value=$DISK_SHA Key=ebsbench:image-digest,Value=sha256:$(printf '%064d' 7)"
 	# Every command names the region, and nothing but commands and comments is printed.
 	run -1 grep -v -e '^# ' -e '--region ap-northeast-2' <<<"$output"
@@ -399,7 +400,8 @@ ec2 describe-images"
 		and .["BlockDeviceMapping.1.Ebs.VolumeType"] == "gp3"
 		and .["BlockDeviceMapping.1.Ebs.DeleteOnTermination"] == "true"'
 	request CreateTags '.["ResourceId.1"] == "ami-0fedcba9876543210" and .["ResourceId.2"] == "snap-0a1b2c3d4e5f60718"
-		and ([to_entries[] | select(.key | test("^Tag\\.[0-9]+\\.Value$")) | .value] | index("'"$DISK_SHA"'") != null)'
+		and ([to_entries[] | select(.key | test("^Tag\\.[0-9]+\\.Value$")) | .value]
+		     == ["ebsbench-'"${DISK_SHA:0:16}"'", "'"$DISK_SHA"'", "sha256:'"$(printf '%064d' 7)"'"])'
 	# The instance: m5.xlarge, the two volumes made with it and deleted with it, no user-data yet.
 	request RunInstances '.InstanceType == "m5.xlarge" and .InstanceInitiatedShutdownBehavior == "stop"
 		and (has("UserData") | not) and .["MetadataOptions.HttpTokens"] == "required"
@@ -450,7 +452,8 @@ ec2 describe-images"
 	answer describe-images '{"Images": [{"ImageId": "ami-0aaaaaaaaaaaaaaaa", "State": "available", "CreationDate": "2026-09-01T00:00:00.000Z"}, {"ImageId": "ami-0bbbbbbbbbbbbbbbb", "State": "available", "CreationDate": "2026-09-02T00:00:00.000Z"}]}'
 	run --separate-stderr -0 "${MAKE_AMI_RUN[@]}" --region ap-northeast-2 --bucket my-bucket "$DISK"
 	assert_output ami-0bbbbbbbbbbbbbbbb
-	assert_equal "$(cat "$ANS/calls")" "ec2 describe-images --region ap-northeast-2 --owners self --filters Name=tag:ebsbench:disk-sha256,Values=$DISK_SHA --output json"
+	assert_equal "$(cut -d' ' -f1,2 "$ANS/calls" | uniq)" "ec2 describe-images"
+	assert_equal "$(head -n 1 "$ANS/calls")" "ec2 describe-images --region ap-northeast-2 --owners self --filters Name=tag:ebsbench:disk-sha256,Values=$DISK_SHA --output json"
 }
 
 # ---- launch.sh: inputs ----------------------------------------------------------------------
