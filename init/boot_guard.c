@@ -15,7 +15,7 @@
 #define EFI_VARIABLE_BOOTSERVICE_ACCESS 0x2u
 #define EFI_VARIABLE_RUNTIME_ACCESS 0x4u
 
-enum boot_guard_state boot_guard_arm(void)
+enum boot_guard_state boot_guard_check(void)
 {
 	struct stat st;
 	if (stat("/sys/firmware/efi", &st) != 0)
@@ -23,17 +23,23 @@ enum boot_guard_state boot_guard_arm(void)
 	if (mount("efivarfs", EFIVARS_DIR, "efivarfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
 	    errno != EBUSY)
 		return BOOT_GUARD_UNAVAILABLE;
-	if (stat(BOOT_GUARD_VAR, &st) == 0)
-		return BOOT_GUARD_TRIPPED;
+	return stat(BOOT_GUARD_VAR, &st) == 0 ? BOOT_GUARD_TRIPPED : BOOT_GUARD_CLEAR;
+}
+
+void boot_guard_arm(void)
+{
+	struct stat st;
+	if (stat("/sys/firmware/efi", &st) != 0)
+		return;
 	const uint32_t attributes = EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
 				    EFI_VARIABLE_RUNTIME_ACCESS;
 	unsigned char buf[5] = { attributes & 0xff, 0, 0, 0, 1 };
 	int fd = open(BOOT_GUARD_VAR, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	/* efivarfs takes a variable in one write. */
-	int ok = fd >= 0 && write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf);
+	if (fd >= 0 && write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		unlink(BOOT_GUARD_VAR);
 	if (fd >= 0)
 		close(fd);
-	return ok ? BOOT_GUARD_ARMED : BOOT_GUARD_UNAVAILABLE;
 }
 
 void boot_guard_clear(void)

@@ -17,14 +17,20 @@
 #define BOOT_GUARD_VAR EFIVARS_DIR "/EbsbenchRunning-6562736e-6265-6e63-6800-000000000003"
 
 enum boot_guard_state {
-	BOOT_GUARD_ARMED,	/* set now; cleared at power-off */
-	BOOT_GUARD_TRIPPED,	/* it was set: the previous boot did not finish */
+	BOOT_GUARD_CLEAR,	/* not set: the previous boot finished */
+	BOOT_GUARD_TRIPPED,	/* set: the previous boot died in its run */
 	BOOT_GUARD_UNAVAILABLE, /* no UEFI variables here */
 };
 
-/* Mounts efivarfs when the firmware is UEFI, then sets the variable
- * unless it was already set. */
-enum boot_guard_state boot_guard_arm(void);
+/* At boot: mounts efivarfs when the firmware is UEFI and says whether
+ * the variable is set. */
+enum boot_guard_state boot_guard_check(void);
+
+/* Just before the run: sets the variable (nothing without UEFI).  Only
+ * from here on is a reboot a second run; a boot that dies before (no
+ * config yet, IMDS down) may start again, and an instance stopped from
+ * outside before its run is not refused at its next start. */
+void boot_guard_arm(void);
 
 /* Clears the variable; async-signal-safe (the watchdog calls it). */
 void boot_guard_clear(void);

@@ -46,6 +46,7 @@
 #define RUN_MARGIN_S 600.0
 #define GRACE_S 300.0
 #define NVME_WAIT_S 30
+#define MAX_WANTED 16
 
 struct appliance {
 	char cmdline[4096];
@@ -57,6 +58,10 @@ struct appliance {
 	struct imds imds;
 	struct imds_facts facts;
 	size_t config_devices;
+	/* How each listed device shows up: "vol0abc..." (an NVMe controller's
+	 * serial, the volume id without its dash) or a /dev path. */
+	char wanted[MAX_WANTED][160];
+	size_t wanted_count;
 	bool uploads;
 };
 
@@ -137,10 +142,32 @@ static char *find_config(struct appliance *a, const char **origin)
 	return text;
 }
 
+static void remember_devices(struct appliance *a, json_t *devices)
+{
+	size_t i;
+	json_t *d;
+	a->wanted_count = 0;
+	json_array_foreach(devices, i, d)
+	{
+		const char *vol = json_string_value(json_object_get(d, "volume_id"));
+		const char *path = json_string_value(json_object_get(d, "path"));
+		if (a->wanted_count == MAX_WANTED || (!vol && !path))
+			continue;
+		char *w = a->wanted[a->wanted_count++];
+		if (vol)
+			snprintf(w, sizeof(a->wanted[0]), "vol%s",
+				 strncmp(vol, "vol-", 4) ? vol + 3 : vol + 4);
+		else
+			snprintf(w, sizeof(a->wanted[0]), "%s", path);
+	}
+}
+
 static void write_config(struct appliance *a, json_t *config)
 {
 	json_t *devices = json_object_get(config, "devices");
 	a->config_devices = json_is_array(devices) ? json_array_size(devices) : 0;
+	if (a->config_devices)
+		remember_devices(a, devices);
 	a->uploads = json_object_get(config, "upload") != NULL;
 	/* 0600: presigned URLs are bearer credentials. */
 	int fd = open(CONFIG_PATH, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -156,14 +183,41 @@ static size_t nvme_namespaces(void)
 	return n;
 }
 
-/* NVMe controllers probe asynchronously: wait for as many namespaces as
- * the config lists (else for the count to hold still for 2 s). */
+static bool nvme_serial_present(const char *serial)
+{
+	glob_t g;
+	bool found = false;
+	if (glob("/sys/class/nvme/nvme*/serial", 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc && !found; i++) {
+			char *s = read_small_file(g.gl_pathv[i], 64);
+			size_t n = s ? strlen(s) : 0;
+			while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+				s[--n] = '\0';
+			found = s && !strcmp(s, serial);
+			free(s);
+		}
+	globfree(&g);
+	return found;
+}
+
+static size_t devices_missing(const struct appliance *a)
+{
+	size_t missing = 0;
+	for (size_t i = 0; i < a->wanted_count; i++)
+		missing += a->wanted[i][0] == '/' ? access(a->wanted[i], F_OK) != 0
+						  : !nvme_serial_present(a->wanted[i]);
+	return missing;
+}
+
+/* NVMe controllers probe asynchronously: wait for the devices the config
+ * lists, by volume id or path (a count would include the boot disk, itself
+ * an NVMe namespace on Nitro), else for the count to hold still for 2 s. */
 static void wait_for_nvme(const struct appliance *a)
 {
 	size_t last = 0, steady = 0;
 	for (int tick = 0; tick < NVME_WAIT_S * 10; tick++) {
 		size_t n = nvme_namespaces();
-		if (a->config_devices ? n >= a->config_devices : (n && n == last && ++steady >= 20))
+		if (a->wanted_count ? !devices_missing(a) : (n && n == last && ++steady >= 20))
 			break;
 		if (n != last)
 			steady = 0;
@@ -171,7 +225,8 @@ static void wait_for_nvme(const struct appliance *a)
 		struct timespec t = { 0, 100000000L };
 		nanosleep(&t, NULL);
 	}
-	say("%zu NVMe namespace(s)", nvme_namespaces());
+	say("%zu NVMe namespace(s)%s", nvme_namespaces(),
+	    a->wanted_count && devices_missing(a) ? "; a listed device is still missing" : "");
 }
 
 static char **child_env(struct appliance *a)
@@ -220,7 +275,7 @@ int main(void)
 	say("ebsbench %s appliance; kernel started at realtime_ms=%lld", EBSBENCH_VERSION,
 	    boot_kernel_start_ms());
 	read_cmdline(&a);
-	if (boot_guard_arm() == BOOT_GUARD_TRIPPED) {
+	if (boot_guard_check() == BOOT_GUARD_TRIPPED) {
 		say("verdict: STOPPED: the previous boot did not finish (a kernel panic, a hang "
 		    "or a reset): powering off rather than run the sequence again");
 		boot_poweroff();
@@ -261,6 +316,7 @@ int main(void)
 
 	char *argv[] = { EBSBENCH_BIN, "run", "--config", CONFIG_PATH, "--out", RESULTS_DIR, NULL };
 	struct supervise_result r;
+	boot_guard_arm();
 	supervise(argv, -1, child_env(&a), start + limit, GRACE_S, &r);
 	verdict_print(RESULTS_DIR, &r, a.uploads, (double)clock_now_ns() / 1e9 - start);
 	if (r.status != 0 && a.rescue)
