@@ -41,7 +41,7 @@ DEPS_STAMP := $(DEPS)/.stamp-all
 
 .SECONDARY:
 .PHONY: all deps test unit unit-musl unit-asan bats bench bench-drift demo lint format clean \
-	kernel initramfs appliance image
+	kernel initramfs image
 
 all: build/ebsbench build/ebsbench-init
 
@@ -102,8 +102,6 @@ build/initramfs.cpio.gz: build/ebsbench build/ebsbench-init image/build-initramf
 
 initramfs: build/initramfs.cpio.gz
 
-appliance: kernel initramfs
-
 # Every launch artifact (UKI, UEFI disk image, OCI layout) and its digest:
 # stdout is only the digest lines (build-image.sh runs make with >&2).
 image:
@@ -145,4 +143,5 @@ format:
 
 clean:
 	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/ebsbench \
-		build/ebsbench-init build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench-disk.raw build/oci
+		build/ebsbench-init build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
+		build/ebsbench-disk.raw build/oci

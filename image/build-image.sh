@@ -27,7 +27,11 @@ bash image/uefi/build-disk.sh build/ebsbench.efi build/ebsbench-disk.raw
 oci=$(bash image/oci/build-oci.sh --ebsbench build/ebsbench build/oci)
 echo "kernel sha256:$(sha "$kernel") $kernel"
 echo "initramfs sha256:$(sha build/initramfs.cpio.gz) build/initramfs.cpio.gz"
-echo "appliance sha256:$(cat "$kernel" build/initramfs.cpio.gz | sha256sum | cut -c1-64) build/ebsbench.efi"
+# The digest the UKI carries on its command line (build-uki.sh defines it).
+objcopy -O binary --only-section=.cmdline build/ebsbench.efi build/ebsbench.cmdline
+appliance=$(sed -n 's/.*ebsbench\.image_digest=\(sha256:[0-9a-f]*\).*/\1/p' build/ebsbench.cmdline)
+[ -n "$appliance" ] || { echo "build-image: the UKI's command line names no image digest" >&2; exit 1; }
+echo "appliance $appliance build/ebsbench.efi"
 echo "uki sha256:$(sha build/ebsbench.efi) build/ebsbench.efi"
 echo "disk sha256:$(sha build/ebsbench-disk.raw) build/ebsbench-disk.raw"
 echo "oci $(awk '{print $2}' <<<"$oci") build/oci"

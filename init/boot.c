@@ -2,6 +2,7 @@
 #include "boot.h"
 
 #include "boot_guard.h"
+#include "supervise.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +12,6 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,17 +89,9 @@ _Noreturn void boot_poweroff(void)
 _Noreturn void boot_rescue_shell(void)
 {
 	say("rescue shell on the console; exit it to power off (the watchdog still runs)");
-	pid_t pid = fork();
-	if (pid == 0) {
-		sigset_t all;
-		sigfillset(&all);
-		sigprocmask(SIG_UNBLOCK, &all, NULL);
-		setsid();
-		execl("/bin/sh", "sh", (char *)NULL);
-		_exit(127);
-	}
-	while (pid > 0 && waitpid(-1, NULL, 0) != pid)
-		;
+	char *argv[] = { "/bin/sh", NULL };
+	struct supervise_result r;
+	supervise(argv, -1, NULL, 0, 0, &r);
 	boot_poweroff();
 }
 

@@ -54,6 +54,7 @@ struct appliance {
 	unsigned watchdog_s; /* 0: computed from the plan */
 	char imds_base[128];
 	char digest_env[160]; /* "EBSBENCH_IMAGE_DIGEST=..." or "" */
+	char *run_env[4];     /* what ebsbench runs with: see child_env() */
 	bool imds_ok;
 	struct imds imds;
 	struct imds_facts facts;
@@ -233,14 +234,13 @@ static char **child_env(struct appliance *a)
 {
 	static char progress[] = "EBSBENCH_PROGRESS=plain";
 	static char path[] = "PATH=/bin";
-	static char *env[4];
 	size_t n = 0;
-	env[n++] = progress;
-	env[n++] = path;
+	a->run_env[n++] = progress;
+	a->run_env[n++] = path;
 	if (a->digest_env[0])
-		env[n++] = a->digest_env;
-	env[n] = NULL;
-	return env;
+		a->run_env[n++] = a->digest_env;
+	a->run_env[n] = NULL;
+	return a->run_env;
 }
 
 /* ebsbench run --dry-run: the plan's planned_s (or fails the boot). */
