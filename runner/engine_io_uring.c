@@ -109,6 +109,12 @@ static void uring_teardown(struct engine *e)
 	struct uring_state *st = e->priv;
 	if (!st)
 		return;
+	/* Closing a ring frees its registered files later, from a kernel
+	 * worker: the next phase's O_EXCL open of the same device would
+	 * meet a stale reference and fail with EBUSY.  Unregistering waits
+	 * for the ring to let go. */
+	if (st->fixed_file)
+		io_uring_unregister_files(&st->ring);
 	io_uring_queue_exit(&st->ring);
 	free(st);
 	e->priv = NULL;
