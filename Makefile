@@ -11,10 +11,11 @@ BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DEBSBENCH_VERSION='"$(VERSION)"' $(WARN) 
 	-ffile-prefix-map=$(CURDIR)=.
 MUSL_CFLAGS := $(BASE_CFLAGS) -O2 -ffunction-sections -fdata-sections -isystem $(DEPS)/kernel-headers -I$(DEPS)/include
 MUSL_LIBS := $(DEPS)/lib/liburing.a $(DEPS)/lib/libaio.a $(DEPS)/lib/libjansson.a \
-	$(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a $(DEPS)/lib/libmbedcrypto.a -lm
+	$(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a $(DEPS)/lib/libmbedcrypto.a \
+	$(DEPS)/lib/libblkid.a -lm
 ASAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
-ASAN_LIBS := -luring -laio -ljansson -lmbedtls -lmbedx509 -lmbedcrypto -lm
+ASAN_LIBS := -luring -laio -ljansson -lmbedtls -lmbedx509 -lmbedcrypto -lblkid -lm
 
 # V=1 shows full command lines.
 Q := $(if $(V),,@)
@@ -45,7 +46,7 @@ DEPS_STAMP := $(DEPS)/.stamp-all
 
 all: build/ebsbench build/ebsbench-init
 
-$(DEPS_STAMP): runner/deps.sh
+$(DEPS_STAMP): runner/deps.sh runner/mbedtls_config.h
 	bash runner/deps.sh $(DEPS)
 	touch $@
 

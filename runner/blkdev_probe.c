@@ -1,13 +1,13 @@
-/* blkdev_probe.c - on-disk signatures at the two ends of a device.
- *
- * Offsets are those the formats define (as libblkid reads them); each check
- * is skipped when its bytes lie past the buffer it needs. */
+/* blkdev_probe.c - what a device holds: libblkid's verdict on superblocks
+ * and partition tables, then a scan for bytes neither it nor ebsbench's
+ * own mark explains. */
 #include "blkdev_probe.h"
-#include "le.h"
+#include "data_mark.h"
 
+#include <blkid/blkid.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/fs.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,181 +15,113 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MBR_TABLE 446
-#define MBR_ENTRY 16
-#define MBR_TYPE_GPT_PROTECTIVE 0xEE
-#define EXT_SUPER 1024
-#define BTRFS_MAGIC_AT (65536 + 64)
-
-/* Whether buf holds the len bytes of magic at off. */
-static bool has(const uint8_t *buf, size_t buf_len, size_t off, const char *magic, size_t len)
+/* Copies libblkid's value name into out ("" when it has none). */
+static void lookup(blkid_probe pr, const char *name, char *out, size_t len)
 {
-	return buf && off + len <= buf_len && memcmp(buf + off, magic, len) == 0;
+	const char *v = NULL;
+	out[0] = '\0';
+	if (blkid_probe_lookup_value(pr, name, &v, NULL) == 0 && v)
+		snprintf(out, len, "%s", v);
 }
 
-static bool has_boot_signature(const uint8_t *head, size_t len)
+/* Appends item to the comma-separated list in out, once. */
+static void list_add(char *out, size_t len, const char *item)
 {
-	return has(head, len, 510, "\x55\xaa", 2);
+	if (!item[0] || strstr(out, item))
+		return;
+	size_t used = strlen(out);
+	snprintf(out + used, len - used, "%s%s", used ? "," : "", item);
 }
 
-static bool has_protective_mbr(const uint8_t *head, size_t len)
+/* Signatures disagree (libblkid's -2: say a FAT and an ext4 superblock both
+ * valid): walk them one by one so the refusal can name them all. */
+static void name_every_signature(blkid_probe pr, struct blkdev_contents *c)
 {
-	if (!has_boot_signature(head, len))
-		return false;
-	for (int i = 0; i < 4; i++)
-		if (head[MBR_TABLE + i * MBR_ENTRY + 4] == MBR_TYPE_GPT_PROTECTIVE)
-			return true;
-	return false;
+	char v[64];
+	c->ambivalent = true;
+	blkid_reset_probe(pr);
+	while (blkid_do_probe(pr) == 0) {
+		lookup(pr, "TYPE", v, sizeof(v));
+		list_add(c->type, sizeof(c->type), v);
+		lookup(pr, "PTTYPE", v, sizeof(v));
+		list_add(c->pttype, sizeof(c->pttype), v);
+	}
 }
 
-/* A GPT header: the signature and revision 1.0, which every writer uses. */
-static bool gpt_header_at(const uint8_t *buf, size_t len, size_t off)
+/* Superblocks (with bad checksums too: a damaged filesystem is still
+ * somebody's data) and partition tables, GPT even without its protective
+ * MBR, so a backup header alone at the end is found. */
+static int libblkid_probe(int fd, struct blkdev_contents *c)
 {
-	return has(buf, len, off, "EFI PART", 8) && le32(buf + off + 8) == 0x00010000;
+	blkid_probe pr = blkid_new_probe();
+	if (!pr || blkid_probe_set_device(pr, fd, 0, 0)) {
+		blkid_free_probe(pr);
+		return -EIO;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+						      BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC | BLKID_PARTS_FORCE_GPT);
+	int rc = blkid_do_safeprobe(pr);
+	if (rc == 0) {
+		lookup(pr, "TYPE", c->type, sizeof(c->type));
+		lookup(pr, "USAGE", c->usage, sizeof(c->usage));
+		lookup(pr, "PTTYPE", c->pttype, sizeof(c->pttype));
+	} else if (rc == -2) {
+		name_every_signature(pr, c);
+	}
+	blkid_free_probe(pr);
+	return rc == -1 ? -EIO : 0;
 }
 
-static bool has_gpt(const uint8_t *head, size_t head_len, const uint8_t *tail, size_t tail_len)
+static bool zeros(const uint8_t *p, size_t len)
 {
-	/* LBA 1 for 512- and 4096-byte sectors; the backup header is the
-	 * last sector, which outlives a wipe of the first MiB. */
-	if (gpt_header_at(head, head_len, 512) || gpt_header_at(head, head_len, 4096))
-		return true;
-	if (tail_len >= 512 && gpt_header_at(tail, tail_len, tail_len - 512))
-		return true;
-	if (tail_len >= 4096 && gpt_header_at(tail, tail_len, tail_len - 4096))
-		return true;
-	return has_protective_mbr(head, head_len);
-}
-
-/* A DOS table with at least one entry.  Boot flags other than 0x00/0x80
- * mean the bytes are boot code (a FAT or NTFS boot sector), not a table. */
-static bool has_mbr(const uint8_t *head, size_t len)
-{
-	if (!has_boot_signature(head, len) || has_protective_mbr(head, len))
-		return false;
-	bool used = false;
-	for (int i = 0; i < 4; i++) {
-		const uint8_t *e = head + MBR_TABLE + i * MBR_ENTRY;
-		if (e[0] != 0x00 && e[0] != 0x80)
+	for (size_t i = 0; i < len; i++)
+		if (p[i])
 			return false;
-		used |= e[4] != 0;
-	}
-	return used;
+	return true;
 }
 
-/* ext2/3/4 share a magic; the feature flags tell them apart as libblkid
- * does: features ext3 cannot handle make ext4, a journal alone ext3. */
-static unsigned ext_variant(const uint8_t *head, size_t len)
+void blkdev_scan_area(const uint8_t *buf, size_t len, uint64_t at, struct blkdev_contents *c)
 {
-	if (!has(head, len, EXT_SUPER + 56, "\x53\xef", 2) || len < EXT_SUPER + 1024)
-		return 0;
-	const uint8_t *sb = head + EXT_SUPER;
-	if (le32(sb + 24) > 6) /* block size above 64 KiB: not a superblock */
-		return 0;
-	uint32_t compat = le32(sb + 0x5C), incompat = le32(sb + 0x60), ro = le32(sb + 0x64);
-	const uint32_t ext3_incompat = 0x0002 | 0x0004 | 0x0010; /* filetype, recover, meta_bg */
-	const uint32_t ext3_ro = 0x0001 | 0x0002 | 0x0004; /* sparse_super, large_file, btree */
-	if ((incompat & ~ext3_incompat) || (ro & ~ext3_ro))
-		return BLKDEV_SIG_EXT4;
-	return (compat & 0x0004) ? BLKDEV_SIG_EXT3 : BLKDEV_SIG_EXT2; /* has_journal */
-}
-
-static bool has_lvm2(const uint8_t *head, size_t len)
-{
-	for (size_t sector = 0; sector < 4; sector++)
-		if (has(head, len, sector * 512, "LABELONE", 8) &&
-		    has(head, len, sector * 512 + 24, "LVM2 001", 8))
-			return true;
-	return false;
-}
-
-static bool has_swap(const uint8_t *head, size_t len)
-{
-	/* The signature ends the first page; arm64 kernels may use 64 KiB. */
-	static const size_t pages[] = { 4096, 8192, 16384, 65536 };
-	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
-		if (has(head, len, pages[i] - 10, "SWAPSPACE2", 10) ||
-		    has(head, len, pages[i] - 10, "SWAP-SPACE", 10))
-			return true;
-	return false;
-}
-
-unsigned blkdev_probe(const uint8_t *head, size_t head_len, const uint8_t *tail, size_t tail_len)
-{
-	unsigned mask = 0;
-	if (!head)
-		head_len = 0;
-	if (!tail)
-		tail_len = 0;
-	if (has_gpt(head, head_len, tail, tail_len))
-		mask |= BLKDEV_SIG_GPT;
-	if (has_mbr(head, head_len))
-		mask |= BLKDEV_SIG_MBR;
-	mask |= ext_variant(head, head_len);
-	if (has(head, head_len, 0, "XFSB", 4))
-		mask |= BLKDEV_SIG_XFS;
-	if (has(head, head_len, BTRFS_MAGIC_AT, "_BHRfS_M", 8))
-		mask |= BLKDEV_SIG_BTRFS;
-	if (has_lvm2(head, head_len))
-		mask |= BLKDEV_SIG_LVM2;
-	if (has_swap(head, head_len))
-		mask |= BLKDEV_SIG_SWAP;
-	if (has(head, head_len, 0, "LUKS\xba\xbe", 6))
-		mask |= BLKDEV_SIG_LUKS;
-	return mask;
-}
-
-struct signature_text {
-	unsigned bit;
-	const char *name, *what;
-};
-
-static const struct signature_text signature_texts[] = {
-	{ BLKDEV_SIG_GPT, "GPT", "a GPT partition table" },
-	{ BLKDEV_SIG_MBR, "MBR", "an MBR partition table" },
-	{ BLKDEV_SIG_EXT2, "ext2", "an ext2 filesystem" },
-	{ BLKDEV_SIG_EXT3, "ext3", "an ext3 filesystem" },
-	{ BLKDEV_SIG_EXT4, "ext4", "an ext4 filesystem" },
-	{ BLKDEV_SIG_XFS, "xfs", "an XFS filesystem" },
-	{ BLKDEV_SIG_BTRFS, "btrfs", "a Btrfs filesystem" },
-	{ BLKDEV_SIG_LVM2, "LVM2", "an LVM2 physical volume" },
-	{ BLKDEV_SIG_SWAP, "swap", "swap space" },
-	{ BLKDEV_SIG_LUKS, "LUKS", "a LUKS encrypted volume" },
-};
-
-static const struct signature_text *signature_text(unsigned bit)
-{
-	for (size_t i = 0; i < sizeof(signature_texts) / sizeof(signature_texts[0]); i++)
-		if (signature_texts[i].bit == bit)
-			return &signature_texts[i];
-	return NULL;
-}
-
-const char *blkdev_signature_name(unsigned bit)
-{
-	const struct signature_text *t = signature_text(bit);
-	return t ? t->name : "unknown";
-}
-
-const char *blkdev_signature_what(unsigned bit)
-{
-	const struct signature_text *t = signature_text(bit);
-	return t ? t->what : "an unknown signature";
-}
-
-size_t blkdev_signatures_format(unsigned mask, char *buf, size_t len)
-{
-	size_t used = 0;
-	if (len)
-		buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(signature_texts) / sizeof(signature_texts[0]); i++) {
-		if (!(mask & signature_texts[i].bit))
+	for (size_t i = 0; i + DATA_MARK_SECTOR <= len; i += DATA_MARK_SECTOR) {
+		const uint8_t *s = buf + i;
+		if (zeros(s, DATA_MARK_SECTOR))
 			continue;
-		int n = snprintf(used < len ? buf + used : NULL, used < len ? len - used : 0,
-				 "%s%s", used ? ", " : "", signature_texts[i].name);
-		used += n > 0 ? (size_t)n : 0;
+		if (data_mark_valid(s, at + i)) {
+			c->ebsbench_data = true;
+			continue;
+		}
+		if (!c->unrecognised) {
+			c->unrecognised = true;
+			c->unrecognised_at = at + i;
+		}
 	}
-	return used;
+	/* A tail shorter than a sector (odd-sized image files). */
+	size_t whole = len - len % DATA_MARK_SECTOR;
+	if (!zeros(buf + whole, len - whole) && !c->unrecognised) {
+		c->unrecognised = true;
+		c->unrecognised_at = at + whole;
+	}
+}
+
+size_t blkdev_scan_areas(uint64_t size, uint64_t *off, size_t *len)
+{
+	size_t span = size < BLKDEV_PROBE_SPAN ? (size_t)size : BLKDEV_PROBE_SPAN, n = 0;
+	off[n] = 0, len[n++] = span;
+	if (size <= BLKDEV_PROBE_SPAN)
+		return n;
+	off[n] = size - span, len[n++] = span;
+	/* Samples evenly spaced through what lies between, block aligned. */
+	if (size < 2 * (uint64_t)span + (uint64_t)BLKDEV_PROBE_SAMPLES * BLKDEV_PROBE_SAMPLE)
+		return n;
+	uint64_t inner = size - 2 * (uint64_t)span;
+	for (uint64_t i = 0; i < BLKDEV_PROBE_SAMPLES; i++) {
+		uint64_t at = span + inner / (BLKDEV_PROBE_SAMPLES + 1) * (i + 1);
+		off[n] = at - at % BLKDEV_PROBE_SAMPLE, len[n++] = BLKDEV_PROBE_SAMPLE;
+	}
+	return n;
 }
 
 static int device_size(int fd, uint64_t *size)
@@ -222,35 +154,93 @@ static int read_full(int fd, uint8_t *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-static int read_span(int fd, uint64_t off, size_t len, uint8_t **out)
+/* Reads and scans every area; 0 or -errno. */
+static int scan_device(int fd, struct blkdev_contents *c)
 {
-	void *buf;
-	if (len == 0)
-		return 0;
-	if (posix_memalign(&buf, 4096, len))
-		return -ENOMEM;
-	*out = buf;
-	return read_full(fd, buf, len, off);
-}
-
-int blkdev_ends_read(int fd, struct blkdev_ends *ends)
-{
-	memset(ends, 0, sizeof(*ends));
-	int rc = device_size(fd, &ends->size);
+	uint64_t size, off[2 + BLKDEV_PROBE_SAMPLES];
+	size_t len[2 + BLKDEV_PROBE_SAMPLES];
+	int rc = device_size(fd, &size);
 	if (rc)
 		return rc;
-	size_t span = ends->size < BLKDEV_PROBE_SPAN ? (size_t)ends->size : BLKDEV_PROBE_SPAN;
-	ends->head_len = ends->tail_len = span;
-	rc = read_span(fd, 0, span, &ends->head);
-	if (rc == 0)
-		rc = read_span(fd, ends->size - span, span, &ends->tail);
+	size_t n = blkdev_scan_areas(size, off, len);
+	uint8_t *buf = malloc(BLKDEV_PROBE_SPAN);
+	if (!buf)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		rc = read_full(fd, buf, len[i], off[i]);
+		if (rc == 0)
+			blkdev_scan_area(buf, len[i], off[i], c);
+		c->bytes_read += len[i];
+	}
+	free(buf);
 	return rc;
 }
 
-void blkdev_ends_free(struct blkdev_ends *ends)
+int blkdev_contents_probe(int fd, struct blkdev_contents *c)
 {
-	free(ends->head);
-	free(ends->tail);
-	ends->head = ends->tail = NULL;
-	ends->head_len = ends->tail_len = 0;
+	memset(c, 0, sizeof(*c));
+	int rc = scan_device(fd, c);
+	rc = rc ? rc : libblkid_probe(fd, c);
+	if (c->type[0] || c->pttype[0])
+		c->unrecognised = false; /* the non-zero bytes are that format's */
+	return rc;
+}
+
+bool blkdev_contents_found(const struct blkdev_contents *c)
+{
+	return c->type[0] || c->pttype[0] || c->unrecognised;
+}
+
+void blkdev_contents_short(const struct blkdev_contents *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", c->type, c->type[0] && c->pttype[0] ? ", " : "", c->pttype,
+		 !c->type[0] && !c->pttype[0] && c->unrecognised ? "unrecognised data" : "");
+}
+
+/* "a" or "an" before word. */
+static const char *article(const char *word)
+{
+	return strchr("aeiouAEIOU", word[0]) ? "an" : "a";
+}
+
+/* "a GPT partition table", "an MBR partition table", "a sun partition table". */
+static int describe_table(const char *pttype, char *buf, size_t len)
+{
+	if (strcmp(pttype, "gpt") == 0)
+		return snprintf(buf, len, "a GPT partition table");
+	if (strcmp(pttype, "dos") == 0)
+		return snprintf(buf, len, "an MBR partition table");
+	return snprintf(buf, len, "%s %s partition table", article(pttype), pttype);
+}
+
+/* "a vfat filesystem", "a linux_raid_member RAID member", "a crypto_LUKS
+ * encrypted volume", "a swap signature". */
+static void describe_type(const struct blkdev_contents *c, char *buf, size_t len)
+{
+	const char *what = strcmp(c->usage, "filesystem") == 0 ? "filesystem"
+			   : strcmp(c->usage, "raid") == 0     ? "RAID member"
+			   : strcmp(c->usage, "crypto") == 0   ? "encrypted volume"
+							       : "signature";
+	snprintf(buf, len, "%s %s %s", article(c->type), c->type, what);
+}
+
+void blkdev_contents_describe(const struct blkdev_contents *c, char *buf, size_t len)
+{
+	int n = 0;
+	buf[0] = '\0';
+	if (c->ambivalent)
+		n = snprintf(buf, len, "signatures that disagree (%s%s%s)", c->type,
+			     c->type[0] && c->pttype[0] ? "," : "", c->pttype);
+	else if (c->pttype[0])
+		n = describe_table(c->pttype, buf, len);
+	if (!c->ambivalent && c->type[0] && n >= 0 && (size_t)n < len) {
+		n += snprintf(buf + n, len - (size_t)n, "%s", n ? " and " : "");
+		if ((size_t)n < len)
+			describe_type(c, buf + n, len - (size_t)n);
+	}
+	if (!c->type[0] && !c->pttype[0] && c->unrecognised)
+		snprintf(buf, len,
+			 "unrecognised data (non-zero bytes at byte %" PRIu64
+			 " that no known format explains)",
+			 c->unrecognised_at);
 }

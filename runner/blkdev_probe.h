@@ -1,53 +1,59 @@
 /* blkdev_probe.h - does a device already hold something a write plan would
- * destroy?  Looks for partition tables, filesystems, LVM, swap and LUKS
- * signatures in the first and last MiB.  Detection is pure on buffers; one
- * helper reads the two ends of an open fd. */
+ * destroy?
+ *
+ * Two looks.  util-linux's libblkid probes the superblocks and partition
+ * tables it knows (well over a hundred filesystems, RAID members, crypto
+ * containers and tables, at both ends of the device).  What it does not
+ * know is caught by reading the first and last MiB and samples between
+ * them: a sector that is neither zeros nor marked by an earlier ebsbench
+ * write (data_mark.h) is unrecognised data. */
 #ifndef EBSBENCH_BLKDEV_PROBE_H
 #define EBSBENCH_BLKDEV_PROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define BLKDEV_PROBE_SPAN (1u << 20) /* bytes read at each end */
+#define BLKDEV_PROBE_SAMPLES 62u     /* blocks read between the two ends */
+#define BLKDEV_PROBE_SAMPLE 4096u    /* bytes in one of them */
 
-enum blkdev_signature {
-	BLKDEV_SIG_GPT = 1u << 0, /* primary or backup header, or a protective MBR */
-	BLKDEV_SIG_MBR = 1u << 1, /* a DOS partition table with entries */
-	BLKDEV_SIG_EXT2 = 1u << 2,
-	BLKDEV_SIG_EXT3 = 1u << 3,
-	BLKDEV_SIG_EXT4 = 1u << 4,
-	BLKDEV_SIG_XFS = 1u << 5,
-	BLKDEV_SIG_BTRFS = 1u << 6,
-	BLKDEV_SIG_LVM2 = 1u << 7,
-	BLKDEV_SIG_SWAP = 1u << 8,
-	BLKDEV_SIG_LUKS = 1u << 9,
-	BLKDEV_SIG_ALL = (1u << 10) - 1,
+/* What one device holds. */
+struct blkdev_contents {
+	char type[64];		  /* libblkid's TYPE ("vfat", "linux_raid_member"); several
+				   * comma-separated when signatures disagree; "" */
+	char usage[16];		  /* its USAGE: "filesystem", "raid", "crypto", "other" */
+	char pttype[16];	  /* PTTYPE, a partition table ("gpt", "dos"), "" */
+	bool ambivalent;	  /* several signatures claim the device */
+	bool unrecognised;	  /* non-zero bytes nothing above explains */
+	uint64_t unrecognised_at; /* byte offset of the first such sector */
+	bool ebsbench_data;	  /* sectors an earlier ebsbench run wrote */
+	uint64_t bytes_read;	  /* by the scan (not counting libblkid's reads) */
 };
 
-/* The first head_len bytes of a device and its last tail_len bytes (the two
- * overlap on a device under two spans).  Returns a mask of
- * blkdev_signature; 0 means none found.  Either buffer may be short or NULL:
- * checks past its end are skipped. */
-unsigned blkdev_probe(const uint8_t *head, size_t head_len, const uint8_t *tail, size_t tail_len);
+/* Probes the device or image open read-only on fd.  Returns 0, or -errno
+ * when it cannot be read (-EIO when libblkid fails). */
+int blkdev_contents_probe(int fd, struct blkdev_contents *c);
 
-/* Short name of one signature bit: "GPT", "ext4", "LVM2"... */
-const char *blkdev_signature_name(unsigned bit);
-/* What one signature bit is, with its article: "an ext4 filesystem". */
-const char *blkdev_signature_what(unsigned bit);
-/* "GPT, ext4" into buf ("" for 0).  Returns the length it needed, as
- * snprintf does. */
-size_t blkdev_signatures_format(unsigned mask, char *buf, size_t len);
+/* Whether c holds anything a write would destroy. */
+bool blkdev_contents_found(const struct blkdev_contents *c);
 
-struct blkdev_ends {
-	uint8_t *head, *tail; /* page aligned, so an O_DIRECT fd works */
-	size_t head_len, tail_len;
-	uint64_t size; /* of the device or file */
-};
+/* "vfat, gpt" or "unrecognised data" ("" for nothing): for tables. */
+void blkdev_contents_short(const struct blkdev_contents *c, char *buf, size_t len);
 
-/* Reads the first and last BLKDEV_PROBE_SPAN bytes (less on a smaller
- * device) of fd, a block device or regular file.  Returns 0 or -errno;
- * ends needs blkdev_ends_free either way. */
-int blkdev_ends_read(int fd, struct blkdev_ends *ends);
-void blkdev_ends_free(struct blkdev_ends *ends);
+/* What it holds as a phrase: "a GPT partition table and a vfat filesystem",
+ * "unrecognised data (non-zero bytes at byte 1048576 that no known format
+ * explains)"; "" for nothing. */
+void blkdev_contents_describe(const struct blkdev_contents *c, char *buf, size_t len);
+
+/* The scan of one area read from byte offset at of the device: each
+ * DATA_MARK_SECTOR-byte sector is zeros, marked by ebsbench, or
+ * unrecognised (the first recorded in c).  Pure, for tests. */
+void blkdev_scan_area(const uint8_t *buf, size_t len, uint64_t at, struct blkdev_contents *c);
+
+/* The areas the scan reads on a device of size bytes: the two ends, then
+ * the samples between them, as (offset, length) pairs in off[] and len[];
+ * returns how many (at most 2 + BLKDEV_PROBE_SAMPLES). */
+size_t blkdev_scan_areas(uint64_t size, uint64_t *off, size_t *len);
 
 #endif

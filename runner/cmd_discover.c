@@ -12,7 +12,8 @@ static const char usage[] =
 	"usage: ebsbench discover [--json] [--all] [--accept-model MODEL]\n"
 	"Lists NVMe namespaces (--all: every disk, loop devices included): EBS volume,\n"
 	"instance store or other, size, and what makes a device unsafe to write: system\n"
-	"disk, mounted, held (dm/md/LVM), partitions, filesystem or RAID signatures.\n"
+	"disk, mounted, held (dm/md/LVM), partitions, and what it holds: libblkid's TYPE,\n"
+	"PTTYPE and USAGE (filesystem, raid, crypto), or unrecognised non-zero data.\n"
 	"--accept-model treats that NVMe model as an EBS volume (QEMU: \"QEMU NVMe Ctrl\").\n";
 
 static const char *kind_of(const struct discovered_device *d)
@@ -37,7 +38,7 @@ static void state_of(const struct discovered_device *d, char *buf, size_t len)
 	if (d->partitions && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "%u partitions ", d->partitions);
 	if (d->probe_status == 0)
-		blkdev_signatures_format(d->signatures, sigs, sizeof(sigs));
+		blkdev_contents_short(&d->contents, sigs, sizeof(sigs));
 	else
 		snprintf(sigs, sizeof(sigs), "unreadable");
 	if (sigs[0] && used < len)
@@ -46,12 +47,28 @@ static void state_of(const struct discovered_device *d, char *buf, size_t len)
 		buf[used - 1] = '\0';
 }
 
+/* libblkid's findings and the scan's, as found (null where nothing). */
+static json_t *contents_json(const struct blkdev_contents *c)
+{
+	json_t *o = json_object();
+	const char *keys[] = { "type", "usage", "pttype" };
+	const char *vals[] = { c->type, c->usage, c->pttype };
+	for (size_t i = 0; i < 3; i++)
+		json_object_set_new(o, keys[i], vals[i][0] ? json_string(vals[i]) : json_null());
+	json_object_set_new(o, "ambivalent", json_boolean(c->ambivalent));
+	json_object_set_new(o, "unrecognised_data_at",
+			    c->unrecognised ? json_integer((json_int_t)c->unrecognised_at)
+					    : json_null());
+	json_object_set_new(o, "ebsbench_data", json_boolean(c->ebsbench_data));
+	return o;
+}
+
 static json_t *device_json(const struct discovered_device *d)
 {
 	char state[512], sigs[128] = "";
 	state_of(d, state, sizeof(state));
 	if (d->probe_status == 0)
-		blkdev_signatures_format(d->signatures, sigs, sizeof(sigs));
+		blkdev_contents_short(&d->contents, sigs, sizeof(sigs));
 	json_t *o =
 		json_pack("{sssssssIsisssssssbsbsbsisbss}", "name", d->name, "path", d->dev_path,
 			  "kind", kind_of(d), "size_bytes", (json_int_t)d->size_bytes,
@@ -59,6 +76,8 @@ static json_t *device_json(const struct discovered_device *d)
 			  "serial", d->serial, "volume_id", d->volume_id, "system", d->system,
 			  "mounted", d->mounted, "held", d->held, "partitions", (int)d->partitions,
 			  "readable", d->probe_status == 0, "signatures", sigs);
+	json_object_set_new(o, "contents",
+			    d->probe_status == 0 ? contents_json(&d->contents) : json_null());
 	json_object_set_new(o, "blockers", json_string(state));
 	return o;
 }

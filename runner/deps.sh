@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Make a Debian 12 machine ready to build ebsbench: apt packages, plus static
-# musl builds of liburing/libaio/jansson/mbedtls (Debian only ships glibc ones).
+# musl builds of liburing/libaio/jansson/mbedtls/libblkid (Debian only ships glibc ones).
 # Idempotent; usage: runner/deps.sh [PREFIX]   (default: <repo>/build/deps)
 set -euo pipefail
 
 PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-assert
   bats-support bats-file jq libaio-dev liburing-dev libjansson-dev clang-format
   cppcheck xmlstarlet util-linux python3 libxml2-utils time e2fsprogs libmbedtls-dev
-  ca-certificates"
+  ca-certificates libblkid-dev xz-utils
+  fdisk gdisk dosfstools ntfs-3g exfatprogs f2fs-tools squashfs-tools genisoimage bcache-tools
+  cryptsetup-bin lvm2 xfsprogs btrfs-progs nilfs-tools jfsutils reiserfsprogs udftools erofs-utils"
+# The last two lines: each format's own tool, for tests/bats/safety.bats.
 # Exact Debian source versions (bookworm); bumping one forces a rebuild via its stamp.
 LIBURING_VER=2.3-3
 LIBAIO_VER=0.3.113-4
 JANSSON_VER=2.14-2
 MBEDTLS_VER=2.28.3-1
+UTIL_LINUX_VER=2.38.1-5+deb12u3 # libblkid only
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=${1:-$ROOT/build/deps}
@@ -128,11 +132,12 @@ build_jansson() {
 
 build_mbedtls() {
   # The library's own Makefile needs only a compiler: error.c and friends are
-  # pre-generated in the tarball, so no cmake/python. Upstream's config.h is
-  # kept (Debian's rules add threading, HAVEGE, MD2/MD4: nothing a
-  # single-threaded TLS 1.2 client needs). The glibc ASan build uses Debian's
-  # own headers and libs, so each variant is consistent with itself.
-  make -C library -j"$(nproc)" CC=musl-gcc AR=ar CFLAGS="-O2" static
+  # pre-generated in the tarball, so no cmake/python. runner/mbedtls_config.h
+  # replaces config.h: a TLS 1.2 client and the digests we use, about 200 KB
+  # less than upstream's defaults. The glibc ASan build uses Debian's own
+  # headers and libs, so each variant is consistent with itself.
+  cp "$ROOT/runner/mbedtls_config.h" include/mbedtls/config.h
+  make -C library -j"$(nproc)" CC=musl-gcc AR=ar CFLAGS="-O2 -ffunction-sections -fdata-sections" static
   rm -rf "$PREFIX/include/mbedtls" "$PREFIX/include/psa"
   # ssl.h and config_psa.h include psa/*.h, so both directories are needed.
   install -D -m644 -t "$PREFIX/include/mbedtls" include/mbedtls/*.h
@@ -140,17 +145,37 @@ build_mbedtls() {
   install -m644 library/libmbedtls.a library/libmbedx509.a library/libmbedcrypto.a "$PREFIX/lib/"
 }
 
-# build NAME VERSION: run build_NAME unless the stamp says VERSION is installed.
+build_util_linux() {
+  # dpkg-source leaves configure.ac newer than aclocal.m4: without these
+  # touches make would rerun aclocal/autoconf, which the build does not need.
+  touch aclocal.m4 && sleep 1 && touch configure Makefile.in config.h.in
+  CC=musl-gcc CFLAGS="-O2 -ffunction-sections -fdata-sections -isystem $KH" ./configure \
+    --disable-all-programs --enable-libblkid --disable-shared --enable-static \
+    --without-systemd --without-udev --without-python --disable-nls --disable-bash-completion \
+    --prefix="$PREFIX"
+  make -j"$(nproc)" libblkid.la
+  install -D -m644 libblkid/src/blkid.h "$PREFIX/include/blkid/blkid.h"
+  install -m644 .libs/libblkid.a "$PREFIX/lib/"
+  # util-linux's own test images (filesystems, RAID members and partition
+  # tables made by their real tools): tests/bats/safety.bats writes each to
+  # a loop device and checks a writing plan refuses it.
+  rm -rf "$PREFIX/share/blkid-images"
+  mkdir -p "$PREFIX/share/blkid-images"
+  cp -a tests/ts/blkid/images-fs tests/ts/blkid/images-pt "$PREFIX/share/blkid-images/"
+}
+
+# build NAME VERSION [CONFIG]: run build_NAME (dashes as _) unless the stamp
+# says VERSION (built with CONFIG, e.g. a config file's hash) is installed.
 build() {
-  local name=$1 ver=$2 log=$CACHE/build-$1.log rc
+  local name=$1 ver=$2 stamp=$2${3:++$3} log=$CACHE/build-$1.log rc
   step="$name $ver build"
-  [[ $(cat "$PREFIX/.stamp-$name" 2>/dev/null) == "$ver" ]] && return 0
+  [[ $(cat "$PREFIX/.stamp-$name" 2>/dev/null) == "$stamp" ]] && return 0
   echo "deps: building $name $ver (log: $log)"
   : >"$log"
   fetch "$name" "$ver" "$log"
   # set -e is ignored inside a subshell on the left of ||, so capture rc by hand.
   set +e
-  (set -e; cd "$dir"; "build_$name") >>"$log" 2>&1
+  (set -e; cd "$dir"; "build_${name//-/_}") >>"$log" 2>&1
   rc=$?
   set -e
   if ((rc)); then
@@ -158,17 +183,19 @@ build() {
     die "$name $ver build failed (full log: $log)"
   fi
   rm -rf "$CACHE/build" # dpkg-source also leaves copies of the orig tarball there
-  echo "$ver" >"$PREFIX/.stamp-$name"
+  echo "$stamp" >"$PREFIX/.stamp-$name"
 }
 
 build liburing "$LIBURING_VER"
 build libaio "$LIBAIO_VER"
 build jansson "$JANSSON_VER"
-build mbedtls "$MBEDTLS_VER"
+build mbedtls "$MBEDTLS_VER" "$(sha256sum "$ROOT/runner/mbedtls_config.h" | cut -c1-12)"
+build util-linux "$UTIL_LINUX_VER"
 
 step="report"
 echo "deps: liburing ${LIBURING_VER%-*} (Debian $LIBURING_VER) static musl"
 echo "deps: libaio ${LIBAIO_VER%-*} (Debian $LIBAIO_VER) static musl"
 echo "deps: jansson ${JANSSON_VER%-*} (Debian $JANSSON_VER) static musl"
 echo "deps: mbedtls ${MBEDTLS_VER%-*} (Debian $MBEDTLS_VER) static musl"
+echo "deps: libblkid ${UTIL_LINUX_VER%%-*} (Debian util-linux $UTIL_LINUX_VER) static musl"
 echo "deps: musl $(dpkg-query -W -f='${Version}' musl)"

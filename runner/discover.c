@@ -329,17 +329,9 @@ static void identify_device(struct discovered_device *d, int fd, const char *dir
 		nvme_volume_id_from_serial(d->serial, d->volume_id, sizeof(d->volume_id));
 }
 
-static void probe_signatures(struct discovered_device *d, int fd, int open_errno)
+static void probe_contents(struct discovered_device *d, int fd, int open_errno)
 {
-	struct blkdev_ends ends;
-	if (fd < 0) {
-		d->probe_status = -open_errno;
-		return;
-	}
-	d->probe_status = blkdev_ends_read(fd, &ends);
-	if (d->probe_status == 0)
-		d->signatures = blkdev_probe(ends.head, ends.head_len, ends.tail, ends.tail_len);
-	blkdev_ends_free(&ends);
+	d->probe_status = fd < 0 ? -open_errno : blkdev_contents_probe(fd, &d->contents);
 }
 
 static void open_and_inspect(struct discovered_device *d, const char *dir,
@@ -349,7 +341,7 @@ static void open_and_inspect(struct discovered_device *d, const char *dir,
 	int open_errno = errno;
 	if (d->nvme)
 		identify_device(d, fd, dir, o);
-	probe_signatures(d, fd, open_errno);
+	probe_contents(d, fd, open_errno);
 	if (fd >= 0)
 		close(fd);
 }
@@ -513,22 +505,10 @@ static bool allowed(const struct discovered_device *d, const char *const *allow,
 /* "a GPT partition table and an ext4 filesystem", or "2 partitions". */
 static void describe_data(const struct discovered_device *d, char *out, size_t len)
 {
-	unsigned bits[16], count = 0;
-	for (unsigned bit = 1; bit & BLKDEV_SIG_ALL; bit <<= 1)
-		if (d->signatures & bit)
-			bits[count++] = bit;
-	if (count == 0) {
+	if (blkdev_contents_found(&d->contents))
+		blkdev_contents_describe(&d->contents, out, len);
+	else
 		snprintf(out, len, "%u partition%s", d->partitions, d->partitions == 1 ? "" : "s");
-		return;
-	}
-	size_t used = 0;
-	out[0] = '\0';
-	for (unsigned i = 0; i < count && used < len; i++) {
-		const char *sep = i == 0 ? "" : i + 1 == count ? " and " : ", ";
-		int n = snprintf(out + used, len - used, "%s%s", sep,
-				 blkdev_signature_what(bits[i]));
-		used += n > 0 ? (size_t)n : 0;
-	}
 }
 
 /* "/dev/nvme1n1 (vol-0abc...)" or "/dev/loop3". */
@@ -574,7 +554,8 @@ int discover_write_refusal(const struct discovered_device *d, const char *const 
 		return refuse(DISCOVER_REFUSE_UNREADABLE, why, len,
 			      "%s: cannot read it to check for existing data: %s", label,
 			      strerror(-d->probe_status));
-	if ((d->signatures || d->partitions) && !allowed(d, allow_destroy, n)) {
+	if ((blkdev_contents_found(&d->contents) || d->partitions) &&
+	    !allowed(d, allow_destroy, n)) {
 		char data[256];
 		describe_data(d, data, sizeof(data));
 		if (d->volume_id[0])

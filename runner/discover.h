@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blkdev_probe.h"
 #include "nvme_identify.h"
 
 struct discover_options {
@@ -53,8 +54,8 @@ struct discovered_device {
 	char mount_point[256];
 	bool system; /* holds /, /boot or /boot/efi */
 	char system_mount[16];
-	int probe_status;    /* 0: signatures is valid; else -errno opening/reading */
-	unsigned signatures; /* blkdev_signature mask */
+	int probe_status; /* 0: contents is valid; else -errno opening, -EIO probing */
+	struct blkdev_contents contents;
 };
 
 struct discover_list {
@@ -74,7 +75,8 @@ enum discover_refusal {
 	DISCOVER_REFUSE_MOUNTED,    /* it or a partition is mounted */
 	DISCOVER_REFUSE_HELD,	    /* dm/md/LVM sits on it */
 	DISCOVER_REFUSE_UNREADABLE, /* could not check it for data */
-	DISCOVER_REFUSE_HAS_DATA,   /* signatures or partitions, not in allow_destroy */
+	DISCOVER_REFUSE_HAS_DATA,   /* signatures, partitions or unrecognised
+				     * data, not in allow_destroy */
 };
 
 /* Whether a write plan may run on d.  allow_destroy lists volume ids

@@ -10,6 +10,7 @@
 #include <sys/time.h>
 
 #include "clock.h"
+#include "data_mark.h"
 #include "diskstats.h"
 #include "engine.h"
 #include "offsets.h"
@@ -125,6 +126,8 @@ static unsigned fill_queue(struct job_loop *L, uint64_t now)
 		u->offset = offset;
 		u->length = L->o->bs;
 		u->ddir = choose_ddir(L);
+		if (u->ddir == DDIR_WRITE) /* so a later run knows the data as its own */
+			data_mark_stamp(u->buf, u->length, offset);
 		u->start_ns = now;
 		u->issue_ns = now;
 		if (L->engine.ops->queue(&L->engine, u) < 0) {

@@ -1,280 +1,203 @@
-/* test_blkdev_probe.c - each signature on crafted buffers, zeros, short
- * buffers, the name list, and reading the two ends of a file. */
+/* test_blkdev_probe.c - ebsbench's own mark, the scan for unrecognised
+ * data, the areas it reads, and libblkid on files made by real tools. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "blkdev_probe.h"
 #include "check.h"
+#include "data_mark.h"
 
-#define SPAN BLKDEV_PROBE_SPAN
+#define SECTOR DATA_MARK_SECTOR
 
-struct ends {
-	uint8_t *head, *tail;
-};
-
-static struct ends zeroed(void)
+static void test_mark(struct checks *checks)
 {
-	struct ends e = { calloc(1, SPAN), calloc(1, SPAN) };
-	return e;
+	uint8_t buf[4 * SECTOR];
+	memset(buf, 0xA5, sizeof(buf));
+	data_mark_stamp(buf, sizeof(buf), 8192);
+	for (unsigned i = 0; i < 4; i++)
+		CHECK(data_mark_valid(buf + i * SECTOR, 8192 + i * SECTOR));
+	/* A header names its own place: elsewhere it does not verify. */
+	CHECK(!data_mark_valid(buf, 8192 + SECTOR));
+	CHECK(!data_mark_valid(buf + SECTOR, 8192));
+	/* The payload after the header is the job's, untouched. */
+	CHECK_EQ_U64(buf[DATA_MARK_LEN], 0xA5);
+	CHECK_EQ_U64(buf[SECTOR - 1], 0xA5);
+	/* A changed check word or magic is not the mark. */
+	buf[24] ^= 1;
+	CHECK(!data_mark_valid(buf, 8192));
+	buf[24] ^= 1;
+	buf[3] ^= 1;
+	CHECK(!data_mark_valid(buf, 8192));
+	/* Off a sector boundary only whole sectors are stamped. */
+	uint8_t odd[2 * SECTOR];
+	memset(odd, 0, sizeof(odd));
+	data_mark_stamp(odd, sizeof(odd), 100);
+	CHECK_EQ_U64(odd[0], 0);
+	CHECK(data_mark_valid(odd + SECTOR - 100, SECTOR));
 }
 
-static void release(struct ends *e)
+static void test_scan_area(struct checks *checks)
 {
-	free(e->head);
-	free(e->tail);
+	uint8_t buf[8 * SECTOR];
+	struct blkdev_contents c;
+	memset(buf, 0, sizeof(buf));
+	memset(&c, 0, sizeof(c));
+	blkdev_scan_area(buf, sizeof(buf), 0, &c);
+	CHECK(!c.unrecognised && !c.ebsbench_data);
+
+	data_mark_stamp(buf, 4 * SECTOR, 1 << 20);
+	blkdev_scan_area(buf, sizeof(buf), 1 << 20, &c);
+	CHECK(c.ebsbench_data && !c.unrecognised);
+	CHECK(!blkdev_contents_found(&c));
+
+	/* The same sectors read from another offset are not ebsbench's. */
+	memset(&c, 0, sizeof(c));
+	blkdev_scan_area(buf, sizeof(buf), 2 << 20, &c);
+	CHECK(c.unrecognised);
+	CHECK_EQ_U64(c.unrecognised_at, 2 << 20);
+
+	/* One stray byte in a zero sector: the first one is reported. */
+	memset(&c, 0, sizeof(c));
+	buf[6 * SECTOR + 17] = 1;
+	buf[7 * SECTOR] = 1;
+	blkdev_scan_area(buf, sizeof(buf), 1 << 20, &c);
+	CHECK(c.unrecognised && c.ebsbench_data);
+	CHECK_EQ_U64(c.unrecognised_at, (1 << 20) + 6 * SECTOR);
+	CHECK(blkdev_contents_found(&c));
+
+	/* A short tail past the last whole sector counts too. */
+	memset(&c, 0, sizeof(c));
+	uint8_t tail[SECTOR + 10] = { 0 };
+	tail[SECTOR + 9] = 7;
+	blkdev_scan_area(tail, sizeof(tail), 0, &c);
+	CHECK(c.unrecognised);
+	CHECK_EQ_U64(c.unrecognised_at, SECTOR);
 }
 
-static unsigned probe(const struct ends *e)
+static void test_scan_areas(struct checks *checks)
 {
-	return blkdev_probe(e->head, SPAN, e->tail, SPAN);
+	uint64_t off[2 + BLKDEV_PROBE_SAMPLES];
+	size_t len[2 + BLKDEV_PROBE_SAMPLES];
+	CHECK_EQ_U64(blkdev_scan_areas(8192, off, len), 1);
+	CHECK_EQ_U64(off[0], 0);
+	CHECK_EQ_U64(len[0], 8192);
+	/* Two ends that overlap, no room for samples. */
+	CHECK_EQ_U64(blkdev_scan_areas(3 << 19, off, len), 2);
+	CHECK_EQ_U64(off[1], 1 << 19);
+	CHECK_EQ_U64(len[1], BLKDEV_PROBE_SPAN);
+
+	uint64_t size = 100ull << 30;
+	size_t n = blkdev_scan_areas(size, off, len);
+	CHECK_EQ_U64(n, 2 + BLKDEV_PROBE_SAMPLES);
+	CHECK_EQ_U64(off[1] + len[1], size);
+	uint64_t prev = BLKDEV_PROBE_SPAN;
+	for (size_t i = 2; i < n; i++) {
+		CHECK_EQ_U64(off[i] % BLKDEV_PROBE_SAMPLE, 0);
+		CHECK_EQ_U64(len[i], BLKDEV_PROBE_SAMPLE);
+		CHECK(off[i] >= prev && off[i] + len[i] <= size - BLKDEV_PROBE_SPAN);
+		prev = off[i] + len[i];
+	}
+	/* Spread over the device, not bunched at one end. */
+	CHECK(off[2] < size / 32 && off[n - 1] > size - size / 32);
 }
 
-static void put(uint8_t *buf, size_t off, const void *bytes, size_t len)
-{
-	memcpy(buf + off, bytes, len);
-}
-
-static void put_gpt_header(uint8_t *buf, size_t off)
-{
-	put(buf, off, "EFI PART\x00\x00\x01\x00\x5c\x00\x00\x00", 16);
-}
-
-static void put_mbr_entry(uint8_t *head, int slot, uint8_t boot, uint8_t type)
-{
-	head[446 + slot * 16] = boot;
-	head[446 + slot * 16 + 4] = type;
-	put(head, 510, "\x55\xaa", 2);
-}
-
-static void test_zeros(struct checks *checks)
-{
-	struct ends e = zeroed();
-	CHECK_EQ_U64(probe(&e), 0);
-	/* A boot signature with an empty table is no partition table. */
-	put(e.head, 510, "\x55\xaa", 2);
-	CHECK_EQ_U64(probe(&e), 0);
-	release(&e);
-}
-
-static void test_gpt(struct checks *checks)
-{
-	struct ends e = zeroed();
-	put_mbr_entry(e.head, 0, 0, 0xEE);
-	put_gpt_header(e.head, 512);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_GPT); /* and not MBR */
-	release(&e);
-
-	e = zeroed();
-	put_mbr_entry(e.head, 0, 0, 0xEE);
-	put_gpt_header(e.head, 4096); /* 4K-sector disk */
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_GPT);
-	release(&e);
-
-	/* First MiB wiped: the backup header in the last sector remains. */
-	e = zeroed();
-	put_gpt_header(e.tail, SPAN - 512);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_GPT);
-	release(&e);
-	e = zeroed();
-	put_gpt_header(e.tail, SPAN - 4096);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_GPT);
-	release(&e);
-
-	/* The protective MBR alone still says GPT. */
-	e = zeroed();
-	put_mbr_entry(e.head, 0, 0, 0xEE);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_GPT);
-	release(&e);
-
-	/* "EFI PART" without revision 1.0 is not a header. */
-	e = zeroed();
-	put(e.head, 512, "EFI PART", 8);
-	CHECK_EQ_U64(probe(&e), 0);
-	release(&e);
-}
-
-static void test_mbr(struct checks *checks)
-{
-	struct ends e = zeroed();
-	put_mbr_entry(e.head, 1, 0x80, 0x83);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_MBR);
-	/* Boot flags other than 0/0x80: boot code, e.g. a FAT boot sector. */
-	e.head[446] = 0x33;
-	CHECK_EQ_U64(probe(&e), 0);
-	release(&e);
-}
-
-static void put_ext(uint8_t *head, uint32_t compat, uint32_t incompat, uint32_t ro)
-{
-	uint8_t *sb = head + 1024;
-	sb[24] = 2; /* 4 KiB blocks */
-	sb[56] = 0x53;
-	sb[57] = 0xEF;
-	memcpy(sb + 0x5C, &compat, 4); /* the test host is little-endian too */
-	memcpy(sb + 0x60, &incompat, 4);
-	memcpy(sb + 0x64, &ro, 4);
-}
-
-static void test_ext(struct checks *checks)
-{
-	struct ends e = zeroed();
-	put_ext(e.head, 0, 0x2, 0x3);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_EXT2);
-	put_ext(e.head, 0x4, 0x2, 0x3);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_EXT3);
-	/* mkfs.ext4's defaults: extents, 64bit, flex_bg, metadata_csum... */
-	put_ext(e.head, 0x3c, 0x2c2, 0x46b);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_EXT4);
-	e.head[1024 + 24] = 40; /* absurd block size: not a superblock */
-	CHECK_EQ_U64(probe(&e), 0);
-	release(&e);
-}
-
-static void test_filesystems_and_volumes(struct checks *checks)
-{
-	struct ends e = zeroed();
-	put(e.head, 0, "XFSB", 4);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_XFS);
-	release(&e);
-
-	e = zeroed();
-	put(e.head, 65536 + 64, "_BHRfS_M", 8);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_BTRFS);
-	release(&e);
-
-	e = zeroed();
-	put(e.head, 512, "LABELONE", 8);
-	put(e.head, 512 + 24, "LVM2 001", 8);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_LVM2);
-	put(e.head, 512 + 24, "LVM1 001", 8);
-	CHECK_EQ_U64(probe(&e), 0);
-	release(&e);
-
-	e = zeroed();
-	put(e.head, 0, "LUKS\xba\xbe", 6);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_LUKS);
-	release(&e);
-}
-
-static void test_swap(struct checks *checks)
-{
-	struct ends e = zeroed();
-	put(e.head, 4096 - 10, "SWAPSPACE2", 10);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_SWAP);
-	release(&e);
-	e = zeroed();
-	put(e.head, 4096 - 10, "SWAP-SPACE", 10);
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_SWAP);
-	release(&e);
-	e = zeroed();
-	put(e.head, 65536 - 10, "SWAPSPACE2", 10); /* arm64 64 KiB pages */
-	CHECK_EQ_U64(probe(&e), BLKDEV_SIG_SWAP);
-	release(&e);
-}
-
-static void test_short_buffers(struct checks *checks)
-{
-	uint8_t small[600];
-	memset(small, 0, sizeof(small));
-	put(small, 0, "XFSB", 4);
-	CHECK_EQ_U64(blkdev_probe(small, sizeof(small), small, sizeof(small)), BLKDEV_SIG_XFS);
-	CHECK_EQ_U64(blkdev_probe(small, 3, NULL, 0), 0);
-	CHECK_EQ_U64(blkdev_probe(NULL, 4096, NULL, 4096), 0);
-	/* The ext magic's two bytes fit, the superblock does not. */
-	uint8_t part[1082];
-	memset(part, 0, sizeof(part));
-	part[1080] = 0x53;
-	part[1081] = 0xEF;
-	CHECK_EQ_U64(blkdev_probe(part, sizeof(part), NULL, 0), 0);
-}
-
-static void test_format(struct checks *checks)
-{
-	char buf[64];
-	CHECK_EQ_U64(blkdev_signatures_format(0, buf, sizeof(buf)), 0);
-	CHECK(strcmp(buf, "") == 0);
-	blkdev_signatures_format(BLKDEV_SIG_GPT | BLKDEV_SIG_EXT4, buf, sizeof(buf));
-	CHECK(strcmp(buf, "GPT, ext4") == 0);
-	size_t need = blkdev_signatures_format(BLKDEV_SIG_ALL, buf, 8);
-	CHECK(strlen(buf) == 7);
-	CHECK_EQ_U64(need, strlen("GPT, MBR, ext2, ext3, ext4, xfs, btrfs, LVM2, swap, LUKS"));
-	CHECK(strcmp(blkdev_signature_what(BLKDEV_SIG_EXT4), "an ext4 filesystem") == 0);
-	CHECK(strcmp(blkdev_signature_name(BLKDEV_SIG_LVM2), "LVM2") == 0);
-	CHECK(strcmp(blkdev_signature_name(1u << 30), "unknown") == 0);
-}
-
-static int temp_file(char *path, size_t size, size_t marker_at)
+/* A temp file of size bytes (zeros), its path in path. */
+static int temp_file(char *path, size_t size)
 {
 	int fd = mkstemp(path);
-	if (fd < 0)
-		return -1;
-	unlink(path);
-	if (ftruncate(fd, (off_t)size) || pwrite(fd, "XFSB", 4, 0) != 4 ||
-	    pwrite(fd, "EFI PART\x00\x00\x01\x00", 12, (off_t)marker_at) != 12) {
+	if (fd >= 0 && ftruncate(fd, (off_t)size)) {
 		close(fd);
 		return -1;
 	}
 	return fd;
 }
 
-static void test_read_ends(struct checks *checks)
+static int probe_path(const char *path, struct blkdev_contents *c)
 {
-	char path[] = "/tmp/ebsbench-probe-XXXXXX";
-	struct blkdev_ends ends;
-	/* 3 MiB with a backup GPT header in its last 512-byte sector. */
-	int fd = temp_file(path, 3 * SPAN, 3 * SPAN - 512);
-	if (!CHECK(fd >= 0))
-		return;
-	CHECK_EQ_U64(blkdev_ends_read(fd, &ends), 0);
-	CHECK_EQ_U64(ends.size, 3 * SPAN);
-	CHECK_EQ_U64(ends.head_len, SPAN);
-	CHECK_EQ_U64(ends.tail_len, SPAN);
-	CHECK_EQ_U64(blkdev_probe(ends.head, ends.head_len, ends.tail, ends.tail_len),
-		     BLKDEV_SIG_XFS | BLKDEV_SIG_GPT);
-	blkdev_ends_free(&ends);
-	close(fd);
-
-	/* Smaller than one span: both ends are the whole file. */
-	char small[] = "/tmp/ebsbench-probe-XXXXXX";
-	fd = temp_file(small, 8192, 8192 - 512);
-	if (!CHECK(fd >= 0))
-		return;
-	CHECK_EQ_U64(blkdev_ends_read(fd, &ends), 0);
-	CHECK_EQ_U64(ends.head_len, 8192);
-	CHECK_EQ_U64(ends.tail_len, 8192);
-	CHECK(memcmp(ends.head, ends.tail, 8192) == 0);
-	CHECK_EQ_U64(blkdev_probe(ends.head, ends.head_len, ends.tail, ends.tail_len),
-		     BLKDEV_SIG_XFS | BLKDEV_SIG_GPT);
-	blkdev_ends_free(&ends);
-	close(fd);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = fd < 0 ? -errno : blkdev_contents_probe(fd, c);
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
-static void test_read_ends_errors(struct checks *checks)
+static void test_probe_files(struct checks *checks)
 {
-	struct blkdev_ends ends;
-	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (!CHECK(fd >= 0))
-		return;
-	CHECK_EQ_U64(blkdev_ends_read(fd, &ends), (uint64_t)-ENOTBLK);
-	blkdev_ends_free(&ends);
-	close(fd);
-	CHECK_EQ_U64(blkdev_ends_read(-1, &ends), (uint64_t)-EBADF);
-	blkdev_ends_free(&ends);
-
-	/* An empty file: nothing to read, nothing found. */
 	char path[] = "/tmp/ebsbench-probe-XXXXXX";
-	fd = mkstemp(path);
+	struct blkdev_contents c;
+	int fd = temp_file(path, 8 << 20);
 	if (!CHECK(fd >= 0))
 		return;
+	CHECK_EQ_U64(probe_path(path, &c), 0);
+	CHECK(!blkdev_contents_found(&c) && !c.ebsbench_data);
+	CHECK_EQ_U64(c.bytes_read, 2 * BLKDEV_PROBE_SPAN + BLKDEV_PROBE_SAMPLES * 4096);
+
+	/* What ebsbench wrote at the start is its own. */
+	static uint8_t block[1 << 16];
+	memset(block, 0x5A, sizeof(block));
+	data_mark_stamp(block, sizeof(block), 0);
+	CHECK_EQ_U64(pwrite(fd, block, sizeof(block), 0), sizeof(block));
+	CHECK_EQ_U64(probe_path(path, &c), 0);
+	CHECK(!blkdev_contents_found(&c) && c.ebsbench_data);
+
+	/* Data of someone else in the middle, where only a sample looks. */
+	uint64_t off[2 + BLKDEV_PROBE_SAMPLES];
+	size_t len[2 + BLKDEV_PROBE_SAMPLES];
+	blkdev_scan_areas(8 << 20, off, len);
+	CHECK_EQ_U64(pwrite(fd, "x", 1, (off_t)off[40] + 700), 1);
+	CHECK_EQ_U64(probe_path(path, &c), 0);
+	CHECK(blkdev_contents_found(&c) && c.unrecognised);
+	CHECK_EQ_U64(c.unrecognised_at, off[40] + 512);
+	char what[256];
+	blkdev_contents_describe(&c, what, sizeof(what));
+	CHECK(strstr(what, "unrecognised data (non-zero bytes at byte ") == what);
+	close(fd);
+
+	/* A real filesystem, by its own tool: libblkid names it. */
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "mkfs.ext4 -q -F %s 2>/dev/null", path);
+	if (CHECK(system(cmd) == 0)) {
+		CHECK_EQ_U64(probe_path(path, &c), 0);
+		CHECK(strcmp(c.type, "ext4") == 0 && strcmp(c.usage, "filesystem") == 0);
+		CHECK(!c.unrecognised); /* the bytes are the filesystem's */
+		blkdev_contents_describe(&c, what, sizeof(what));
+		CHECK(strcmp(what, "an ext4 filesystem") == 0);
+	}
 	unlink(path);
-	CHECK_EQ_U64(blkdev_ends_read(fd, &ends), 0);
-	CHECK_EQ_U64(blkdev_probe(ends.head, ends.head_len, ends.tail, ends.tail_len), 0);
-	blkdev_ends_free(&ends);
-	close(fd);
+	CHECK_EQ_U64(probe_path("/dev/null", &c), (uint64_t)-ENOTBLK);
 }
 
-CHECK_MAIN(test_zeros, test_gpt, test_mbr, test_ext, test_filesystems_and_volumes, test_swap,
-	   test_short_buffers, test_format, test_read_ends, test_read_ends_errors)
+static void test_describe(struct checks *checks)
+{
+	struct blkdev_contents c = { .type = "vfat", .usage = "filesystem", .pttype = "gpt" };
+	char buf[256];
+	blkdev_contents_describe(&c, buf, sizeof(buf));
+	CHECK(strcmp(buf, "a GPT partition table and a vfat filesystem") == 0);
+	blkdev_contents_short(&c, buf, sizeof(buf));
+	CHECK(strcmp(buf, "vfat, gpt") == 0);
+
+	struct blkdev_contents raid = { .type = "linux_raid_member", .usage = "raid" };
+	blkdev_contents_describe(&raid, buf, sizeof(buf));
+	CHECK(strcmp(buf, "a linux_raid_member RAID member") == 0);
+	struct blkdev_contents dos = { .pttype = "dos" };
+	blkdev_contents_describe(&dos, buf, sizeof(buf));
+	CHECK(strcmp(buf, "an MBR partition table") == 0);
+	struct blkdev_contents two = { .type = "ext4,swap", .ambivalent = true };
+	blkdev_contents_describe(&two, buf, sizeof(buf));
+	CHECK(strcmp(buf, "signatures that disagree (ext4,swap)") == 0);
+	struct blkdev_contents junk = { .unrecognised = true, .unrecognised_at = 4096 };
+	blkdev_contents_short(&junk, buf, sizeof(buf));
+	CHECK(strcmp(buf, "unrecognised data") == 0);
+	struct blkdev_contents none = { .ebsbench_data = true };
+	blkdev_contents_describe(&none, buf, sizeof(buf));
+	CHECK_EQ_U64(strlen(buf), 0);
+	/* A tiny buffer is cut, never overrun. */
+	blkdev_contents_describe(&c, buf, 8);
+	CHECK_EQ_U64(strlen(buf), 7);
+}
+
+CHECK_MAIN(test_mark, test_scan_area, test_scan_areas, test_probe_files, test_describe)
