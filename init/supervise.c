@@ -34,14 +34,32 @@ void supervise_reap(void)
 		;
 }
 
+/* In the child: every signal back to its default action and none blocked.
+ * exec keeps ignored signals and the mask as they are, so a child started
+ * by an init that was itself started under nohup (SIGHUP ignored) or by a
+ * CI runner would otherwise never see the signals forwarded to it, and a
+ * shell cannot even trap a signal ignored on entry.  The signals libc
+ * keeps for itself (musl: 32-34) refuse sigaction; no libc program can
+ * leave them ignored either. */
+static void signals_to_defaults(void)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigemptyset(&dfl.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL);
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_UNBLOCK, &all, NULL);
+}
+
+/* Forks and execs argv[0] in a session of its own; returns its pid. */
 static pid_t start_child(char *const argv[], int out_fd, char *const extra_env[])
 {
 	pid_t pid = fork();
 	if (pid != 0)
 		return pid;
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_UNBLOCK, &all, NULL);
+	signals_to_defaults();
 	setsid(); /* its own group: a signal for it reaches its children too */
 	if (out_fd >= 0)
 		dup2(out_fd, STDOUT_FILENO);

@@ -161,14 +161,69 @@ static void test_supervise_forwards_signals(struct checks *checks)
 	supervise_reap();
 }
 
+/* The hex mask on the "NAME:" line of a /proc/PID/status dump; all ones
+ * when the line is missing, so a missing line never reads as "none". */
+static unsigned long long status_mask(const char *status, const char *name)
+{
+	const char *line = strstr(status, name);
+	if (!line)
+		return ~0ULL;
+	return strtoull(line + strlen(name), NULL, 16);
+}
+
+/* The child starts with every signal at its default and none blocked,
+ * whatever the supervisor itself inherited. */
+static void test_supervise_child_signal_defaults(struct checks *checks)
+{
+	/* As under nohup or a CI runner: signals ignored and blocked when the
+	 * supervisor starts (SIGHUP/SIGTERM/SIGINT are blocked by main too). */
+	static const int ignored[] = { SIGHUP, SIGTERM, SIGUSR2, SIGPIPE };
+	struct sigaction ign = { .sa_handler = SIG_IGN },
+			 saved[sizeof(ignored) / sizeof(ignored[0])];
+	sigemptyset(&ign.sa_mask);
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		sigaction(ignored[i], &ign, &saved[i]);
+	sigset_t usr1, mask_before;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &mask_before);
+
+	/* grep reads its own status: what the child inherited through exec. */
+	char path[] = "/tmp/test_init_sigXXXXXX";
+	int fd = mkstemp(path);
+	char *argv[] = { "/bin/grep", "-E", "^Sig(Ign|Blk):", "/proc/self/status", NULL };
+	struct supervise_result r;
+	supervise(argv, fd, NULL, 0, 0, &r);
+	close(fd);
+
+	sigprocmask(SIG_SETMASK, &mask_before, NULL);
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		sigaction(ignored[i], &saved[i], NULL);
+	char *out = read_small_file(path, 256);
+	unlink(path);
+	CHECK(r.status == 0);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	CHECK_EQ_U64(status_mask(out, "SigIgn:"), 0);
+	CHECK_EQ_U64(status_mask(out, "SigBlk:"), 0);
+	free(out);
+}
+
 int main(void)
 {
+	/* Run as under nohup, whatever started the test: SIGHUP ignored on
+	 * entry, which the child must not inherit (the forwarding test). */
+	signal(SIGHUP, SIG_IGN);
 	supervise_block();
-	static check_test *const tests[] = {
-		test_cmdline_value,	  test_base64,
-		test_config_from_cmdline, test_config_for_run,
-		test_verdict_line,	  test_supervise_exit_and_output,
-		test_supervise_deadline,  test_supervise_forwards_signals
-	};
+	static check_test *const tests[] = { test_cmdline_value,
+					     test_base64,
+					     test_config_from_cmdline,
+					     test_config_for_run,
+					     test_verdict_line,
+					     test_supervise_exit_and_output,
+					     test_supervise_deadline,
+					     test_supervise_forwards_signals,
+					     test_supervise_child_signal_defaults };
 	return checks_run(tests, sizeof(tests) / sizeof(tests[0]));
 }
