@@ -90,6 +90,14 @@ build/foreign-syscall: tests/tools/foreign_syscall.c $(DEPS_STAMP)
 	@echo "  LD musl $@"
 	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -static -s -o $@ $<
 
+# EBS log page 0xD0 fixtures, built from the public struct definitions
+# (not the parser's offsets) for test_ebs_reference.
+EBS_PAGES := build/ebs-log-pages/expected.json
+$(EBS_PAGES): tests/unit/fixtures/ebs_log_pages.py
+	@echo "  GEN $(@D)"
+	$(Q)/usr/bin/python3 $< $(@D)
+build/unit-musl/test_ebs_reference build/unit-asan/test_ebs_reference: $(EBS_PAGES)
+
 build/unit-musl/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(MUSL_LIB_OBJS) $(INIT_LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD musl $@"
@@ -152,6 +160,6 @@ format:
 
 clean:
 	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/ebsbench \
-		build/ebsbench-init build/no-io-uring build/foreign-syscall \
+		build/ebsbench-init build/no-io-uring build/foreign-syscall build/ebs-log-pages \
 		build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
 		build/ebsbench-disk.raw build/oci
