@@ -81,11 +81,14 @@ assert_fell_back() {
 	assert_equal "$(jq -r '.jobs[0].ebsbench.engine_note // "none"' out.json)" none
 }
 
-# run_under [MODE]: `ebsbench run` of a layout (writes) and a randread on
-# the blank LOOP with ioengine io_uring, under the filter in MODE.
+# run_under [MODE]: `ebsbench run` of a layout (writes) and a randread on a
+# blank device of its own with ioengine io_uring, under the filter in MODE.
+# A fresh device each time: a previous layout left data on the last one.
 run_under() {
+	local dev
+	dev=$(make_loop 64) || fail "no loop device"
 	cat >cfg.json <<-JSON
-	{"devices": [{"path": "$LOOP", "label": "vol", "type": "gp3", "size_gib": 100}],
+	{"devices": [{"path": "$dev", "label": "vol", "type": "gp3", "size_gib": 100}],
 	 "time_scale": 0.01, "test_size": "16M", "output_dir": "out", "ioengine": "io_uring",
 	 "phases": [{"phase": "layout"}, {"phase": "randread", "runtime": 100}]}
 	JSON
@@ -100,6 +103,9 @@ run_under() {
 		fail "the layout did not write 16 MiB"
 	[ "$(jnum out/results.json '.phases[1].job.read.total_ios')" -gt 0 ] ||
 		fail "the randread did no I/O"
+	# And the kernel counted the same I/O on the device.
+	[ "$(jq '[.phases[] | .disk_check.agrees] | all' out/results.json)" = true ] ||
+		fail "kernel and engine I/O counts disagree: $(jq -c '[.phases[].disk_check]' out/results.json)"
 }
 
 @test "run: under seccomp ENOSYS every phase in results.json records libaio and why" {
