@@ -171,23 +171,47 @@ static unsigned long long status_mask(const char *status, const char *name)
 	return strtoull(line + strlen(name), NULL, 16);
 }
 
+/* What a supervisor may inherit from nohup, a CI runner or GNU make:
+ * SIGHUP, SIGTERM, SIGUSR2, SIGPIPE and libc's own signal 33 (musl's and
+ * glibc's both) ignored, SIGUSR1 blocked.  Saved to be put back. */
+#define INHERITED_IGNORED 4
+#define LIBC_OWN_SIGNAL 33
+struct inherited_signals {
+	struct sigaction saved[INHERITED_IGNORED];
+	void (*saved_libc_own)(int);
+	sigset_t saved_mask;
+};
+static const int inherited_ignored[INHERITED_IGNORED] = { SIGHUP, SIGTERM, SIGUSR2, SIGPIPE };
+
+/* Ignores and blocks as above; returns 0, or -1 if signal 33 could not be set. */
+static int inherit_signals(struct inherited_signals *st)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigemptyset(&ign.sa_mask);
+	for (size_t i = 0; i < INHERITED_IGNORED; i++)
+		sigaction(inherited_ignored[i], &ign, &st->saved[i]);
+	sigset_t usr1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &st->saved_mask);
+	return supervise_kernel_handler(LIBC_OWN_SIGNAL, SIG_IGN, &st->saved_libc_own);
+}
+
+/* Puts back what inherit_signals changed. */
+static void restore_signals(const struct inherited_signals *st)
+{
+	supervise_kernel_handler(LIBC_OWN_SIGNAL, st->saved_libc_own, NULL);
+	sigprocmask(SIG_SETMASK, &st->saved_mask, NULL);
+	for (size_t i = 0; i < INHERITED_IGNORED; i++)
+		sigaction(inherited_ignored[i], &st->saved[i], NULL);
+}
+
 /* The child starts with every signal at its default and none blocked,
  * whatever the supervisor itself inherited. */
 static void test_supervise_child_signal_defaults(struct checks *checks)
 {
-	/* As under nohup or a CI runner: signals ignored and blocked when the
-	 * supervisor starts (SIGHUP/SIGTERM/SIGINT are blocked by main too). */
-	static const int ignored[] = { SIGHUP, SIGTERM, SIGUSR2, SIGPIPE };
-	struct sigaction ign = { .sa_handler = SIG_IGN },
-			 saved[sizeof(ignored) / sizeof(ignored[0])];
-	sigemptyset(&ign.sa_mask);
-	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
-		sigaction(ignored[i], &ign, &saved[i]);
-	sigset_t usr1, mask_before;
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &usr1, &mask_before);
-
+	struct inherited_signals st;
+	CHECK(inherit_signals(&st) == 0);
 	/* grep reads its own status: what the child inherited through exec. */
 	char path[] = "/tmp/test_init_sigXXXXXX";
 	int fd = mkstemp(path);
@@ -195,10 +219,8 @@ static void test_supervise_child_signal_defaults(struct checks *checks)
 	struct supervise_result r;
 	supervise(argv, fd, NULL, 0, 0, &r);
 	close(fd);
+	restore_signals(&st);
 
-	sigprocmask(SIG_SETMASK, &mask_before, NULL);
-	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
-		sigaction(ignored[i], &saved[i], NULL);
 	char *out = read_small_file(path, 256);
 	unlink(path);
 	CHECK(r.status == 0);
