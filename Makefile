@@ -82,6 +82,23 @@ build/ebsbench-init: $(INIT_OBJS) $(INIT_RUNNER_OBJS)
 	$(Q)$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $^ $(INIT_LIBS) -lm
 	@echo "build/ebsbench-init: $$(stat -c %s $@) bytes (static, stripped)"
 
+# Test helpers: static, so they run in any root (a container, the guest).
+build/no-io-uring: tests/tools/no_io_uring.c $(DEPS_STAMP)
+	@echo "  LD musl $@"
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -static -s -o $@ $<
+
+build/foreign-syscall: tests/tools/foreign_syscall.c $(DEPS_STAMP)
+	@echo "  LD musl $@"
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -static -s -o $@ $<
+
+# EBS log page 0xD0 fixtures, built from the public struct definitions
+# (not the parser's offsets) for test_ebs_reference.
+EBS_PAGES := build/ebs-log-pages/expected.json
+$(EBS_PAGES): tests/unit/fixtures/ebs_log_pages.py
+	@echo "  GEN $(@D)"
+	$(Q)/usr/bin/python3 $< $(@D)
+build/unit-musl/test_ebs_reference build/unit-asan/test_ebs_reference: $(EBS_PAGES)
+
 build/unit-musl/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(MUSL_LIB_OBJS) $(INIT_LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD musl $@"
@@ -117,7 +134,7 @@ unit-asan: $(addprefix build/unit-asan/,$(UNIT_NAMES))
 
 unit: unit-musl unit-asan
 
-bats: build/ebsbench build/ebsbench-init
+bats: build/ebsbench build/ebsbench-init build/no-io-uring build/foreign-syscall
 	bash tests/run-bats.sh
 
 test: unit bats
@@ -135,14 +152,15 @@ demo: build/ebsbench build/ebsbench-init
 	@bash tests/qemu/demo.sh
 
 lint:
-	clang-format --dry-run --Werror runner/*.[ch] init/*.[ch] tests/unit/*.[ch]
+	clang-format --dry-run --Werror runner/*.[ch] init/*.[ch] tests/unit/*.[ch] tests/tools/*.c
 	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
-		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -I$(DEPS)/include runner init tests/unit
+		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -I$(DEPS)/include runner init tests/unit tests/tools
 
 format:
-	clang-format -i runner/*.[ch] init/*.[ch] tests/unit/*.[ch]
+	clang-format -i runner/*.[ch] init/*.[ch] tests/unit/*.[ch] tests/tools/*.c
 
 clean:
 	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/ebsbench \
-		build/ebsbench-init build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
+		build/ebsbench-init build/no-io-uring build/foreign-syscall build/ebs-log-pages \
+		build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
 		build/ebsbench-disk.raw build/oci

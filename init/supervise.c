@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,14 +36,60 @@ void supervise_reap(void)
 		;
 }
 
+int supervise_kernel_handler(int sig, void (*handler)(int), void (**old)(int))
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	/* The kernel's struct sigaction on both, as four words: handler,
+	 * flags, restorer, a 64-bit mask. */
+	_Static_assert(sizeof(handler) == sizeof(uint64_t), "a handler is one word");
+	uint64_t act[4] = { 0 }, prev[4] = { 0 };
+	memcpy(&act[0], &handler, sizeof(handler));
+	if (syscall(SYS_rt_sigaction, sig, act, prev, sizeof(act[3])))
+		return -1;
+	if (old)
+		memcpy(old, &prev[0], sizeof(*old));
+	return 0;
+#else
+	(void)sig;
+	(void)handler;
+	(void)old;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* One signal back to SIG_DFL: through libc, or through the kernel for the
+ * signals libc refuses because it keeps them for itself. */
+static void signal_to_default(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigemptyset(&dfl.sa_mask);
+	if (sigaction(sig, &dfl, NULL) != 0 && errno == EINVAL)
+		supervise_kernel_handler(sig, SIG_DFL, NULL);
+}
+
+/* In the child: every signal back to its default action and none blocked.
+ * exec keeps ignored signals and the mask as they are, so a child started
+ * by an init that was itself started under nohup (SIGHUP ignored) or by a
+ * CI runner would otherwise never see the signals forwarded to it, and a
+ * shell cannot even trap a signal ignored on entry. */
+static void signals_to_defaults(void)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal_to_default(sig);
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_UNBLOCK, &all, NULL);
+}
+
+/* Forks and execs argv[0] in a session of its own; returns its pid. */
 static pid_t start_child(char *const argv[], int out_fd, char *const extra_env[])
 {
 	pid_t pid = fork();
 	if (pid != 0)
 		return pid;
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_UNBLOCK, &all, NULL);
+	signals_to_defaults();
 	setsid(); /* its own group: a signal for it reaches its children too */
 	if (out_fd >= 0)
 		dup2(out_fd, STDOUT_FILENO);

@@ -24,6 +24,13 @@ void supervise_block(void);
 void supervise(char *const argv[], int out_fd, char *const extra_env[], double deadline_s,
 	       double grace_s, struct supervise_result *r);
 
+/* Sets sig's handler through the kernel, not libc: libc refuses the
+ * signals it keeps for itself (musl 32-34, glibc 32-33), yet a parent can
+ * leave them ignored (GNU make does, for 32 and 33).  *old (may be NULL)
+ * gets the previous handler.  Returns 0, or -1 with errno (ENOSYS on an
+ * architecture whose kernel struct sigaction is not written here). */
+int supervise_kernel_handler(int sig, void (*handler)(int), void (**old)(int));
+
 /* Reaps every exited process without waiting. */
 void supervise_reap(void);
 

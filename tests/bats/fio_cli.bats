@@ -50,10 +50,6 @@ setup() {
 
 teardown() {
 	cleanup_mounts
-	if [ -f "$BATS_TEST_TMPDIR/io_uring_disabled.saved" ]; then
-		sysctl -q -w kernel.io_uring_disabled="$(cat "$BATS_TEST_TMPDIR/io_uring_disabled.saved")"
-		rm -f "$BATS_TEST_TMPDIR/io_uring_disabled.saved"
-	fi
 }
 
 # common_for TARGET -> the seed's COMMON, with --direct as the target allows.
@@ -505,22 +501,4 @@ stop_with() {
 
 @test "SIGTERM during a time-based run: exits, prints valid JSON of the partial run" {
 	stop_with TERM
-}
-
-# --- io_uring refused ----------------------------------------------------------
-
-@test "io_uring refused by kernel.io_uring_disabled=2: runs libaio and says so" {
-	[ -e /proc/sys/kernel/io_uring_disabled ] || skip "no kernel.io_uring_disabled sysctl"
-	cat /proc/sys/kernel/io_uring_disabled >"$BATS_TEST_TMPDIR/io_uring_disabled.saved"
-	sysctl -q -w kernel.io_uring_disabled=2
-	ebs --name=fallback --filename="$LOOP" --rw=randread --bs=4k --iodepth=8 --runtime=1 \
-		--time_based --ioengine=io_uring --direct=1 --output-format=json
-	# Restore at once (teardown restores too): the sysctl is machine-wide.
-	sysctl -q -w kernel.io_uring_disabled="$(cat "$BATS_TEST_TMPDIR/io_uring_disabled.saved")"
-	rm -f "$BATS_TEST_TMPDIR/io_uring_disabled.saved"
-	assert_job_ok fallback
-	assert_equal "$(jq -r '.jobs[0].ebsbench.ioengine' out.json)" libaio
-	run jq -r '.jobs[0].ebsbench.engine_note // ""' out.json
-	[[ $output == *io_uring* ]] || fail "no engine note about io_uring: '$output'"
-	assert_positive '.jobs[0].read.iops'
 }

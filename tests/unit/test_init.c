@@ -161,14 +161,91 @@ static void test_supervise_forwards_signals(struct checks *checks)
 	supervise_reap();
 }
 
+/* The hex mask on the "NAME:" line of a /proc/PID/status dump; all ones
+ * when the line is missing, so a missing line never reads as "none". */
+static unsigned long long status_mask(const char *status, const char *name)
+{
+	const char *line = strstr(status, name);
+	if (!line)
+		return ~0ULL;
+	return strtoull(line + strlen(name), NULL, 16);
+}
+
+/* What a supervisor may inherit from nohup, a CI runner or GNU make:
+ * SIGHUP, SIGTERM, SIGUSR2, SIGPIPE and libc's own signal 33 (musl's and
+ * glibc's both) ignored, SIGUSR1 blocked.  Saved to be put back. */
+#define INHERITED_IGNORED 4
+#define LIBC_OWN_SIGNAL 33
+struct inherited_signals {
+	struct sigaction saved[INHERITED_IGNORED];
+	void (*saved_libc_own)(int);
+	sigset_t saved_mask;
+};
+static const int inherited_ignored[INHERITED_IGNORED] = { SIGHUP, SIGTERM, SIGUSR2, SIGPIPE };
+
+/* Ignores and blocks as above; returns 0, or -1 if signal 33 could not be set. */
+static int inherit_signals(struct inherited_signals *st)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigemptyset(&ign.sa_mask);
+	for (size_t i = 0; i < INHERITED_IGNORED; i++)
+		sigaction(inherited_ignored[i], &ign, &st->saved[i]);
+	sigset_t usr1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &st->saved_mask);
+	return supervise_kernel_handler(LIBC_OWN_SIGNAL, SIG_IGN, &st->saved_libc_own);
+}
+
+/* Puts back what inherit_signals changed. */
+static void restore_signals(const struct inherited_signals *st)
+{
+	supervise_kernel_handler(LIBC_OWN_SIGNAL, st->saved_libc_own, NULL);
+	sigprocmask(SIG_SETMASK, &st->saved_mask, NULL);
+	for (size_t i = 0; i < INHERITED_IGNORED; i++)
+		sigaction(inherited_ignored[i], &st->saved[i], NULL);
+}
+
+/* The child starts with every signal at its default and none blocked,
+ * whatever the supervisor itself inherited. */
+static void test_supervise_child_signal_defaults(struct checks *checks)
+{
+	struct inherited_signals st;
+	CHECK(inherit_signals(&st) == 0);
+	/* grep reads its own status: what the child inherited through exec. */
+	char path[] = "/tmp/test_init_sigXXXXXX";
+	int fd = mkstemp(path);
+	char *argv[] = { "/bin/grep", "-E", "^Sig(Ign|Blk):", "/proc/self/status", NULL };
+	struct supervise_result r;
+	supervise(argv, fd, NULL, 0, 0, &r);
+	close(fd);
+	restore_signals(&st);
+
+	char *out = read_small_file(path, 256);
+	unlink(path);
+	CHECK(r.status == 0);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	CHECK_EQ_U64(status_mask(out, "SigIgn:"), 0);
+	CHECK_EQ_U64(status_mask(out, "SigBlk:"), 0);
+	free(out);
+}
+
 int main(void)
 {
+	/* Run as under nohup, whatever started the test: SIGHUP ignored on
+	 * entry, which the child must not inherit (the forwarding test). */
+	signal(SIGHUP, SIG_IGN);
 	supervise_block();
-	static check_test *const tests[] = {
-		test_cmdline_value,	  test_base64,
-		test_config_from_cmdline, test_config_for_run,
-		test_verdict_line,	  test_supervise_exit_and_output,
-		test_supervise_deadline,  test_supervise_forwards_signals
-	};
+	static check_test *const tests[] = { test_cmdline_value,
+					     test_base64,
+					     test_config_from_cmdline,
+					     test_config_for_run,
+					     test_verdict_line,
+					     test_supervise_exit_and_output,
+					     test_supervise_deadline,
+					     test_supervise_forwards_signals,
+					     test_supervise_child_signal_defaults };
 	return checks_run(tests, sizeof(tests) / sizeof(tests[0]));
 }
