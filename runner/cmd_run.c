@@ -289,7 +289,10 @@ static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
 	for (size_t k = 0; k < st->plan.count && !(stop && *stop); k++) {
 		err[0] = '\0';
 		if (run_step(st, k, stop, err, sizeof(err))) {
-			fprintf(stderr, "ebsbench run: %s\n", err);
+			const struct plan_step *s = &st->plan.steps[k];
+			fprintf(stderr,
+				"ebsbench run: phase %s on %s failed (the others still run): %s\n",
+				s->phase, st->devices[s->device].label, err);
 			failed = 1;
 		}
 		/* Saved after every phase: an eviction loses at most one. */
