@@ -72,8 +72,10 @@ eio_rules() {
 drive_args() { # ID SIZE_GIB LIMITS [BLKDEBUG_RULES]: one drive's QEMU arguments, a line each
 	local raw
 	raw="driver=null-co,size=$(awk -v g="$2" 'BEGIN { printf "%.0f", g * 1073741824 }'),read-zeroes=on"
-	# Errors on demand: blkdebug between the throttle and the null image.
-	[ -z "${4:-}" ] || raw="driver=blkdebug,config=$4,$(sed 's/\([a-z-]*=\)/image.\1/g' <<<"$raw")"
+	# Errors on demand: blkdebug under a raw format layer (whose reads fire
+	# the read_aio event the rule waits for) over the null image.
+	[ -z "${4:-}" ] ||
+		raw="driver=raw,file.driver=blkdebug,file.config=$4,$(sed 's/\([a-z-]*=\)/file.image.\1/g' <<<"$raw")"
 	case $throttle in
 	drive) # the BlockBackend's own throttling (-drive throttling.*)
 		echo -drive
