@@ -129,6 +129,46 @@ write_counter() {
 }
 
 # ---------------------------------------------------------------------------
+# report runs the analysis again (README "ebsbench run": Analysis).
+
+@test "report runs the analysis again: an edited phase and a new price change the summary, results.json stays" {
+	jq -n --arg dev "$DEV" '{devices: [{path: $dev, label: "vol", type: "gp3", size_gib: 100}],
+	  allow_destroy: [$dev], time_scale: 0.01, test_size: "16M", output_dir: "out",
+	  phases: [{phase: "layout"}, {phase: "randread", runtime: 100}]}' >cfg.json
+	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	assert_success
+	grep -q '^| vol (gp3, 100 GiB) | \$9.12 | \$9.12 |$' out/summary.md
+	grep -q 'vol: .* with no cliff' out/summary.md
+	# The record edited by hand: the volume was a 100 GiB gp2, and its
+	# random read burst at 3,000 IOPS for 20 s (scaled), then fell to 300.
+	cp -r out edited
+	jq '(.devices[0].volume) |= (.type = "gp2" | .iops = 300 | .throughput_mibs = 128) |
+	    (.phases[] | select(.phase == "randread")) |=
+	      (.iops_series = ([range(2000)] | map(3000)) + ([range(700)] | map(300)) | .window_ms = 10)' \
+		out/results.json >edited/results.json
+	local sha
+	sha=$(sha256sum <edited/results.json)
+	run --separate-stderr "$EBSBENCH" report edited
+	assert_success
+	grep -q '^| Random read IOPS (4k, qd32) | 3,000 → 300, cliff at 20 s |$' edited/summary.md
+	grep -q '^- vol: 3000 IOPS until 20.0 s, then 300 IOPS: the credit cliff (as predicted' edited/summary.md
+	grep -q '^| vol (gp2, 100 GiB) | \$11.40 | ' edited/summary.md
+	# Re-priced from a config's "prices" on top of the recorded table.
+	echo '{"prices": {"gp3.gib_month": 1.0}}' >prices.json
+	run --separate-stderr "$EBSBENCH" report --config prices.json --out repriced out
+	assert_success
+	grep -q '^| vol (gp3, 100 GiB) | \$100.00 | \$100.00 |$' repriced/summary.md
+	# The input is a record: report never rewrites it.
+	assert_equal "$(sha256sum <edited/results.json)" "$sha"
+	assert_equal "$(jq .analysis.devices[0].cost.monthly_usd out/results.json)" 9.12
+	# A price it does not know is a config error naming it.
+	echo '{"prices": {"gp3.bogus": 1}}' >bad.json
+	run --separate-stderr "$EBSBENCH" report --config bad.json out
+	assert_failure 2
+	assert_equal "$stderr" "ebsbench report: config: unknown price 'gp3.bogus' or not a number"
+}
+
+# ---------------------------------------------------------------------------
 # Upload faults.
 
 @test "S3 answers 500 until the retries run out: exit 4, every file kept, each record failed with its attempts" {
