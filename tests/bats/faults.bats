@@ -258,18 +258,25 @@ phase_errors() {
 	jq -r '[.phases[] | "\(.phase)/\(.device):\(.job.error)"] | join(" ")' "$1"
 }
 
-@test "appliance: a device returning EIO mid-phase: that phase fails, the rest run, exit 1, results uploaded" {
+# boot_not_ok OUT [run-guest.sh options]: the appliance boots, runs and
+# powers itself off with a verdict other than OK (run-guest.sh exit 1);
+# anything else shows the harness's words and the console's end.
+boot_not_ok() {
 	qemu_build
-	local out=$BATS_TEST_TMPDIR/eio
-	guest_config "$EIO_PHASES"
-	boot_past_stalls "$out" --config cfg.json --eio-sector 65536 --s3 "https://s3.ebsbench.test:$TLS_PORT" \
-		--ca "$CA_FILE" --timeout 200
+	boot_past_stalls "$@"
 	[ "$status" -eq 1 ] || {
 		echo "$output"
-		tail -n 40 "$out/console.txt"
+		tail -n 40 "$1/console.txt"
 		return 1
 	}
-	powered_off_by_itself "$out"
+	powered_off_by_itself "$1"
+}
+
+@test "appliance: a device returning EIO mid-phase: that phase fails, the rest run, exit 1, results uploaded" {
+	local out=$BATS_TEST_TMPDIR/eio
+	guest_config "$EIO_PHASES"
+	boot_not_ok "$out" --config cfg.json --eio-sector 65536 --s3 "https://s3.ebsbench.test:$TLS_PORT" \
+		--ca "$CA_FILE" --timeout 200
 	assert_equal "$(jq .gp3.read_eio_sector "$out/facts.json")" 65536
 	# QEMU's NVMe answers the EIO with Unrecovered Read Error, which the
 	# guest kernel logs as a medium error and hands up as ENODATA, as for a
@@ -281,26 +288,21 @@ phase_errors() {
 		"$out/console.txt"
 	# What came back from S3: every phase ran, only the one on the bad block failed.
 	local results=$out/results/results.json
-	[ -f "$results" ] && [ -f "$out/results/summary.md" ]
+	[ -f "$results" ]
+	[ -f "$out/results/summary.md" ]
 	[[ $(phase_errors "$results") =~ ^seqread/gp2:0\ seqread/gp3:[1-9][0-9]*\ randread/gp2:0\ randread/gp3:0$ ]]
 	assert_equal "$(jq '[.uploads[] | select(.status != "uploaded")] | length' "$results")" 0
-	[ -s "$out/results/gp2_sr_iops.1.log" ] && [ -s "$out/results/gp3_rr_iops.1.log" ]
+	[ -s "$out/results/gp2_sr_iops.1.log" ]
+	[ -s "$out/results/gp3_rr_iops.1.log" ]
 }
 
 @test "appliance: EIO mid-phase and S3 unreachable: exit 1 wins over 4, the verdict says both" {
-	qemu_build
 	local out=$BATS_TEST_TMPDIR/eio-no-s3 port
 	port=$(free_port)
 	guest_config "$EIO_PHASES"
 	jq '.upload = {max_attempts: 2, max_retry_s: 2}' cfg.json >cfg2.json
-	boot_past_stalls "$out" --config cfg2.json --eio-sector 65536 --s3 "https://s3.ebsbench.test:$port" \
+	boot_not_ok "$out" --config cfg2.json --eio-sector 65536 --s3 "https://s3.ebsbench.test:$port" \
 		--ca "$CA_FILE" --timeout 200
-	[ "$status" -eq 1 ] || {
-		echo "$output"
-		tail -n 40 "$out/console.txt"
-		return 1
-	}
-	powered_off_by_itself "$out"
 	grep -q 'ebsbench run: upload: 0 uploaded, [0-9]* failed' "$out/console.txt"
 	grep -q 'ebsbench-init: verdict: FAILED: a phase failed (ebsbench run exit 1): 4 phase(s) on 2 device(s) in [0-9]* s; the upload FAILED' \
 		"$out/console.txt"
@@ -309,23 +311,18 @@ phase_errors() {
 }
 
 @test "appliance: the watchdog's SIGTERM mid-phase: partial results uploaded, the verdict says the watchdog stopped it" {
-	qemu_build
 	local out=$BATS_TEST_TMPDIR/watchdog
 	# The gp2 random read lasts 27 s; the watchdog stops the run at 8 s.
 	guest_config '[{"phase": "randread"}]'
-	boot_past_stalls "$out" --config cfg.json --watchdog-s 8 --s3 "https://s3.ebsbench.test:$TLS_PORT" \
+	boot_not_ok "$out" --config cfg.json --watchdog-s 8 --s3 "https://s3.ebsbench.test:$TLS_PORT" \
 		--ca "$CA_FILE" --timeout 200
-	[ "$status" -eq 1 ] || {
-		echo "$output"
-		tail -n 40 "$out/console.txt"
-		return 1
-	}
-	powered_off_by_itself "$out"
 	grep -q 'ebsbench-init: plan: [0-9]* s, .*watchdog stops the run after 8 s' "$out/console.txt"
 	grep -Eq 'ebsbench-init: verdict: STOPPED by the watchdog deadline after (8|9|1[0-9]) s: 1 phase\(s\) on 2 device\(s\) in [0-9]+ s; results uploaded' \
 		"$out/console.txt"
 	local results=$out/results/results.json
-	[ -f "$results" ] && [ -f "$out/results/summary.md" ] && [ -s "$out/results/gp2_rr_iops.1.log" ]
+	[ -f "$results" ]
+	[ -f "$out/results/summary.md" ]
+	[ -s "$out/results/gp2_rr_iops.1.log" ]
 	assert_equal "$(jq .environment.stopped_early "$results")" true
 	assert_equal "$(jq -r '[.phases[] | .phase + "/" + .device] | join(" ")' "$results")" randread/gp2
 	# Cut short: well under its 27 s.
