@@ -42,11 +42,11 @@ static const char usage[] =
 	"SVG charts to DIR.  --dry-run prints the plan and touches no device.\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
 	"written (see README.md, Upload).\n"
-	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed or\n"
-	"a result file could not be written (the rest still ran), 2 usage or config (a device\n"
-	"that is not there, an output_dir that cannot be made, expiring URLs included), 3\n"
-	"refused to write to a device, 4 an upload failed (every file is kept in DIR); 1 wins\n"
-	"over 4.\n";
+	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed (the\n"
+	"rest still ran), a result file could not be written or the devices could not be\n"
+	"listed, 2 usage or config, before any I/O (a device that is not there, none to test,\n"
+	"an output_dir that cannot be made, expiring URLs included), 3 refused to write to a\n"
+	"device, 4 an upload failed (every file is kept in DIR); 1 wins over 4.\n";
 
 static int64_t wall_ms(void)
 {
