@@ -317,7 +317,7 @@ boot_not_ok() {
 	boot_not_ok "$out" --config cfg.json --watchdog-s 8 --s3 "https://s3.ebsbench.test:$TLS_PORT" \
 		--ca "$CA_FILE" --timeout 200
 	grep -q 'ebsbench-init: plan: [0-9]* s, .*watchdog stops the run after 8 s' "$out/console.txt"
-	grep -Eq 'ebsbench-init: verdict: STOPPED by the watchdog deadline after (8|9|1[0-9]) s: 1 phase\(s\) on 2 device\(s\) in [0-9]+ s; results uploaded' \
+	grep -Eq 'ebsbench-init: verdict: STOPPED by the watchdog deadline after ([89]|[1-9][0-9]) s: 1 phase\(s\) on 2 device\(s\) in [0-9]+ s; results uploaded' \
 		"$out/console.txt"
 	local results=$out/results/results.json
 	[ -f "$results" ]
