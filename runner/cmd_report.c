@@ -13,20 +13,24 @@
 #include <sys/stat.h>
 
 #include "report.h"
+#include "report_analysis.h"
 #include "results.h"
 #include "summary.h"
 
 #define EXIT_USAGE 2
 
 static const char usage[] =
-	"usage: ebsbench report [--out DIR] [--print] RESULTS_DIR...\n"
-	"Rebuilds summary.md, iops_timeline.svg and latency_percentiles.svg from each\n"
-	"RESULTS_DIR/results.json.  One directory: written into it unless --out says\n"
-	"otherwise.  Several (a fleet, one column per run and device): --out is required.\n"
-	"--print also writes summary.md to stdout.\n";
+	"usage: ebsbench report [--out DIR] [--print] [--config FILE] RESULTS_DIR...\n"
+	"Runs the analysis again on each RESULTS_DIR/results.json (its phases, devices and\n"
+	"prices) and rebuilds summary.md, iops_timeline.svg and latency_percentiles.svg.\n"
+	"One directory: written into it unless --out says otherwise.  Several (a fleet, one\n"
+	"column per run and device): --out is required.  --config FILE re-prices with that\n"
+	"run config's \"prices\".  --print also writes summary.md to stdout.\n"
+	"results.json itself is never rewritten.\n";
 
 struct report_args {
 	const char *out;
+	const char *config; /* prices to re-price with, or NULL */
 	bool print;
 	const char **dirs;
 	size_t ndirs;
@@ -55,6 +59,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->out = argv[i];
 		} else if (!strncmp(arg, "--out=", 6)) {
 			a->out = arg + 6;
+		} else if (!strcmp(arg, "--config")) {
+			if (++i == argc)
+				return usage_error("--config needs a file", NULL);
+			a->config = argv[i];
 		} else if (arg[0] == '-' && arg[1]) {
 			return usage_error("unknown option", arg);
 		} else {
@@ -88,19 +96,27 @@ static int ensure_dir(const char *dir)
 	return 0;
 }
 
+/* Loads every results.json and runs its analysis again; returns 0, 1 (a
+ * directory without a readable record) or EXIT_USAGE (a bad --config). */
 static int load_all(const struct report_args *a, json_t **runs)
 {
 	char err[512];
-
-	for (size_t i = 0; i < a->ndirs; i++) {
+	json_t *prices = NULL;
+	if (a->config && report_prices_load(a->config, &prices, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench report: %s\n", err);
+		return EXIT_USAGE;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < a->ndirs && !rc; i++) {
 		runs[i] = results_load(a->dirs[i], err, sizeof(err));
-		if (!runs[i]) {
-			/* results_load names the file, and so the directory. */
+		/* results_load names the file, and so the directory. */
+		if (!runs[i] || report_reanalyse(runs[i], prices, err, sizeof(err))) {
 			fprintf(stderr, "ebsbench report: %s\n", err);
-			return -1;
+			rc = 1;
 		}
 	}
-	return 0;
+	json_decref(prices);
+	return rc;
 }
 
 static int render(const struct report_args *a, json_t *const *runs)
@@ -122,7 +138,7 @@ static int render(const struct report_args *a, json_t *const *runs)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { NULL, false, calloc((size_t)argc + 1, sizeof(char *)), 0 };
+	struct report_args a = { .dirs = calloc((size_t)argc + 1, sizeof(char *)) };
 	json_t **runs = calloc((size_t)argc + 1, sizeof(*runs));
 	int rc = 1;
 
@@ -132,8 +148,8 @@ int cmd_report(int argc, char **argv)
 		rc = parse_args(argc, argv, &a);
 		if (rc < 0)
 			rc = 0;
-		else if (!rc)
-			rc = load_all(&a, runs) ? 1 : render(&a, runs);
+		else if (!rc && !(rc = load_all(&a, runs)))
+			rc = render(&a, runs);
 	}
 	for (size_t i = 0; runs && i < a.ndirs; i++)
 		json_decref(runs[i]);

@@ -42,8 +42,11 @@ static const char usage[] =
 	"SVG charts to DIR.  --dry-run prints the plan and touches no device.\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
 	"written (see README.md, Upload).\n"
-	"Exit: 0 ok, 1 a phase failed, 2 usage or config (expiring URLs included), 3 refused\n"
-	"to write to a device, 4 an upload failed (every file is kept in DIR).\n";
+	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed (the\n"
+	"rest still ran), a result file could not be written or the devices could not be\n"
+	"listed, 2 usage or config, before any I/O (a device that is not there, none to test,\n"
+	"an output_dir that cannot be made, expiring URLs included), 3 refused to write to a\n"
+	"device, 4 an upload failed (every file is kept in DIR); 1 wins over 4.\n";
 
 static int64_t wall_ms(void)
 {
@@ -230,9 +233,11 @@ static int prepare(struct run_state *st, const char *config, const char *out, ch
 					 .accept_model = st->cfg.accept_model[0]
 								 ? st->cfg.accept_model
 								 : NULL };
-	if (discover_devices(&dopt, &st->found, err, errlen) ||
-	    run_devices_resolve(&st->cfg, &st->found, st->devices, &st->device_count, err, errlen))
-		return 1;
+	if (discover_devices(&dopt, &st->found, err, errlen))
+		return 1; /* the machine, not the config: /sys or mountinfo unreadable */
+	/* A device the config names that is not there is the config's fault. */
+	if (run_devices_resolve(&st->cfg, &st->found, st->devices, &st->device_count, err, errlen))
+		return 2;
 	if (plan_build(&st->plan, &st->cfg, st->devices, st->device_count, st->out_dir, err,
 		       errlen))
 		return 2;
@@ -261,19 +266,33 @@ static void upload_phase(struct run_state *st, size_t k, bool saved)
 		uploader_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
 }
 
+/* output_dir, made before the first I/O: a directory the run cannot
+ * write is a config (or --out) error, found before any device is touched. */
+static int make_out_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat sb;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create output_dir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode) || access(dir, W_OK)) {
+		snprintf(err, errlen, "output_dir %s is not a writable directory", dir);
+		return -1;
+	}
+	return 0;
+}
+
 static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
 {
 	char err[512];
 	int failed = 0;
-	if (mkdir(st->out_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "ebsbench run: cannot create %s: %s\n", st->out_dir,
-			strerror(errno));
-		return 1;
-	}
 	for (size_t k = 0; k < st->plan.count && !(stop && *stop); k++) {
 		err[0] = '\0';
 		if (run_step(st, k, stop, err, sizeof(err))) {
-			fprintf(stderr, "ebsbench run: %s\n", err);
+			const struct plan_step *s = &st->plan.steps[k];
+			fprintf(stderr,
+				"ebsbench run: phase %s on %s failed (the others still run): %s\n",
+				s->phase, st->devices[s->device].label, err);
 			failed = 1;
 		}
 		/* Saved after every phase: an eviction loses at most one. */
@@ -331,7 +350,10 @@ int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 		fprintf(stderr, "ebsbench run: %s\n", err);
 	else if (dry)
 		print_plan(stdout, st);
-	else {
+	else if (make_out_dir(st->out_dir, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench run: %s\n", err);
+		code = 2;
+	} else {
 		code = execute(st, stop);
 		int end = finish(st, stop && *stop);
 		/* A failed phase says more than a failed upload. */

@@ -120,23 +120,33 @@ static int parse_allow(struct run_config *c, json_t *list, char *err, size_t err
 	return 0;
 }
 
-static int parse_prices(struct run_config *c, json_t *obj, char *err, size_t errlen)
+int config_prices_apply(struct ebs_prices *p, json_t *obj, unsigned *count, char *err,
+			size_t errlen)
 {
 	const char *key;
 	json_t *v;
+	*count = 0;
 	if (!json_is_object(obj)) {
 		snprintf(err, errlen, "config: 'prices' must be an object of name: USD");
 		return -1;
 	}
 	json_object_foreach(obj, key, v)
 	{
-		if (!json_is_number(v) || ebs_prices_set(&c->prices, key, json_number_value(v))) {
+		if (!json_is_number(v) || ebs_prices_set(p, key, json_number_value(v))) {
 			snprintf(err, errlen, "config: unknown price '%s' or not a number", key);
 			return -1;
 		}
-		c->prices_overridden = true;
+		(*count)++;
 	}
 	return 0;
+}
+
+static int parse_prices(struct run_config *c, json_t *obj, char *err, size_t errlen)
+{
+	unsigned n;
+	int rc = config_prices_apply(&c->prices, obj, &n, err, errlen);
+	c->prices_overridden |= n > 0;
+	return rc;
 }
 
 static int parse_environment(struct run_config *c, json_t *obj, char *err, size_t errlen)

@@ -62,5 +62,10 @@ void config_defaults(struct run_config *c);
 int config_from_json(struct run_config *c, json_t *root, char *err, size_t errlen);
 int config_load_file(struct run_config *c, const char *path, char *err, size_t errlen);
 void config_free(struct run_config *c);
+/* Applies a config's "prices" object ({"gp3.iops_month": 0.0057, ...}) on
+ * top of p; *count gets how many it set.  -1 with a one-line reason naming
+ * the first unknown or non-numeric price. */
+int config_prices_apply(struct ebs_prices *p, json_t *obj, unsigned *count, char *err,
+			size_t errlen);
 
 #endif

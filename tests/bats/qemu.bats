@@ -18,12 +18,10 @@ bats_require_minimum_version 1.5.0
 QEMU_DIR="$BATS_TEST_DIRNAME/../qemu"
 ROOT="$BATS_TEST_DIRNAME/../.."
 load ../peers/peers
+load qemu_helpers
 
 setup_file() {
-	make -C "$ROOT" build/ebsbench build/ebsbench-init build/initramfs.cpio.gz >/dev/null
-	KERNEL="$(bash "$ROOT/kernel-config/build-kernel.sh")/bzImage"
-	INITRD="$ROOT/build/initramfs.cpio.gz"
-	export KERNEL INITRD
+	qemu_build
 	peers_start "$BATS_FILE_TMPDIR/peers"
 	# The guest's name for the host's loopback (fw_cfg opt/ebsbench/hosts).
 	export GUEST_S3="https://s3.ebsbench.test:$TLS_PORT"
@@ -44,33 +42,11 @@ check() {
 	fi
 }
 
-boot() { # OUT [run-guest.sh options]
-	local out=$1
-	shift
-	run "$QEMU_DIR/run-guest.sh" --kernel "$KERNEL" --initrd "$INITRD" --out "$out" "$@"
-}
-
-# The console line and the facts of a boot that must end by itself.
-powered_off_by_itself() { # OUT
-	[ "$(jq -r .powered_off "$1/facts.json")" = true ] || {
-		tail -n 30 "$1/console.txt"
-		return 1
-	}
-}
-
 @test "appliance: user-data config, run, upload, power-off; gp2 cliff at the prediction, gp3 none" {
 	OUT=${EBSBENCH_QEMU_OUT:-$BATS_FILE_TMPDIR/guest}
 	# The documented hang of a throttled NVMe drive under TCG (exit 3) is
 	# reported, kept for inspection, and the guest booted again.
-	local attempts=${EBSBENCH_QEMU_ATTEMPTS:-2} attempt=1
-	while :; do
-		boot "$OUT" --s3 "$GUEST_S3" --ca "$CA_FILE"
-		[ "$status" -eq 3 ] && [ "$attempt" -lt "$attempts" ] || break
-		echo "# attempt $attempt: QEMU NVMe drive stalled (guest I/O timeout): known TCG issue; booting again" >&3
-		rm -rf "$OUT.stalled-$attempt"
-		mv "$OUT" "$OUT.stalled-$attempt"
-		attempt=$((attempt + 1))
-	done
+	boot_past_stalls "$OUT" --s3 "$GUEST_S3" --ca "$CA_FILE"
 	if [ "$status" -ne 0 ]; then
 		echo "$output"
 		tail -n 40 "$OUT/console.txt" 2>/dev/null || true

@@ -10,15 +10,13 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 load ../peers/peers
+load upload_helpers
 load_bats_libs
 
 # The S3 server's only key pair (s3.sh takes it from here), unlike anything
 # else in the output, so a leak cannot hide.
 export AWS_ACCESS_KEY_ID=AKIAEBSBENCHUPLOAD01
 export AWS_SECRET_ACCESS_KEY='upl0ad/Secret+Key/ebsbench0000000000000000'
-
-ARTIFACTS=(results.json summary.md iops_timeline.svg latency_percentiles.svg
-	vol_layout_iops.1.log vol_rr_iops.1.log)
 
 setup_file() {
 	require_ebsbench
@@ -36,87 +34,6 @@ teardown_file() {
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
-}
-
-# plan_json [RANDREAD_RUNTIME]: plan.json, one device, a short plan as in
-# run.bats (time_scale 0.01: the randread phase lasts runtime / 100 s).
-plan_json() {
-	jq -n --arg dev "$DEV" --argjson rt "${1:-100}" '{
-	  devices: [{path: $dev, label: "vol", type: "gp3", size_gib: 100}],
-	  allow_destroy: [$dev], time_scale: 0.01, test_size: "16M", output_dir: "out",
-	  phases: [{phase: "layout"}, {phase: "randread", runtime: $rt}]}' >plan.json
-}
-
-# config UPLOAD_JSON [RANDREAD_RUNTIME]: cfg.json = the plan + this upload
-# block, ca_file the test CA unless the block names another.
-config() {
-	plan_json "${2:-100}"
-	jq --arg ca "$CA_FILE" --argjson up "$1" '. + {upload: ({ca_file: $ca} + $up)}' \
-		plan.json >cfg.json
-}
-
-# put_block ENDPOINT PREFIX EXPIRES_S: {"put": {file: URL}} for every
-# artifact, presigned by boto3 for ENDPOINT.
-put_block() {
-	local n urls
-	mapfile -t urls < <(for n in "${ARTIFACTS[@]}"; do echo "put $2$n $3"; done |
-		presign_many "$1")
-	[ "${#urls[@]}" = "${#ARTIFACTS[@]}" ] || return 1
-	jq -n '$ARGS.positional as $a | ($a | length / 2) as $h |
-	       {put: ([range($h)] | map({($a[.]): $a[. + $h]}) | add)}' \
-		--args "${ARTIFACTS[@]}" "${urls[@]}"
-}
-
-# same_in_s3 PREFIX [FILE...]: each file (default: every artifact), read
-# back over TLS with a boto3-presigned GET, is byte for byte the local one.
-same_in_s3() {
-	local prefix=$1 n i=0 urls
-	shift
-	local files=("${@:-${ARTIFACTS[@]}}")
-	mapfile -t urls < <(for n in "${files[@]}"; do echo "get $prefix$n 60"; done | presign_many)
-	assert_equal "${#urls[@]}" "${#files[@]}"
-	for n in "${files[@]}"; do
-		curl -sS --fail --cacert "$CA_FILE" -o back "${urls[i]}"
-		i=$((i + 1))
-		assert_equal "$(sha256sum <back)" "$(sha256sum <"out/$n")"
-	done
-}
-
-# no_secrets: nothing this run printed or wrote holds the secret key, the
-# key id or a signature of its config; all of it also goes to the captures
-# the last test checks once more.
-no_secrets() {
-	local secrets=$BATS_TEST_TMPDIR/secrets seen=$BATS_TEST_TMPDIR/seen
-	{
-		grep -o 'X-Amz-Signature=[0-9a-f]*' cfg.json | cut -d= -f2
-		jq -r '.upload.post.fields // {} | to_entries[] |
-		       select(.key | ascii_downcase == "x-amz-signature") | .value' cfg.json
-		echo "$AWS_SECRET_ACCESS_KEY"
-		echo "$AWS_ACCESS_KEY_ID"
-	} | grep -v '^$' >"$secrets"
-	{
-		printf '%s\n%s\n' "$output" "$stderr"
-		cat out/* 2>/dev/null || true
-	} >"$seen"
-	cat "$seen" >>"$BATS_FILE_TMPDIR/captures"
-	cat "$secrets" >>"$BATS_FILE_TMPDIR/secrets"
-	run ! grep -F -f "$secrets" "$seen"
-}
-
-# run_ebsbench: ebsbench run --config cfg.json; sets status, output,
-# stderr and ELAPSED (s), and checks for secrets.
-run_ebsbench() {
-	local t0=$SECONDS st out err
-	run --separate-stderr "$EBSBENCH" run --config cfg.json
-	ELAPSED=$((SECONDS - t0))
-	st=$status out=$output err=$stderr
-	no_secrets
-	status=$st output=$out stderr=$err
-}
-
-# record FILE FIELD: FILE's entry in results.json's "uploads".
-record() {
-	jq -r --arg n "$1" ".uploads[] | select(.artifact == \$n) | .$2" out/results.json
 }
 
 @test "URLs presigned by boto3: every file goes up over verified TLS, S3 holds the local bytes" {

@@ -50,6 +50,8 @@
 #   --throttle drive|filter  -drive's own throttling.* options (default), or
 #                       a throttle-group object and the throttle filter
 #   --io-timeout S      the guest's NVMe I/O timeout (default 10 s)
+#   --eio-sector N      the gp3 drive fails every read touching 512-byte
+#                       sector N with EIO (QEMU's blkdebug): a bad block
 #   --qemu-arg ARG      one more QEMU argument (repeatable)
 #   --no-stall-workaround  do not trace QEMU's NVMe events (see README.md)
 #   --ebsbench BIN      the host's ebsbench, for `presign` (default build/ebsbench)
@@ -70,7 +72,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kernel="" initrd="" disk="" out="" time_scale="" burst_length="" timeout=240 accel=auto
 config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
-stall_workaround=1 io_timeout=10 s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
+stall_workaround=1 io_timeout=10 eio_sector="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
 ebsbench="$root/build/ebsbench"
 
 PROG=run-guest
@@ -99,6 +101,7 @@ while [ $# -gt 0 ]; do
 	--simulate-stall) simulate_stall=1; shift ;;
 	--throttle) throttle=$2; shift 2 ;;
 	--io-timeout) io_timeout=$2; shift 2 ;;
+	--eio-sector) eio_sector=$2; shift 2 ;;
 	--qemu-arg) extra_args+=("$2"); shift 2 ;;
 	--no-stall-workaround) stall_workaround=0; shift ;;
 	--ebsbench) ebsbench=$2; shift 2 ;;
@@ -123,6 +126,7 @@ else
 	[ -f "$initrd" ] || die "initramfs $initrd not found"
 fi
 case $via in imds | fw_cfg | cmdline) ;; *) die "--config-via must be imds, fw_cfg or cmdline" ;; esac
+case $eio_sector in *[!0-9]*) die "--eio-sector must be a sector number" ;; esac
 if [ -n "$s3" ]; then
 	[ -f "$ca" ] || die "--s3 needs --ca FILE"
 	[ -n "${BUCKET:-}" ] && [ -n "${S3_URL:-}" ] ||

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # volumes.sh - for run-guest.sh: the emulated EBS volumes, the accelerator
 # and the boot facts.  Sourced; uses say/die and the variables
-# simulate_stall, throttle of the caller.
+# simulate_stall, throttle, eio_sector (empty: none) and out of the caller.
 
 # volumes_from_config CONFIG TIME_SCALE BURST_LENGTH OUT_CONFIG: writes the
 # config (time_scale applied) to OUT_CONFIG and sets VOLUME_ARGS (QEMU
@@ -46,7 +46,7 @@ volumes_from_config() {
 	[ "$simulate_stall" = 0 ] || limits_gp2="iops-total=1"
 	local gp2_args gp3_args
 	mapfile -t gp2_args < <(drive_args gp2 "$gp2_size" "$limits_gp2")
-	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" "iops-total=$gp3_iops")
+	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" "iops-total=$gp3_iops" "$(eio_rules)")
 	VOLUME_ARGS=("${gp2_args[@]}" -device nvme,serial=vol0123456789abcdef0,drive=gp2
 		"${gp3_args[@]}" -device nvme,serial=vol0fedcba9876543210,drive=gp3)
 	VOLUME_FACTS=$(jq -n --argjson gp2_base "$gp2_base" --argjson l "$burst_length" \
@@ -55,11 +55,27 @@ volumes_from_config() {
 		gp2: {serial: "vol0123456789abcdef0", baseline_iops: $gp2_base, burst_iops: 3000,
 		      burst_length: $l, burst_seconds_emulated: $q, burst_seconds_model: $m},
 		gp3: {serial: "vol0fedcba9876543210", iops: $gp3}}')
+	[ -z "$eio_sector" ] ||
+		VOLUME_FACTS=$(jq --argjson s "$eio_sector" '.gp3.read_eio_sector = $s' <<<"$VOLUME_FACTS")
 }
 
-drive_args() { # ID SIZE_GIB LIMITS: one drive's QEMU arguments, a line each
+# eio_rules: with --eio-sector N, writes DIR/blkdebug.rules (QEMU's blkdebug
+# fails every read that touches sector N with errno 5, EIO: a bad block) and
+# prints its path; else prints nothing.
+eio_rules() {
+	[ -n "$eio_sector" ] || return 0
+	printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "%s"\n' \
+		"$eio_sector" >"$out/blkdebug.rules"
+	echo "$out/blkdebug.rules"
+}
+
+drive_args() { # ID SIZE_GIB LIMITS [BLKDEBUG_RULES]: one drive's QEMU arguments, a line each
 	local raw
 	raw="driver=null-co,size=$(awk -v g="$2" 'BEGIN { printf "%.0f", g * 1073741824 }'),read-zeroes=on"
+	# Errors on demand: blkdebug under a raw format layer (whose reads fire
+	# the read_aio event the rule waits for) over the null image.
+	[ -z "${4:-}" ] ||
+		raw="driver=raw,file.driver=blkdebug,file.config=$4,$(sed 's/\([a-z-]*=\)/file.image.\1/g' <<<"$raw")"
 	case $throttle in
 	drive) # the BlockBackend's own throttling (-drive throttling.*)
 		echo -drive

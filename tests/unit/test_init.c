@@ -97,6 +97,12 @@ static void test_verdict_line(struct checks *checks)
 	r = (struct supervise_result){ .status = 143, .timed_out = true };
 	verdict_line(line, sizeof(line), &r, true, 3, 2, 700);
 	CHECK(!strncmp(line, "STOPPED by the watchdog deadline after 700 s", 44));
+	/* A failed phase (exit 1) hides a failed upload's 4: the record says it. */
+	r = (struct supervise_result){ .status = 1 };
+	verdict_line(line, sizeof(line), &r, VERDICT_UPLOAD_FAILED, 4, 2, 30);
+	CHECK(!strncmp(line, "FAILED: a phase failed", 22) && strstr(line, "upload FAILED"));
+	verdict_line(line, sizeof(line), &r, VERDICT_UPLOADED, 4, 2, 30);
+	CHECK(strstr(line, "; results uploaded") != NULL);
 	r = (struct supervise_result){ .status = 3 };
 	verdict_line(line, sizeof(line), &r, true, 0, 0, 1);
 	CHECK(!strncmp(line, "REFUSED: ", 9));
