@@ -497,6 +497,16 @@ static void test_seq_throughput_cap(struct checks *checks)
 	v = volume(EBS_GP2, 100);
 	CHECK_NEAR(ebs_seq_throughput_cap(&v, MIB, true, NULL, false).mibs, 128, 1e-9);
 	CHECK_NEAR(ebs_seq_throughput_cap(&v, MIB, false, NULL, false).mibs, 75, 1e-9);
+	/* Contiguous 384 KiB I/O merges: 1.5 units each on average, so a
+	 * 1,000 IOPS io2 moves 250 MiB/s (random, 2 units each: 187.5). */
+	v = volume(EBS_IO2, 100);
+	v.iops = 1000;
+	CHECK_NEAR(ebs_seq_throughput_cap(&v, 384 * 1024, false, NULL, false).mibs, 250, 1e-9);
+	{
+		struct ebs_workload random_384k = { .io_size_bytes = 384 * 1024 };
+		CHECK_NEAR(ebs_predict(&v, &random_384k).baseline.ops * 384 * 1024 / MIB, 187.5,
+			   1e-9);
+	}
 	/* 2 MiB I/O on a 1,000 IOPS io1: 8 units, 125 a second, 250 MiB/s. */
 	v = volume(EBS_IO1, 100);
 	v.iops = 1000;
