@@ -357,11 +357,11 @@ struct ebs_rate ebs_phase_expected_iops(const struct ebs_prediction *p, const st
 {
 	bool latency_known = ph->latency_s > 0 && ph->iodepth > 0;
 	double by_latency = latency_known ? ph->iodepth / ph->latency_s : HUGE_VAL;
-	double demand = fmin(ph->demand_ops, by_latency);
-	struct ebs_rate r = ebs_expected_rate(p, ph->duration_s, demand);
+	double asked = ph->demand_ops > 0 ? ph->demand_ops : HUGE_VAL;
+	struct ebs_rate r = ebs_expected_rate(p, ph->duration_s, fmin(asked, by_latency));
 
 	/* Demand bound it: the device's latency when that is the lower. */
-	if (r.bound == EBS_BOUND_NONE && by_latency <= ph->demand_ops)
+	if (r.bound == EBS_BOUND_NONE && by_latency <= asked)
 		r.bound = EBS_BOUND_LATENCY;
 	return ebs_rate_with_instance(r, p->io_bytes, ph->instance, ph->instance_burst);
 }

@@ -180,7 +180,7 @@ struct ebs_rate ebs_rate_with_instance(struct ebs_rate volume, double io_size_by
 /* A phase as the analysis measured it, for what it should have reached. */
 struct ebs_phase {
 	double duration_s;
-	double demand_ops; /* HUGE_VAL: as much as the phase can get */
+	double demand_ops; /* 0 or HUGE_VAL: as much as the phase can get */
 	double iodepth;
 	/* One I/O's service time without throttling (the seed's qd1 gp2:
 	 * 0.56 ms); 0 or NaN: unknown, latency bounds nothing. */

@@ -438,6 +438,10 @@ static void test_phase_expected_iops(struct checks *checks)
 	CHECK_NEAR(r.ops, 600, 1e-9);
 	CHECK(r.bound == EBS_BOUND_VOLUME_IOPS);
 	CHECK(ebs_verdict_of(603, r.ops, 0.05) == EBS_AS_PREDICTED);
+	/* No demand given means no demand limit. */
+	ph.demand_ops = 0;
+	CHECK_NEAR(ebs_phase_expected_iops(&p, &ph).ops, 600, 1e-9);
+	ph.demand_ops = HUGE_VAL;
 	/* Latency unknown: only the volume bounds it. */
 	ph.latency_s = 0;
 	p = ebs_predict(&v, &full_4k);
