@@ -201,6 +201,21 @@ static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *
 	return -1;
 }
 
+/* The region's built-in prices, before any "prices" key overrides them
+ * whatever the order of the keys; a region without any gets unknown
+ * prices (see ebs_prices_for_region), never another region's. */
+static int region_prices(struct run_config *c, json_t *root, char *err, size_t errlen)
+{
+	json_t *region = json_object_get(root, "region");
+
+	if (!region)
+		return 0;
+	if (copy_string(region, "region", c->region, sizeof(c->region), err, errlen))
+		return -1;
+	ebs_prices_for_region(c->region, &c->prices);
+	return 0;
+}
+
 int config_from_json(struct run_config *c, json_t *root, char *err, size_t errlen)
 {
 	const char *key;
@@ -209,6 +224,8 @@ int config_from_json(struct run_config *c, json_t *root, char *err, size_t errle
 		snprintf(err, errlen, "config: the document must be a JSON object");
 		return -1;
 	}
+	if (region_prices(c, root, err, errlen))
+		return -1;
 	json_object_foreach(root, key, v)
 	{
 		int rc;

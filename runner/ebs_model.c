@@ -1,6 +1,6 @@
-/* ebs_model.c - EBS volume, instance and price tables, and the arithmetic
- * the seed does by hand: baseline, burst, credit refill, 256 KiB
- * accounting, throughput caps and monthly cost. */
+/* ebs_model.c - EBS volume and instance tables, and the arithmetic the
+ * seed does by hand: baseline, burst, credit refill, 256 KiB accounting,
+ * throughput caps, what bound a phase (prices: ebs_prices.c). */
 #include "ebs_model.h"
 
 #include <stdarg.h>
@@ -12,30 +12,46 @@
 #define MIB (1024.0 * 1024.0)
 #define MB 1e6
 
-/* Volume types, dated 2026-09 (the seed's date).  Source: AWS EBS User
- * Guide, "Amazon EBS volume types", "General Purpose SSD", "Provisioned
- * IOPS SSD", "Throughput Optimized HDD and Cold HDD" and "I/O
- * characteristics" as published up to 2025; the gp2 and gp3 figures are
- * also in the seed and the design notes.  Not re-checked against AWS:
- * - gp3 maxima are the long-standing 16,000 IOPS / 1,000 MiB/s / 16 TiB.
- *   AWS announced bigger gp3 volumes in 2025 (we believe 80,000 IOPS,
- *   2,000 MiB/s, 64 TiB); that only changes ebs_volume_check, never a
- *   prediction, which uses what the volume reports it has.
- * - io2 is the classic io2 (500 IOPS/GiB, 64,000 IOPS, 1,000 MiB/s).
- *   io2 Block Express, which AWS now creates for io2 on Nitro instances,
- *   allows 1,000 IOPS/GiB, 256,000 IOPS, 4,000 MiB/s and 64 TiB.
- * - io1/io2 throughput is taken as 256 KiB/s per provisioned IOPS up to
- *   1,000 MiB/s; older AWS pages cap io1 at 500 MiB/s below 32,000 IOPS.
- * - st1/sc1: we believe EBS counts every random I/O as a full 1 MiB
- *   against the throughput bucket (AWS, "Inefficiency of small
- *   read/writes on HDD"); the bucket holds 1 TiB of credits per TiB.
- * - iops_default for io1/io2 (3,000) is a placeholder for a volume whose
- *   provisioned IOPS we could not read; ebs_volume_init flags it.
+/* Volume types, checked 2026-12 against AWS's EBS User Guide and the EC2
+ * API model documentation.  Sources, by value:
+ * - gp2, st1, sc1 (unchanged, checked right): EBS User Guide, "Amazon EBS
+ *   volume types" / "General Purpose SSD volumes" / "Throughput Optimized
+ *   HDD and Cold HDD volumes" (docs.aws.amazon.com/ebs/latest/userguide/
+ *   ebs-volume-types.html, general-purpose.html, hdd-vols.html): gp2 3
+ *   IOPS/GiB (100..16,000), burst 3,000 below 1,000 GiB, 5.4 M credits.
+ * - gp3: the EC2 API reference for CreateVolume / ModifyVolume, Iops
+ *   ("gp3: 3,000 - 80,000 IOPS", as the AWS SDKs' generated docs now
+ *   carry it) and Throughput ("Valid Range: 125 - 2000 MiB/s", the AWS
+ *   SDK for Kotlin's CreateVolumeRequest); 64 TiB (65,536 GiB) from AWS's
+ *   re:Invent 2025 talk STG320 ("increased gp3 limits to 64 TiB and
+ *   80,000 IOPS") and RDS's gp3 storage pages.  500 IOPS/GiB and 0.25
+ *   MiB/s per IOPS are unchanged.  The IOPS a size allows is max(3,000,
+ *   500 x GiB): a 1 GiB gp3 still has its included 3,000.  Not confirmed
+ *   from a page read: the gp3 user-guide page itself (not found).
+ * - io2 (Block Express only since 30 April 2025) and io1: EBS User
+ *   Guide, "Provisioned IOPS SSD volumes" (provisioned-iops.html): io2
+ *   4 GiB..64 TiB, 100..256,000 IOPS, 1,000 IOPS per GiB, up to 4,000
+ *   MiB/s "at a rate of 0.256 MiB/s per provisioned IOPS", maximum "at
+ *   16,000 IOPS or higher" (we use 0.25, 256 KiB, which reaches 4,000 at
+ *   exactly 16,000; the 256 KiB accounting caps a unit at 0.25 anyway).
+ *   io1: 4 GiB..16 TiB, 100..64,000 IOPS, 50 per GiB; "as much as 500
+ *   MiB/s" up to 32,000 IOPS, above that "16 KiB per provisioned IOPS"
+ *   (1,000 MiB/s at 64,000).
+ * - I/O accounting: "I/O characteristics and monitoring" and AWS
+ *   re:Post "ebs-calculate-optimal-io-size": SSD I/O up to 256 KiB is one
+ *   IOPS, bigger I/O counts in 256 KiB units; contiguous I/O of 32 KiB or
+ *   over is merged into 256 KiB units.  st1/sc1 count 1 MiB units (we
+ *   believe every random I/O costs a whole MiB: "Inefficiency of small
+ *   read/writes on HDD"); their bucket holds 1 TiB of credits per TiB.
+ * - iops_default for io1/io2 (3,000) is the API's default when a type
+ *   changes to io1/io2, used for a volume whose IOPS we could not read;
+ *   ebs_volume_init flags it as assumed.
  * gp2 between 170 and 334 GiB: AWS gives 250 MiB/s "if burst credits are
  * available".  We model the cap as 128 MiB/s up to 170 GiB and 250 above,
  * and let the 256 KiB accounting do the rest: without credits a gp2
  * volume has 3 units/GiB, i.e. 0.75 MiB/s per GiB, which is below 250
  * exactly for volumes under 334 GiB.  No linear interpolation needed. */
+#define MERGE_MIN (32 * KIB)
 static const struct ebs_type_rules type_table[EBS_TYPE_COUNT] = {
 	[EBS_GP2] = {
 		.type = EBS_GP2, .name = "gp2", .unit_bytes = 256 * KIB,
@@ -44,27 +60,31 @@ static const struct ebs_type_rules type_table[EBS_TYPE_COUNT] = {
 		.size_derived = true,
 		.baseline_per_gib = 3, .baseline_min = 100, .baseline_max = 16000,
 		.burst_fixed = 3000, .burst_max = 3000,
-		.bucket_fixed = 5.4e6,
+		.bucket_fixed = 5.4e6, .merge_min_bytes = MERGE_MIN,
 	},
 	[EBS_GP3] = {
 		.type = EBS_GP3, .name = "gp3", .unit_bytes = 256 * KIB,
-		.min_gib = 1, .max_gib = 16384, .max_mibs = 1000,
-		.iops_default = 3000, .iops_min = 3000, .iops_max = 16000,
+		.min_gib = 1, .max_gib = 65536, .max_mibs = 2000,
+		.iops_default = 3000, .iops_min = 3000, .iops_max = 80000,
 		.iops_per_gib_max = 500,
 		.mibs_provisioned = true,
 		.mibs_default = 125, .mibs_min = 125, .mibs_per_iops = 0.25,
+		.merge_min_bytes = MERGE_MIN,
 	},
 	[EBS_IO1] = {
 		.type = EBS_IO1, .name = "io1", .unit_bytes = 256 * KIB,
 		.min_gib = 4, .max_gib = 16384, .max_mibs = 1000,
 		.iops_default = 3000, .iops_min = 100, .iops_max = 64000,
-		.iops_per_gib_max = 50, .mibs_per_iops = 0.25,
+		.iops_per_gib_max = 50,
+		.knee_iops = 32000, .knee_mibs = 500, .kib_per_iops_above_knee = 16,
+		.merge_min_bytes = MERGE_MIN,
 	},
 	[EBS_IO2] = {
 		.type = EBS_IO2, .name = "io2", .unit_bytes = 256 * KIB,
-		.min_gib = 4, .max_gib = 16384, .max_mibs = 1000,
-		.iops_default = 3000, .iops_min = 100, .iops_max = 64000,
-		.iops_per_gib_max = 500, .mibs_per_iops = 0.25,
+		.min_gib = 4, .max_gib = 65536, .max_mibs = 4000,
+		.iops_default = 3000, .iops_min = 100, .iops_max = 256000,
+		.iops_per_gib_max = 1000, .mibs_per_iops = 0.25,
+		.merge_min_bytes = MERGE_MIN,
 	},
 	[EBS_ST1] = {
 		.type = EBS_ST1, .name = "st1", .unit_bytes = MIB,
@@ -84,14 +104,18 @@ static const struct ebs_type_rules type_table[EBS_TYPE_COUNT] = {
 	},
 };
 
-/* Instance EBS limits, dated 2026-09.  Source: AWS EC2 User Guide,
- * "Amazon EBS-optimized instance types" (the same figures as
- * DescribeInstanceTypes' EbsOptimizedInfo) as published up to 2025, from
- * memory except m5.xlarge, which the seed and the design notes confirm,
- * and m5.large's 3,600 baseline IOPS, which the seed quotes.  Throughput is MB/s at
- * 128 KiB I/O, IOPS at 16 KiB I/O.  Least sure: the m7i rows (taken to
- * match m6i) and c5.2xlarge's 10,000 baseline IOPS.  Sizes whose burst
- * exceeds baseline may burst for 30 minutes at least once a day. */
+/* Instance EBS limits, checked 2026-12 (issue 13's review found all 25
+ * rows right).  Source: "Amazon EC2 instance types", "Amazon EBS
+ * specifications" tables (the same figures as DescribeInstanceTypes'
+ * EbsOptimizedInfo): baseline / maximum throughput in MB/s at 128 KiB
+ * I/O, IOPS at 16 KiB I/O.  Rows footnoted "These instances can support
+ * maximum performance for 30 minutes at least once every 24 hours, after
+ * which they revert to their baseline performance" are those whose
+ * maximum exceeds their baseline: m5, r5 and c5 large..2xlarge and m6i
+ * large..4xlarge (re-read for this table: m6i.large..4xlarge footnoted,
+ * m6i.8xlarge not).  m7i was not re-read; it is taken to match m6i, whose
+ * figures it shares.  Those rows burst 1,800 s a day; the rest sustain
+ * their maximum and have 0. */
 static const struct instance_ebs_limits instance_table[] = {
 	/* name, baseline IOPS, burst IOPS, baseline MB/s, burst MB/s, burst s/day */
 	{ "m5.large", 3600, 18750, 81.25, 593.75, 1800 },
@@ -121,35 +145,12 @@ static const struct instance_ebs_limits instance_table[] = {
 	{ "r5.8xlarge", 30000, 30000, 850, 850, 0 },
 };
 
-/* Seoul (ap-northeast-2) prices, 2026-09, from the seed (AWS Pricing
- * API).  gp3 includes 3,000 IOPS and 125 MiB/s.  io1, io2, st1 and sc1
- * Seoul prices are not in the seed and we do not know them: NaN until a
- * config sets them (us-east-1 for scale: io1/io2 $0.125/GB-month and
- * $0.065/IOPS-month, io2 tiers $0.0455 and $0.03185; st1 $0.045; sc1
- * $0.015). */
-static const struct ebs_prices seoul_prices = {
-	.region = "ap-northeast-2",
-	.as_of = "2026-09",
-	.source = "seed document (AWS Pricing API, September 2026); io1/io2/st1/sc1 unknown",
-	.type = {
-		[EBS_GP2] = { .gib_month = 0.114 },
-		[EBS_GP3] = { .gib_month = 0.0912, .iops_month = 0.0057, .mibs_month = 0.0456,
-			      .iops_included = 3000, .mibs_included = 125 },
-		[EBS_IO1] = { .gib_month = NAN, .iops_month = NAN },
-		[EBS_IO2] = { .gib_month = NAN, .iops_month = NAN, .iops_month_over = { NAN, NAN } },
-		[EBS_ST1] = { .gib_month = NAN },
-		[EBS_SC1] = { .gib_month = NAN },
-	},
-};
-
-/* io2's IOPS price tiers start here. */
-static const double io2_tier_start[2] = { 32000, 64000 };
-
 const char *ebs_model_source(void)
 {
-	return "volume types and instance EBS limits: AWS EBS and EC2 user guides as published "
-	       "up to 2025, table dated 2026-09 (ebs_model.c marks the uncertain figures); "
-	       "prices: the seed, ap-northeast-2, 2026-09";
+	return "volume types: AWS EBS User Guide (volume types, Provisioned IOPS SSD) and the EC2 "
+	       "API reference (CreateVolume), checked 2026-12; instance EBS limits: Amazon EC2 "
+	       "instance types, Amazon EBS specifications, checked 2026-12; prices: see the "
+	       "run's prices (ebs_prices.c names each region's source)";
 }
 
 const struct ebs_type_rules *ebs_type_rules(enum ebs_type type)
@@ -191,22 +192,30 @@ void ebs_volume_init(struct ebs_volume *v, enum ebs_type type, double size_gib)
 	}
 }
 
+/* x, held between lo and hi. */
 static double clamp(double x, double lo, double hi)
 {
 	return fmin(fmax(x, lo), hi);
 }
 
+/* The volume's IOPS, or its type's default when we could not read them. */
 static double provisioned_iops(const struct ebs_type_rules *r, const struct ebs_volume *v)
 {
 	return v->iops > 0 ? v->iops : r->iops_default;
 }
 
+/* The throughput cap of a provisioned volume: gp3's own setting, io1's
+ * knee (500 MiB/s, then 16 KiB per IOPS above 32,000), io2's per IOPS. */
 static double provisioned_mibs(const struct ebs_type_rules *r, const struct ebs_volume *v,
 			       double iops)
 {
-	if (!r->mibs_provisioned)
-		return fmin(r->max_mibs, iops * r->mibs_per_iops);
-	return v->throughput_mibs > 0 ? v->throughput_mibs : r->mibs_default;
+	if (r->mibs_provisioned)
+		return v->throughput_mibs > 0 ? v->throughput_mibs : r->mibs_default;
+	if (r->knee_iops > 0 && iops <= r->knee_iops)
+		return r->knee_mibs;
+	if (r->knee_iops > 0)
+		return fmin(r->max_mibs, iops * r->kib_per_iops_above_knee * KIB / MIB);
+	return fmin(r->max_mibs, iops * r->mibs_per_iops);
 }
 
 struct volume_limits {
@@ -215,6 +224,7 @@ struct volume_limits {
 	double bucket;
 };
 
+/* Baseline and burst units per second, throughput cap and bucket size. */
 static struct volume_limits volume_limits(const struct ebs_type_rules *r,
 					  const struct ebs_volume *v)
 {
@@ -244,6 +254,7 @@ static double state_mibs(double units_per_s, double cap_mibs, double unit_bytes)
 	return fmin(cap_mibs, units_per_s * unit_bytes / MIB);
 }
 
+/* I/O per second of io_bytes allowed by a unit rate and a MiB/s cap. */
 static struct ebs_rate rate_at_size(double units_per_s, double mibs, double io_units,
 				    double io_bytes)
 {
@@ -264,7 +275,8 @@ struct ebs_prediction ebs_predict(const struct ebs_volume *v, const struct ebs_w
 	double units = io_bytes / r->unit_bytes;
 	struct ebs_prediction p = { 0 };
 
-	p.io_units = w->sequential ? units : ceil(units);
+	p.io_bytes = io_bytes;
+	p.io_units = w->sequential && io_bytes >= r->merge_min_bytes ? units : ceil(units);
 	p.baseline_iops = l.baseline_units;
 	p.burst_iops = l.burst_units;
 	p.baseline_mibs = state_mibs(l.baseline_units, l.cap_mibs, r->unit_bytes);
@@ -311,6 +323,18 @@ struct ebs_rate ebs_expected_rate(const struct ebs_prediction *p, double duratio
 				  p->baseline.bound };
 }
 
+double ebs_volume_iops(const struct ebs_volume *v)
+{
+	const struct ebs_type_rules *r = ebs_type_rules(v->type);
+	return r ? volume_limits(r, v).baseline_units : NAN;
+}
+
+double ebs_volume_mibs(const struct ebs_volume *v)
+{
+	const struct ebs_type_rules *r = ebs_type_rules(v->type);
+	return r ? volume_limits(r, v).cap_mibs : NAN;
+}
+
 struct ebs_rate ebs_rate_with_instance(struct ebs_rate volume, double io_size_bytes,
 				       const struct instance_ebs_limits *inst, bool instance_burst)
 {
@@ -329,12 +353,56 @@ struct ebs_rate ebs_rate_with_instance(struct ebs_rate volume, double io_size_by
 	return out;
 }
 
+struct ebs_rate ebs_phase_expected_iops(const struct ebs_prediction *p, const struct ebs_phase *ph)
+{
+	bool latency_known = ph->latency_s > 0 && ph->iodepth > 0;
+	double by_latency = latency_known ? ph->iodepth / ph->latency_s : HUGE_VAL;
+	double asked = ph->demand_ops > 0 ? ph->demand_ops : HUGE_VAL;
+	struct ebs_rate r = ebs_expected_rate(p, ph->duration_s, fmin(asked, by_latency));
+
+	/* Demand bound it: the device's latency when that is the lower. */
+	if (r.bound == EBS_BOUND_NONE && by_latency <= asked)
+		r.bound = EBS_BOUND_LATENCY;
+	return ebs_rate_with_instance(r, p->io_bytes, ph->instance, ph->instance_burst);
+}
+
+struct ebs_throughput ebs_seq_throughput_cap(const struct ebs_volume *v, double io_size_bytes,
+					     bool volume_burst,
+					     const struct instance_ebs_limits *inst,
+					     bool instance_burst)
+{
+	struct ebs_workload w = { .io_size_bytes = fmax(io_size_bytes, 1),
+				  .sequential = true,
+				  .credits_at_start = EBS_CREDITS_FULL };
+	struct ebs_prediction p = ebs_predict(v, &w);
+	struct ebs_rate r = volume_burst ? p.burst : p.baseline;
+
+	r = ebs_rate_with_instance(r, w.io_size_bytes, inst, instance_burst);
+	return (struct ebs_throughput){ r.ops * w.io_size_bytes / MIB, r.bound };
+}
+
+struct ebs_credit_state ebs_credits_from_cliff(const struct ebs_prediction *p, double cliff_s,
+					       double demand_ops)
+{
+	double rate = fmin(demand_ops, p->burst.ops);
+	double drain = rate * p->io_units - p->baseline_iops;
+	double credits = fmax(cliff_s, 0) * fmax(drain, 0);
+
+	return (struct ebs_credit_state){ credits,
+					  p->bucket > 0 ? 100 * credits / p->bucket : NAN };
+}
+
 const struct instance_ebs_limits *instance_limits_find(const char *instance_type)
 {
 	for (size_t i = 0; i < sizeof(instance_table) / sizeof(instance_table[0]); i++)
 		if (strcasecmp(instance_type, instance_table[i].name) == 0)
 			return &instance_table[i];
 	return NULL;
+}
+
+bool instance_has_ebs_burst(const struct instance_ebs_limits *inst)
+{
+	return inst && inst->burst_seconds_per_day > 0;
 }
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
@@ -356,7 +424,8 @@ static int check_provisioned(const struct ebs_type_rules *r, const struct ebs_vo
 	if (!(iops >= r->iops_min && iops <= r->iops_max))
 		return fail(err, errlen, "%s: %.0f IOPS outside %.0f..%.0f", r->name, iops,
 			    r->iops_min, r->iops_max);
-	if (iops > r->iops_per_gib_max * v->size_gib)
+	/* gp3's included 3,000 are valid at any size: max(3,000, 500 x GiB). */
+	if (iops > fmax(r->iops_min, r->iops_per_gib_max * v->size_gib))
 		return fail(err, errlen, "%s: %.0f IOPS above %.0f per GiB of %.0f GiB", r->name,
 			    iops, r->iops_per_gib_max, v->size_gib);
 	if (!r->mibs_provisioned)
@@ -380,89 +449,6 @@ int ebs_volume_check(const struct ebs_volume *v, char *err, size_t errlen)
 		return fail(err, errlen, "%s: %.0f GiB outside %.0f..%.0f GiB", r->name,
 			    v->size_gib, r->min_gib, r->max_gib);
 	return r->size_derived ? 0 : check_provisioned(r, v, err, errlen);
-}
-
-struct ebs_prices ebs_prices_default(void)
-{
-	return seoul_prices;
-}
-
-static double *price_field(struct ebs_type_prices *tp, const char *field)
-{
-	if (strcmp(field, "gib_month") == 0)
-		return &tp->gib_month;
-	if (strcmp(field, "iops_month") == 0)
-		return &tp->iops_month;
-	if (strcmp(field, "mibs_month") == 0)
-		return &tp->mibs_month;
-	if (strcmp(field, "iops_included") == 0)
-		return &tp->iops_included;
-	if (strcmp(field, "mibs_included") == 0)
-		return &tp->mibs_included;
-	if (strcmp(field, "iops_month_over_32000") == 0)
-		return &tp->iops_month_over[0];
-	if (strcmp(field, "iops_month_over_64000") == 0)
-		return &tp->iops_month_over[1];
-	return NULL;
-}
-
-int ebs_prices_set(struct ebs_prices *p, const char *name, double value)
-{
-	const char *dot = strchr(name, '.');
-	char type_name[8];
-	enum ebs_type type;
-	double *field;
-
-	if (!dot || (size_t)(dot - name) >= sizeof(type_name))
-		return -1;
-	memcpy(type_name, name, (size_t)(dot - name));
-	type_name[dot - name] = '\0';
-	if (ebs_type_parse(type_name, &type) != 0)
-		return -1;
-	field = price_field(&p->type[type], dot + 1);
-	if (!field)
-		return -1;
-	*field = value;
-	return 0;
-}
-
-/* An unknown price only poisons a cost that needs it. */
-static double charge(double quantity, double price)
-{
-	return quantity > 0 ? quantity * price : 0;
-}
-
-static double iops_charge(enum ebs_type type, const struct ebs_type_prices *tp, double billable)
-{
-	if (type != EBS_IO2)
-		return charge(billable, tp->iops_month);
-	return charge(fmin(billable, io2_tier_start[0]), tp->iops_month) +
-	       charge(fmin(billable, io2_tier_start[1]) - io2_tier_start[0],
-		      tp->iops_month_over[0]) +
-	       charge(billable - io2_tier_start[1], tp->iops_month_over[1]);
-}
-
-double ebs_monthly_cost(const struct ebs_volume *v, const struct ebs_prices *p)
-{
-	const struct ebs_type_rules *r = ebs_type_rules(v->type);
-	const struct ebs_type_prices *tp = &p->type[v->type];
-	double cost = v->size_gib * tp->gib_month;
-	double iops;
-
-	if (r->size_derived)
-		return cost;
-	iops = provisioned_iops(r, v);
-	cost += iops_charge(v->type, tp, iops - tp->iops_included);
-	if (r->mibs_provisioned)
-		cost += charge(provisioned_mibs(r, v, iops) - tp->mibs_included, tp->mibs_month);
-	return cost;
-}
-
-double ebs_cost_per_3000_iops(const struct ebs_volume *v, const struct ebs_prices *p)
-{
-	struct volume_limits l = volume_limits(ebs_type_rules(v->type), v);
-
-	return ebs_monthly_cost(v, p) * 3000 / l.baseline_units;
 }
 
 enum ebs_verdict ebs_verdict_of(double measured, double predicted, double tolerance)
@@ -507,6 +493,8 @@ const char *ebs_bound_name(enum ebs_bound bound)
 		return "instance IOPS";
 	case EBS_BOUND_INSTANCE_THROUGHPUT:
 		return "instance throughput";
+	case EBS_BOUND_LATENCY:
+		return "latency (iodepth / service time)";
 	}
 	return "unknown";
 }

@@ -1,8 +1,9 @@
 /* ebs_model.h - what an EBS volume and its instance should deliver, and
  * what it costs: the numbers `ebsbench run` compares a measurement with.
  *
- * Everything here is pure arithmetic over dated tables (see ebs_model.c
- * for their dates and sources).  Rates are per second; sizes in GiB are
+ * Everything here is pure arithmetic over dated tables: the volume and
+ * instance tables in ebs_model.c, the regional prices in ebs_prices.c,
+ * each with its date and the AWS pages it comes from.  Rates are per second; sizes in GiB are
  * what AWS calls GB in its prices; MiB/s for volumes, MB/s (10^6) for
  * instances, because that is how AWS publishes each. */
 #ifndef EBSBENCH_EBS_MODEL_H
@@ -35,9 +36,15 @@ struct ebs_type_rules {
 	/* gp3, io1, io2: provisioned IOPS (units per second). */
 	double iops_default, iops_min, iops_max, iops_per_gib_max;
 	/* gp3 provisions throughput on its own (mibs_min..max_mibs, at most
-	 * mibs_per_iops per IOPS); io1/io2 get mibs_per_iops per IOPS. */
+	 * mibs_per_iops per IOPS); io2 gets mibs_per_iops per IOPS.  io1 has
+	 * a knee: knee_mibs up to knee_iops, then kib_per_iops_above_knee
+	 * KiB/s per IOPS (500 MiB/s to 32,000 IOPS, 16 KiB per IOPS above). */
 	bool mibs_provisioned;
 	double mibs_default, mibs_min, mibs_per_iops;
+	double knee_iops, knee_mibs, kib_per_iops_above_knee;
+	/* Contiguous I/O at least this big merges into full units; smaller
+	 * sequential I/O counts one unit each (AWS: "32 KiB or over"). */
+	double merge_min_bytes;
 };
 
 struct ebs_volume {
@@ -55,22 +62,24 @@ struct ebs_volume {
 /* The workload a prediction is for. */
 struct ebs_workload {
 	double io_size_bytes;
-	/* EBS merges contiguous I/O smaller than a unit into one unit; this
-	 * is a best case (AWS says it "attempts" to merge). */
+	/* EBS merges contiguous I/O of at least merge_min_bytes into whole
+	 * units; this is a best case (AWS says it "attempts" to merge). */
 	bool sequential;
 	double idle_before_s;	 /* credits refill at baseline meanwhile */
 	double credits_at_start; /* before the idle gap; EBS_CREDITS_FULL for a new volume */
 };
 #define EBS_CREDITS_FULL HUGE_VAL
 
-/* What stops a rate going higher.  Same order as enum ebs_throttle in
- * ebs_stats.h, which says what did throttle a measured phase. */
+/* What stops a rate going higher.  The first five are in the order of
+ * enum ebs_throttle in ebs_stats.h, which says what did throttle a
+ * measured phase; LATENCY has no throttle counterpart. */
 enum ebs_bound {
 	EBS_BOUND_NONE, /* demand, not a limit */
 	EBS_BOUND_VOLUME_IOPS,
 	EBS_BOUND_VOLUME_THROUGHPUT,
 	EBS_BOUND_INSTANCE_IOPS,
 	EBS_BOUND_INSTANCE_THROUGHPUT,
+	EBS_BOUND_LATENCY, /* iodepth / service time: nothing throttles */
 };
 
 /* I/O per second at the workload's I/O size, and what bounds it. */
@@ -85,6 +94,7 @@ struct ebs_prediction {
 	double baseline_mibs, burst_mibs;
 	double bucket;	 /* credit bucket size in units; 0: no bucket */
 	double credits;	 /* at the start of the test, after the idle refill */
+	double io_bytes; /* the workload's I/O size */
 	double io_units; /* units one I/O of the workload costs */
 	/* At the workload's I/O size. */
 	struct ebs_rate baseline; /* sustained indefinitely */
@@ -99,8 +109,12 @@ struct instance_ebs_limits {
 	const char *name; /* "m5.xlarge" */
 	double baseline_iops, burst_iops;
 	double baseline_mbps, burst_mbps; /* MB/s, 10^6 bytes */
-	double burst_seconds_per_day;	  /* 0 when burst equals baseline */
+	/* The instance's own EBS burst: burst_* for this long at least once
+	 * a day, then baseline_*, on every volume at once.  0 when burst
+	 * equals baseline (the instance has no burst). */
+	double burst_seconds_per_day;
 };
+#define INSTANCE_BURST_WINDOW_S 86400.0 /* "at least once every 24 hours" */
 
 /* Monthly prices for one type.  NaN marks a price we do not know; a cost
  * that needs it is NaN too. */
@@ -113,6 +127,7 @@ struct ebs_type_prices {
 	double iops_month_over[2];
 };
 
+/* One region's prices.  The tables are in ebs_prices.c. */
 struct ebs_prices {
 	const char *region;
 	const char *as_of;
@@ -144,6 +159,10 @@ void ebs_volume_init(struct ebs_volume *v, enum ebs_type type, double size_gib);
 int ebs_volume_check(const struct ebs_volume *v, char *err, size_t errlen);
 
 struct ebs_prediction ebs_predict(const struct ebs_volume *v, const struct ebs_workload *w);
+/* What a provisioned volume has, or its type's default when unset; for
+ * gp2/st1/sc1 their baseline IOPS and throughput cap. */
+double ebs_volume_iops(const struct ebs_volume *v);
+double ebs_volume_mibs(const struct ebs_volume *v);
 /* How long the volume serves min(demand_ops, burst rate) before credits
  * run out: gp2 100 GiB at 3,000 IOPS of 4 KiB, 2,000 s.  HUGE_VAL when
  * that rate never drains credits (no burst needed, or none to give). */
@@ -158,10 +177,68 @@ struct ebs_rate ebs_expected_rate(const struct ebs_prediction *p, double duratio
 struct ebs_rate ebs_rate_with_instance(struct ebs_rate volume, double io_size_bytes,
 				       const struct instance_ebs_limits *inst, bool instance_burst);
 
+/* A phase as the analysis measured it, for what it should have reached. */
+struct ebs_phase {
+	double duration_s;
+	double demand_ops; /* 0 or HUGE_VAL: as much as the phase can get */
+	double iodepth;
+	/* One I/O's service time without throttling (the seed's qd1 gp2:
+	 * 0.56 ms); 0 or NaN: unknown, latency bounds nothing. */
+	double latency_s;
+	const struct instance_ebs_limits *instance; /* NULL: unknown */
+	bool instance_burst;
+};
+/* The IOPS a phase should reach: the lowest of what the volume allows
+ * over the phase (provisioned IOPS, or gp2's bucket: burst while the
+ * credits in p last, then baseline), the instance limit and
+ * iodepth / latency, with the one that bound it.  At qd1 on a full gp2
+ * the latency binds (1 / 0.56 ms = 1,786 < 3,000); after a 60 s rest the
+ * bucket does (600 < 1,786). */
+struct ebs_rate ebs_phase_expected_iops(const struct ebs_prediction *p, const struct ebs_phase *ph);
+
+/* Throughput in MiB/s and what caps it. */
+struct ebs_throughput {
+	double mibs;
+	enum ebs_bound bound;
+};
+/* The throughput cap of a sequential phase of io_size_bytes I/O, with
+ * I/O counted in the volume's units (an I/O over 256 KiB counts as
+ * several, contiguous ones of 32 KiB and up merge), against the
+ * volume's limits (its burst ones when volume_burst and it has credits)
+ * and the instance's (inst may be NULL). */
+struct ebs_throughput ebs_seq_throughput_cap(const struct ebs_volume *v, double io_size_bytes,
+					     bool volume_burst,
+					     const struct instance_ebs_limits *inst,
+					     bool instance_burst);
+
+/* A bucket's balance, in credits (units) and as a share of the bucket. */
+struct ebs_credit_state {
+	double credits;
+	double percent; /* of p->bucket (gp2: 5.4 M); NaN without a bucket */
+};
+/* The balance a burst phase started with, inferred from when its cliff
+ * came: what the burst drained net of refill in cliff_s seconds,
+ * cliff_s x (rate x units per I/O - baseline), at rate =
+ * min(demand_ops, burst rate).  The seed's 100 GiB gp2 fell at 2,000 s
+ * at 3,000 IOPS: 5.4 M credits, 100 %. */
+struct ebs_credit_state ebs_credits_from_cliff(const struct ebs_prediction *p, double cliff_s,
+					       double demand_ops);
+
 /* "m5.xlarge"; NULL when the table does not know it. */
 const struct instance_ebs_limits *instance_limits_find(const char *instance_type);
+/* Whether the instance has its own EBS burst, which ends in a cliff of
+ * its own after burst_seconds_per_day at full demand. */
+bool instance_has_ebs_burst(const struct instance_ebs_limits *inst);
 
+/* The seed's Seoul (ap-northeast-2) prices. */
 struct ebs_prices ebs_prices_default(void);
+/* The built-in prices of a region ("us-east-1"), and true; for any other
+ * region false, and out holds every price unknown (NaN: costs print as
+ * unknown) with its source saying why, for a config's "prices" to fill
+ * in.  A fallback, not an error: image/ami/launch.sh writes whatever
+ * region the instance runs in, and a missing price table must not stop
+ * a benchmark. */
+bool ebs_prices_for_region(const char *region, struct ebs_prices *out);
 /* Overrides one price: name is "TYPE.FIELD" with FIELD one of gib_month,
  * iops_month, mibs_month, iops_included, mibs_included,
  * iops_month_over_32000, iops_month_over_64000 ("gp3.iops_month").

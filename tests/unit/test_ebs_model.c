@@ -1,9 +1,12 @@
 /* test_ebs_model.c - the model reproduces the seed's arithmetic: gp2's
  * 300 IOPS baseline and 2,000 s burst, the 600 IOPS after a 120 s rest,
- * 256 KiB accounting, m5.xlarge's limits and the Seoul monthly costs. */
+ * 256 KiB accounting, m5.xlarge's limits and the Seoul monthly costs;
+ * AWS's current gp3/io1/io2 rules, what bounds a phase, the credits a
+ * cliff implies, instance bursts and the prices of each region. */
 #include <string.h>
 
 #include "check.h"
+#include "config.h"
 #include "ebs_model.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -105,10 +108,17 @@ static void test_256k_accounting_and_throughput(struct checks *checks)
 	CHECK_NEAR(ebs_predict(&v, &w).io_units, 4, 0);
 	w.io_size_bytes = 300 * 1024;
 	CHECK_NEAR(ebs_predict(&v, &w).io_units, 2, 0);
-	/* Contiguous 4 KiB I/O merges, 64 to a unit: the throughput cap binds. */
+	/* Contiguous I/O merges only from 32 KiB: 4 KiB costs a unit each... */
 	w = (struct ebs_workload){ .io_size_bytes = 4096, .sequential = true };
 	p = ebs_predict(&v, &w);
-	CHECK_NEAR(p.baseline.ops, 125 * 256, 1e-6);
+	CHECK_NEAR(p.io_units, 1, 0);
+	CHECK_NEAR(p.baseline.ops, 3000, 1e-9);
+	CHECK(p.baseline.bound == EBS_BOUND_VOLUME_IOPS);
+	/* ...32 KiB merges, 8 to a unit: the 125 MiB/s cap binds at 4,000. */
+	w.io_size_bytes = 32 * 1024;
+	p = ebs_predict(&v, &w);
+	CHECK_NEAR(p.io_units, 0.125, 0);
+	CHECK_NEAR(p.baseline.ops, 4000, 1e-9);
 	CHECK(p.baseline.bound == EBS_BOUND_VOLUME_THROUGHPUT);
 }
 
@@ -172,7 +182,10 @@ static void test_provisioned(struct checks *checks)
 	p = ebs_predict(&v, &full_4k);
 	CHECK_NEAR(p.baseline.ops, 20000, 0);
 	CHECK(!p.bursts);
-	CHECK_NEAR(p.baseline_mibs, 1000, 0);
+	/* io2 Block Express: 0.25 MiB/s per IOPS up to 4,000 MiB/s. */
+	CHECK_NEAR(p.baseline_mibs, 4000, 1e-9);
+	v.iops = 8000;
+	CHECK_NEAR(ebs_predict(&v, &full_4k).baseline_mibs, 2000, 1e-9);
 	v = volume(EBS_GP3, 100);
 	CHECK(v.iops_assumed && v.throughput_assumed);
 	CHECK_NEAR(v.iops, 3000, 0);
@@ -290,7 +303,9 @@ static void test_types_and_checks(struct checks *checks)
 	CHECK(ebs_type_rules((enum ebs_type)EBS_TYPE_COUNT) == NULL);
 	v = volume(EBS_GP3, 100);
 	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
-	v.iops = 20000;
+	v.iops = 50000; /* 500 per GiB */
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	v.iops = 50001;
 	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
 	v = volume(EBS_GP3, 10);
 	v.iops = 16000; /* 500 per GiB */
@@ -305,6 +320,347 @@ static void test_types_and_checks(struct checks *checks)
 	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
 	v = volume(EBS_IO1, 100);
 	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+}
+
+/* gp3 since September 2025: 80,000 IOPS, 2,000 MiB/s, 65,536 GiB, and
+ * the included 3,000 IOPS valid at any size. */
+static void test_gp3_limits(struct checks *checks)
+{
+	char err[128];
+	struct ebs_volume v = volume(EBS_GP3, 65536);
+
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	v.size_gib = 65537;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v = volume(EBS_GP3, 160);
+	v.iops = 80000;
+	v.throughput_mibs = 2000;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	CHECK_NEAR(ebs_predict(&v, &full_4k).baseline.ops, 80000, 0);
+	v.iops = 80001;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v.iops = 80000;
+	v.throughput_mibs = 2001;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	/* 2,000 MiB/s needs 8,000 IOPS at 0.25 MiB/s per IOPS. */
+	v.throughput_mibs = 2000;
+	v.iops = 7999;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "per IOPS") != NULL);
+	v.iops = 8000;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	/* 1 GiB: 500 x 1 is below 3,000, and 3,000 is still fine. */
+	v = volume(EBS_GP3, 1);
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	v.iops = 3001;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v = volume(EBS_GP3, 7);
+	v.iops = 3500;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	v.iops = 3501;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+}
+
+/* io2 is Block Express only: 4 GiB..64 TiB, 1,000 IOPS per GiB up to
+ * 256,000, 4,000 MiB/s. */
+static void test_io2_block_express(struct checks *checks)
+{
+	char err[128];
+	struct ebs_volume v = volume(EBS_IO2, 256);
+	struct ebs_workload seq = { .io_size_bytes = MIB, .sequential = true };
+
+	v.iops = 256000;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	CHECK_NEAR(ebs_predict(&v, &seq).baseline_mibs, 4000, 1e-9);
+	v.size_gib = 255;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v.iops = 255000;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	v.iops = 256001;
+	v.size_gib = 65536;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v.iops = 100;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	v.size_gib = 65537;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v.size_gib = 3;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	/* 16,000 IOPS reach the 4,000 MiB/s maximum. */
+	v = volume(EBS_IO2, 100);
+	v.iops = 16000;
+	CHECK_NEAR(ebs_predict(&v, &seq).baseline.ops, 4000, 1e-9);
+	v.iops = 15000;
+	CHECK_NEAR(ebs_predict(&v, &seq).baseline.ops, 3750, 1e-9);
+}
+
+/* io1: at most 500 MiB/s up to 32,000 IOPS, then 16 KiB per IOPS. */
+static void test_io1_throughput(struct checks *checks)
+{
+	char err[128];
+	struct ebs_volume v = volume(EBS_IO1, 2000);
+	struct ebs_workload seq = { .io_size_bytes = MIB, .sequential = true };
+	const double iops[] = { 1000, 2000, 20000, 32000, 48000, 64000 };
+	const double mibs[] = { 250, 500, 500, 500, 750, 1000 };
+
+	for (unsigned i = 0; i < 6; i++) {
+		v.iops = iops[i];
+		CHECK_NEAR(ebs_predict(&v, &seq).baseline_mibs, mibs[i], 1e-9);
+		CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	}
+	v.iops = 64001;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+	v = volume(EBS_IO1, 100);
+	v.iops = 5000; /* 50 per GiB */
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == 0);
+	v.iops = 5001;
+	CHECK(ebs_volume_check(&v, err, sizeof(err)) == -1);
+}
+
+/* The IOPS a phase should reach: bucket, provisioned, instance or
+ * latency, whichever is lowest, named. */
+static void test_phase_expected_iops(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_GP2, 100);
+	struct ebs_prediction p = ebs_predict(&v, &full_4k);
+	/* The seed's qd1 gp2: 0.56 ms a read. */
+	struct ebs_phase ph = {
+		.duration_s = 60, .demand_ops = HUGE_VAL, .iodepth = 1, .latency_s = 0.56e-3
+	};
+	struct ebs_workload rested = { .io_size_bytes = 4096, .idle_before_s = 60 };
+	struct ebs_rate r = ebs_phase_expected_iops(&p, &ph);
+
+	/* Full bucket: 1 / 0.56 ms = 1,786 is below the 3,000 burst. */
+	CHECK_NEAR(r.ops, 1 / 0.56e-3, 1e-6);
+	CHECK(r.bound == EBS_BOUND_LATENCY);
+	/* Empty, then 60 s idle: the bucket allows 600, below 1,786. */
+	p = ebs_predict(&v, &rested);
+	r = ebs_phase_expected_iops(&p, &ph);
+	CHECK_NEAR(r.ops, 600, 1e-9);
+	CHECK(r.bound == EBS_BOUND_VOLUME_IOPS);
+	CHECK(ebs_verdict_of(603, r.ops, 0.05) == EBS_AS_PREDICTED);
+	/* No demand given means no demand limit. */
+	ph.demand_ops = 0;
+	CHECK_NEAR(ebs_phase_expected_iops(&p, &ph).ops, 600, 1e-9);
+	ph.demand_ops = HUGE_VAL;
+	/* Latency unknown: only the volume bounds it. */
+	ph.latency_s = 0;
+	p = ebs_predict(&v, &full_4k);
+	r = ebs_phase_expected_iops(&p, &ph);
+	CHECK_NEAR(r.ops, 3000, 1e-9);
+	CHECK(r.bound == EBS_BOUND_VOLUME_IOPS);
+	/* Deep queue on a 16,000 IOPS gp3 behind an m5.xlarge: the instance. */
+	v = volume(EBS_GP3, 100);
+	v.iops = 16000;
+	p = ebs_predict(&v, &full_4k);
+	ph = (struct ebs_phase){ .duration_s = 60,
+				 .demand_ops = HUGE_VAL,
+				 .iodepth = 32,
+				 .latency_s = 1e-3,
+				 .instance = instance_limits_find("m5.xlarge") };
+	r = ebs_phase_expected_iops(&p, &ph);
+	CHECK_NEAR(r.ops, 6000, 0);
+	CHECK(r.bound == EBS_BOUND_INSTANCE_IOPS);
+	ph.instance = NULL;
+	r = ebs_phase_expected_iops(&p, &ph);
+	CHECK_NEAR(r.ops, 16000, 0);
+	CHECK(r.bound == EBS_BOUND_VOLUME_IOPS);
+	/* A rate-limited job below everything: demand, not latency. */
+	ph.demand_ops = 500;
+	r = ebs_phase_expected_iops(&p, &ph);
+	CHECK_NEAR(r.ops, 500, 0);
+	CHECK(r.bound == EBS_BOUND_NONE);
+	CHECK(strstr(ebs_bound_name(EBS_BOUND_LATENCY), "latency") != NULL);
+}
+
+/* Sequential throughput caps, I/O counted in 256 KiB units. */
+static void test_seq_throughput_cap(struct checks *checks)
+{
+	const struct instance_ebs_limits *m = instance_limits_find("m5.xlarge");
+	struct ebs_volume v = volume(EBS_GP3, 100);
+	struct ebs_throughput t = ebs_seq_throughput_cap(&v, MIB, false, NULL, false);
+
+	CHECK_NEAR(t.mibs, 125, 1e-9);
+	CHECK(t.bound == EBS_BOUND_VOLUME_THROUGHPUT);
+	v.throughput_mibs = 250;
+	t = ebs_seq_throughput_cap(&v, MIB, false, m, false);
+	CHECK_NEAR(t.mibs, 143.75e6 / MIB, 1e-9);
+	CHECK(t.bound == EBS_BOUND_INSTANCE_THROUGHPUT);
+	t = ebs_seq_throughput_cap(&v, MIB, false, m, true);
+	CHECK_NEAR(t.mibs, 250, 1e-9);
+	/* A 1 MiB I/O is four units: 4,000 IOPS move 1,000 MiB/s on io2... */
+	v = volume(EBS_IO2, 100);
+	v.iops = 4000;
+	t = ebs_seq_throughput_cap(&v, MIB, false, NULL, false);
+	CHECK_NEAR(t.mibs, 1000, 1e-9);
+	/* ...and 4 KiB sequential I/O is one unit each, not merged. */
+	v = volume(EBS_GP3, 100);
+	t = ebs_seq_throughput_cap(&v, 4096, false, NULL, false);
+	CHECK_NEAR(t.mibs, 3000 * 4096 / MIB, 1e-9);
+	CHECK(t.bound == EBS_BOUND_VOLUME_IOPS);
+	/* gp2 100 GiB: 128 MiB/s with credits, 300 units x 256 KiB without. */
+	v = volume(EBS_GP2, 100);
+	CHECK_NEAR(ebs_seq_throughput_cap(&v, MIB, true, NULL, false).mibs, 128, 1e-9);
+	CHECK_NEAR(ebs_seq_throughput_cap(&v, MIB, false, NULL, false).mibs, 75, 1e-9);
+	/* Contiguous 384 KiB I/O merges: 1.5 units each on average, so a
+	 * 1,000 IOPS io2 moves 250 MiB/s (random, 2 units each: 187.5). */
+	v = volume(EBS_IO2, 100);
+	v.iops = 1000;
+	CHECK_NEAR(ebs_seq_throughput_cap(&v, 384 * 1024, false, NULL, false).mibs, 250, 1e-9);
+	{
+		struct ebs_workload random_384k = { .io_size_bytes = 384 * 1024 };
+		CHECK_NEAR(ebs_predict(&v, &random_384k).baseline.ops * 384 * 1024 / MIB, 187.5,
+			   1e-9);
+	}
+	/* 2 MiB I/O on a 1,000 IOPS io1: 8 units, 125 a second, 250 MiB/s. */
+	v = volume(EBS_IO1, 100);
+	v.iops = 1000;
+	CHECK_NEAR(ebs_seq_throughput_cap(&v, 2 * MIB, false, NULL, false).mibs, 250, 1e-9);
+}
+
+/* The bucket at the start, from when the cliff came. */
+static void test_credits_from_cliff(struct checks *checks)
+{
+	struct ebs_volume v = volume(EBS_GP2, 100);
+	struct ebs_prediction p = ebs_predict(&v, &full_4k);
+	/* The seed: burst 3,000 then 300, the cliff at ~2,000 s: full. */
+	struct ebs_credit_state c = ebs_credits_from_cliff(&p, 2000, HUGE_VAL);
+
+	CHECK_NEAR(c.credits, 5.4e6, 1e-6);
+	CHECK_NEAR(c.percent, 100, 1e-9);
+	c = ebs_credits_from_cliff(&p, 1000, HUGE_VAL);
+	CHECK_NEAR(c.credits, 2.7e6, 1e-6);
+	CHECK_NEAR(c.percent, 50, 1e-9);
+	/* A phase asking 1,650 IOPS drains 1,350 a second net of refill. */
+	c = ebs_credits_from_cliff(&p, 4000, 1650);
+	CHECK_NEAR(c.percent, 100, 1e-9);
+	/* Round trip: the burst a balance buys is the cliff it implies. */
+	p.credits = 0.8 * 5.4e6;
+	c = ebs_credits_from_cliff(&p, ebs_burst_seconds_at(&p, HUGE_VAL), HUGE_VAL);
+	CHECK_NEAR(c.percent, 80, 1e-9);
+	c = ebs_credits_from_cliff(&p, -5, HUGE_VAL);
+	CHECK_NEAR(c.credits, 0, 0);
+	/* No bucket, no percentage. */
+	v = volume(EBS_GP3, 100);
+	p = ebs_predict(&v, &full_4k);
+	CHECK(isnan(ebs_credits_from_cliff(&p, 100, HUGE_VAL).percent));
+}
+
+/* The instance's own EBS burst: 30 minutes a day on the rows whose
+ * maximum exceeds their baseline. */
+static void test_instance_bursts(struct checks *checks)
+{
+	const char *bursting[] = { "m5.large",	 "m5.xlarge",	"m5.2xlarge",  "m6i.large",
+				   "m6i.xlarge", "m6i.2xlarge", "m6i.4xlarge", "m7i.large",
+				   "m7i.xlarge", "m7i.2xlarge", "m7i.4xlarge", "c5.large",
+				   "c5.xlarge",	 "c5.2xlarge",	"r5.large",    "r5.xlarge",
+				   "r5.2xlarge" };
+	const char *steady[] = { "m5.4xlarge", "m5.8xlarge", "m6i.8xlarge", "m7i.8xlarge",
+				 "c5.4xlarge", "c5.9xlarge", "r5.4xlarge",  "r5.8xlarge" };
+
+	for (unsigned i = 0; i < sizeof(bursting) / sizeof(bursting[0]); i++) {
+		const struct instance_ebs_limits *m = instance_limits_find(bursting[i]);
+		if (!CHECK(m != NULL))
+			continue;
+		CHECK(instance_has_ebs_burst(m));
+		CHECK_NEAR(m->burst_seconds_per_day, 1800, 0);
+		CHECK(m->burst_iops > m->baseline_iops);
+	}
+	for (unsigned i = 0; i < sizeof(steady) / sizeof(steady[0]); i++) {
+		const struct instance_ebs_limits *m = instance_limits_find(steady[i]);
+		if (!CHECK(m != NULL))
+			continue;
+		CHECK(!instance_has_ebs_burst(m));
+		CHECK_NEAR(m->burst_iops, m->baseline_iops, 0);
+		CHECK_NEAR(m->burst_mbps, m->baseline_mbps, 0);
+	}
+	CHECK(!instance_has_ebs_burst(NULL));
+	CHECK_NEAR(INSTANCE_BURST_WINDOW_S, 86400, 0);
+}
+
+/* us-east-1 as a second region; any other region: prices unknown. */
+static void test_region_prices(struct checks *checks)
+{
+	struct ebs_prices prices;
+	struct ebs_volume v = volume(EBS_GP3, 100);
+
+	CHECK(ebs_prices_for_region("us-east-1", &prices));
+	CHECK(strcmp(prices.region, "us-east-1") == 0);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 8.00, 1e-9);
+	v.iops = 6000;
+	v.throughput_mibs = 250;
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 8 + 3000 * 0.005 + 125 * 0.04, 1e-9);
+	v = volume(EBS_GP2, 100);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 10.00, 1e-9);
+	v = volume(EBS_IO1, 100);
+	v.iops = 5000;
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 12.5 + 5000 * 0.065, 1e-9);
+	v = volume(EBS_IO2, 1000);
+	v.iops = 70000;
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices),
+		   125 + 32000 * 0.065 + 32000 * 0.0455 + 6000 * 0.03185, 1e-9);
+	v = volume(EBS_ST1, 1000);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 45, 1e-9);
+	v = volume(EBS_SC1, 1000);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 15, 1e-9);
+	/* Seoul stays the default and is a region of its own. */
+	CHECK(ebs_prices_for_region("ap-northeast-2", &prices));
+	v = volume(EBS_GP3, 100);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 9.12, 1e-9);
+	/* Unknown: every cost unknown until set, gp3's free baseline kept. */
+	CHECK(!ebs_prices_for_region("eu-west-1", &prices));
+	CHECK(prices.region == NULL);
+	CHECK(strstr(prices.source, "no built-in prices") != NULL);
+	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
+	CHECK(ebs_prices_set(&prices, "gp3.gib_month", 0.088) == 0);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 8.8, 1e-9);
+	v.iops = 4000;
+	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
+}
+
+/* Parses a config document into c; 0 or -1. */
+static int config_of(struct run_config *c, const char *text, char *err, size_t errlen)
+{
+	json_t *root = json_loads(text, 0, NULL);
+	int rc;
+
+	config_defaults(c);
+	err[0] = '\0';
+	rc = root ? config_from_json(c, root, err, errlen) : -1;
+	json_decref(root);
+	return rc;
+}
+
+/* The config's region picks the prices; "prices" overrides them in
+ * whichever order the keys come. */
+static void test_config_region_prices(struct checks *checks)
+{
+	struct run_config c;
+	char err[256];
+
+	CHECK(config_of(&c, "{}", err, sizeof(err)) == 0);
+	CHECK(strcmp(c.prices.region, "ap-northeast-2") == 0);
+	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.114, 0);
+	config_free(&c);
+	CHECK(config_of(&c, "{\"region\": \"us-east-1\"}", err, sizeof(err)) == 0);
+	CHECK(strcmp(c.prices.region, "us-east-1") == 0);
+	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.10, 0);
+	CHECK(!c.prices_overridden);
+	config_free(&c);
+	CHECK(config_of(&c, "{\"prices\": {\"gp3.gib_month\": 0.07}, \"region\": \"us-east-1\"}",
+			err, sizeof(err)) == 0);
+	CHECK_NEAR(c.prices.type[EBS_GP3].gib_month, 0.07, 0);
+	CHECK_NEAR(c.prices.type[EBS_GP3].iops_month, 0.005, 0);
+	CHECK(c.prices_overridden);
+	config_free(&c);
+	CHECK(config_of(&c, "{\"region\": \"eu-west-1\", \"prices\": {\"gp2.gib_month\": 0.11}}",
+			err, sizeof(err)) == 0);
+	CHECK(strcmp(c.region, "eu-west-1") == 0);
+	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.11, 0);
+	CHECK(isnan(c.prices.type[EBS_GP3].gib_month));
+	config_free(&c);
+	CHECK(config_of(&c, "{\"region\": 7}", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "'region'") != NULL);
+	config_free(&c);
 }
 
 static void test_verdicts(struct checks *checks)
@@ -322,4 +678,7 @@ static void test_verdicts(struct checks *checks)
 CHECK_MAIN(test_gp2_burst_and_baseline, test_gp2_sizes, test_gp2_refill_after_rest,
 	   test_256k_accounting_and_throughput, test_gp2_throughput, test_hdd, test_provisioned,
 	   test_instance_limits, test_instance_binds, test_seoul_costs,
-	   test_unknown_and_overridden_prices, test_types_and_checks, test_verdicts)
+	   test_unknown_and_overridden_prices, test_types_and_checks, test_gp3_limits,
+	   test_io2_block_express, test_io1_throughput, test_phase_expected_iops,
+	   test_seq_throughput_cap, test_credits_from_cliff, test_instance_bursts,
+	   test_region_prices, test_config_region_prices, test_verdicts)
