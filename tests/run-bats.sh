@@ -5,11 +5,12 @@
 # status is non-zero when the lint finds an assertion that cannot fail, a
 # test fails, a test skips for a reason tests/bats/skips.list does not
 # list, or fewer tests report than bats planned.
-# Usage: tests/run-bats.sh [FILE.bats|DIR...]   (default: tests/bats)
+# Usage: tests/run-bats.sh [FILE.bats|DIR...]   (default: tests/bats); the
+# TAP goes to build/bats.tap, or BATS_TAP.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build
-TAP=build/bats.tap
+TAP=${BATS_TAP:-build/bats.tap}
 LIST=tests/bats/skips.list
 targets=("${@:-tests/bats}")
 
@@ -28,8 +29,9 @@ mapfile -t files < <(bats_files "${targets[@]}")
 
 # What runs must first pass the lint (tests/lint-bats.sh: no `a && b` or
 # `! cmd` mid-test, no bare skip, ...), with the helpers they load.
-if ! bash tests/lint-bats.sh "${files[@]}" tests/bats/helpers.bash >&2; then
-	echo "bats: not run: tests/lint-bats.sh found assertions that cannot fail" >&2
+if ! bash tests/lint-bats.sh "${files[@]}" tests/bats/helpers.bash >&2 ||
+	! bash tests/lint-bats.sh --skips-readme; then
+	echo "bats: not run: tests/lint-bats.sh failed (above)" >&2
 	echo "bats: 0 passed, 0 failed, 0 skipped"
 	exit 1
 fi
