@@ -22,10 +22,15 @@ make_loop() {
 	echo "$dev"
 }
 
+# cleanup_loops: detach each device made here, only while it is still
+# backed by our file: a number detached early (by a test) may already be
+# another run's device on a shared machine.
 cleanup_loops() {
 	[ -f "$BATS_FILE_TMPDIR/loops" ] || return 0
 	while read -r dev backing; do
-		losetup -d "$dev" 2>/dev/null || true
+		if [ "$(losetup -nO BACK-FILE "$dev" 2>/dev/null)" = "$backing" ]; then
+			losetup -d "$dev" 2>/dev/null || true
+		fi
 		rm -f "$backing"
 	done <"$BATS_FILE_TMPDIR/loops"
 	rm -f "$BATS_FILE_TMPDIR/loops"

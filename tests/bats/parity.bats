@@ -46,7 +46,7 @@ setup() {
 
 # dev_read_bytes -> bytes the loop device has read so far (its stat file).
 dev_read_bytes() {
-	awk '{ print $3 * 512 }' "/sys/block/${LOOP#/dev/}/stat"
+	awk '{ printf "%.0f\n", $3 * 512 }' "/sys/block/${LOOP#/dev/}/stat"
 }
 
 # measure GROUP ARGS...: one `ebsbench fio ARGS` on the loop device, in
