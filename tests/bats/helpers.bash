@@ -85,10 +85,11 @@ unique_name() {
 }
 
 # make_group NAME DEV READ_IOPS WRITE_IOPS [READ_BPS]: throttle_group, and
-# remember the group so cleanup_groups removes it.
+# remember the group (first: a failed cap still leaves its directory) so
+# cleanup_groups removes it.
 make_group() {
-	throttle_group "$@" || return 1
-	echo "$1" >>"$BATS_FILE_TMPDIR/groups"
+	echo "$1" >>"$BATS_FILE_TMPDIR/groups" || return 1
+	throttle_group "$@"
 }
 
 cleanup_groups() {
