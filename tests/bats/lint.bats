@@ -151,11 +151,18 @@ BATS
 	sed 's/@TEST/@test/' >>"$1"
 }
 
+# run_suite NAME: tests/run-bats.sh on NAME.bats (its TAP kept apart from
+# the one this run writes), through bats' run.
+run_suite() {
+	BATS_TAP=$BATS_TEST_TMPDIR/$1.tap run --separate-stderr "$ROOT/tests/run-bats.sh" \
+		"$BATS_TEST_TMPDIR/$1.bats"
+}
+
 @test "run-bats.sh: skips counted apart and listed with their reasons; an unlisted reason fails the run" {
 	suite listed.bats </dev/null
-	BATS_TAP=$BATS_TEST_TMPDIR/listed.tap run --separate-stderr "$ROOT/tests/run-bats.sh" \
-		"$BATS_TEST_TMPDIR/listed.bats"
+	run_suite listed
 	assert_success
+	[ -s listed.tap ] # its own TAP, not the outer run's build/bats.tap
 	assert_line "bats: 1 passed, 0 failed, 1 skipped"
 	assert_line "skipped: $BATS_TEST_TMPDIR/listed.bats: md arrays: no-md-driver: the kernel has no md (software RAID) driver, so no md array can be created to write its superblock (no /proc/mdstat here)"
 	# An ID that is not listed fails in the test itself.
@@ -164,8 +171,7 @@ BATS
 		skip_unavailable busy-machine
 	}
 	BATS
-	BATS_TAP=$BATS_TEST_TMPDIR/unknown.tap run --separate-stderr "$ROOT/tests/run-bats.sh" \
-		"$BATS_TEST_TMPDIR/unknown.bats"
+	run_suite unknown
 	assert_failure
 	assert_line "bats: 1 passed, 1 failed, 1 skipped"
 	[[ $output == *"'busy-machine' is not an allowed skip"* ]] || fail "no reason given: $output"
@@ -182,8 +188,7 @@ BATS
 		false
 	}
 	BATS
-	BATS_TAP=$BATS_TEST_TMPDIR/bypass.tap run --separate-stderr "$ROOT/tests/run-bats.sh" \
-		"$BATS_TEST_TMPDIR/bypass.bats"
+	run_suite bypass
 	assert_failure
 	assert_line "bats: 1 passed, 1 failed, 2 skipped"
 	[[ $stderr == *"'sneaky' ($BATS_TEST_TMPDIR/bypass.bats) skipped for a reason not in tests/bats/skips.list: the machine is busy"* ]] ||
@@ -194,8 +199,7 @@ BATS
 		skip "the machine is busy"
 	}
 	BATS
-	BATS_TAP=$BATS_TEST_TMPDIR/plain.tap run --separate-stderr "$ROOT/tests/run-bats.sh" \
-		"$BATS_TEST_TMPDIR/plain.bats"
+	run_suite plain
 	assert_failure
 	assert_line "bats: 0 passed, 0 failed, 0 skipped"
 	[[ $stderr == *"bare-skip"* ]] || fail "the lint did not name the skip: $stderr"
