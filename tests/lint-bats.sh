@@ -18,8 +18,8 @@
 #               which accepts only the reasons in tests/bats/skips.list
 #   run-last    a test whose last statement is `run CMD` (not `run -N` or
 #               `run !`): nothing looks at what it did
-# Usage: tests/lint-bats.sh [FILE...]   (default: tests/bats/*.bats and
-# tests/bats/*.bash).  Each finding goes to stdout as FILE:LINE: RULE: what
+# Usage: tests/lint-bats.sh [FILE...]   (default: tests/bats/*.bats,
+# tests/bats/*.bash and tests/peers/peers.bash).  Each finding goes to stdout as FILE:LINE: RULE: what
 # and the statement; the exit status is 1 when there is one, 2 on bad usage.
 #        tests/lint-bats.sh --skips-readme: README.md quotes the entries of
 # tests/bats/skips.list exactly (the list is kept in one place, shown there).
@@ -47,7 +47,7 @@ fi
 
 if [ $# -eq 0 ]; then
 	cd "$ROOT"
-	set -- tests/bats/*.bats tests/bats/*.bash
+	set -- tests/bats/*.bats tests/bats/*.bash tests/peers/peers.bash
 fi
 for f in "$@"; do
 	[ -f "$f" ] || {
