@@ -62,7 +62,6 @@ SKIP_HELPER=skip_unavailable
 read -r -d '' PROGRAM <<'AWK' || true
 # --- the context stack: file, fn, grp, sub, cs, ar, db, sq, dq, aq ----------
 function push(c) { st[++sp] = c; acmd[sp] = 1; wd[sp] = "" }
-function top() { return st[sp] }
 function code(c) { return c == "file" || c == "fn" || c == "grp" || c == "sub" || c == "cs" }
 
 function report(line, rule, msg, text) {
@@ -74,7 +73,7 @@ function report(line, rule, msg, text) {
 
 # --- statements of the innermost function body -----------------------------
 function stmt_reset() {
-	s_text = ""; s_line = 0; s_kind = "normal"; s_neg = 0; s_nseg = 0; s_ops = ""
+	s_text = ""; s_line = 0; s_kind = "normal"; s_neg = 0; s_nseg = 0
 	s_w2 = ""; s_w3 = ""; s_nwords = 0
 }
 
@@ -87,8 +86,9 @@ function stmt_word(w) {
 		if (w == "!") return
 		seg[++s_nseg] = w
 		if (s_nseg == 1) {
-			if (w == "if" || w == "elif" || w == "while" || w == "until") s_kind = "cond"
-			else if (w == "fi" || w == "done" || w == "esac") s_kind = "closer"
+			# A condition: its words are commands too ("if ! a", "if (( x ))").
+			if (w == "if" || w == "elif" || w == "while" || w == "until") { s_kind = "cond"; return }
+			if (w == "fi" || w == "done" || w == "esac") s_kind = "closer"
 			else if (w == "for" || w == "case") s_kind = "header"
 		}
 		acmd[sp] = 0
@@ -103,7 +103,6 @@ function stmt_word(w) {
 }
 
 function stmt_op(op) {
-	s_ops = s_ops op " "
 	opwait = 1
 	segop[s_nseg] = op
 	acmd[sp] = 1
@@ -114,7 +113,7 @@ function stmt_end(   i) {
 		n = ++fn_n[fd]
 		k = fd SUBSEP n
 		f_line[k] = s_line; f_text[k] = s_text; f_kind[k] = s_kind; f_neg[k] = s_neg
-		f_ops[k] = s_ops; f_nseg[k] = s_nseg; f_w2[k] = s_w2; f_w3[k] = s_w3
+		f_nseg[k] = s_nseg; f_w2[k] = s_w2; f_w3[k] = s_w3
 		for (i = 1; i <= s_nseg; i++) { f_seg[k, i] = seg[i]; f_segop[k, i] = segop[i] }
 	}
 	for (i in seg) delete seg[i]
@@ -164,7 +163,7 @@ function fn_check(   n, i, j, k, last, lastop, lastw, kk) {
 	}
 	for (i = 1; i <= n; i++) {
 		k = fd SUBSEP i
-		delete f_line[k]; delete f_text[k]; delete f_kind[k]; delete f_neg[k]; delete f_ops[k]
+		delete f_line[k]; delete f_text[k]; delete f_kind[k]; delete f_neg[k]
 		delete f_w2[k]; delete f_w3[k]
 		for (j = 1; j <= f_nseg[k]; j++) { delete f_seg[k, j]; delete f_segop[k, j] }
 		delete f_nseg[k]
@@ -173,7 +172,6 @@ function fn_check(   n, i, j, k, last, lastop, lastw, kk) {
 }
 
 function fn_open(kind, name) {
-	if (st[sp] == "fn") fnstack_s[sp] = 1
 	push("fn")
 	fd = sp
 	fn_kind[fd] = kind; fn_name[fd] = name; fn_n[fd] = 0

@@ -80,6 +80,8 @@ X=$(true && echo file level)
 	if [ -s a ] && [ -s b ]; then echo both; fi
 	while [ -n "$x" ] && ! false; do break; done
 	until [ -s a ] || [ -s b ]; do sleep 1; done
+	if (( 1 && 2 )) && ! false; then :; elif [ -s a ] && true; then :; else echo no; fi
+	while read -r l; do echo "$l"; done < <(true && echo x)
 	[[ -n $a && -n $b ]]
 	[[ $x == *"&&"* || ! -e $y ]]
 	(( 1 && 2 ))
