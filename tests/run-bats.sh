@@ -29,7 +29,7 @@ mapfile -t files < <(bats_files "${targets[@]}")
 
 # What runs must first pass the lint (tests/lint-bats.sh: no `a && b` or
 # `! cmd` mid-test, no bare skip, ...), with the helpers they load.
-if ! bash tests/lint-bats.sh "${files[@]}" tests/bats/helpers.bash tests/peers/peers.bash >&2 ||
+if ! bash tests/lint-bats.sh "${files[@]}" tests/bats/*.bash tests/peers/peers.bash >&2 ||
 	! bash tests/lint-bats.sh --skips-readme; then
 	echo "bats: not run: tests/lint-bats.sh failed (above)" >&2
 	echo "bats: 0 passed, 0 failed, 0 skipped"
