@@ -442,7 +442,9 @@ check_forms() {
 	[[ $stderr == *"SignatureDoesNotMatch"* ]] || fail "no S3 error in the output: $stderr"
 	grep -q "uploaded results.json" "$BATS_FILE_TMPDIR/captures"
 	sort -u "$BATS_FILE_TMPDIR/secrets" | grep -v '^$' >secrets
-	[ "$(wc -l <secrets)" -gt 20 ]
+	# Never a vacuous search: this test's own run alone gives six
+	# signatures, the key and the key id.
+	[ "$(wc -l <secrets)" -ge 8 ] || fail "only $(wc -l <secrets) secrets to look for"
 	run ! grep -F -f secrets "$BATS_FILE_TMPDIR/captures"
 	run ! grep -E 'X-Amz-(Signature|Credential|Security-Token)=[^R]' "$BATS_FILE_TMPDIR/captures"
 	# Recorded URLs say where a file went, never how it was allowed.
