@@ -8,7 +8,7 @@
 # Usage: tests/run-bats.sh [FILE.bats|DIR...]   (default: tests/bats); the
 # TAP goes to build/bats.tap, or BATS_TAP.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 mkdir -p build
 TAP=${BATS_TAP:-build/bats.tap}
 LIST=tests/bats/skips.list

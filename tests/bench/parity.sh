@@ -43,7 +43,7 @@ WORK=$(mktemp -d /tmp/ebsbench-parity.XXXXXX)
 # The bats helpers (loop devices, blkio groups, medians) keep their lists
 # in BATS_FILE_TMPDIR.
 export BATS_FILE_TMPDIR=$WORK
-# shellcheck source=../bats/helpers.bash
+# shellcheck source=tests/bats/helpers.bash
 . "$ROOT/tests/bats/helpers.bash"
 cleanup() {
 	cleanup_groups
