@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-assert
   bats-support bats-file jq libaio-dev liburing-dev libjansson-dev clang-format
   cppcheck xmlstarlet util-linux python3 libxml2-utils time e2fsprogs libmbedtls-dev
-  ca-certificates libblkid-dev xz-utils
+  ca-certificates libblkid-dev xz-utils python3-six
   fdisk gdisk dosfstools ntfs-3g exfatprogs f2fs-tools squashfs-tools genisoimage bcache-tools
   cryptsetup-bin lvm2 xfsprogs btrfs-progs nilfs-tools jfsutils reiserfsprogs udftools erofs-utils"
 # The last two lines: each format's own tool, for tests/bats/safety.bats.

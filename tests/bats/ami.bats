@@ -100,8 +100,9 @@ setup_file() {
 
 teardown_file() {
 	local pid
-	pid=$(cat "$BATS_FILE_TMPDIR/capture.pid" 2>/dev/null) && kill "$pid" 2>/dev/null
-	return 0
+	if pid=$(cat "$BATS_FILE_TMPDIR/capture.pid" 2>/dev/null); then
+		kill "$pid" 2>/dev/null || true
+	fi
 }
 
 setup() {

@@ -52,7 +52,10 @@ setup_file() {
 
 teardown_file() {
 	local pid
-	pid=$(cat "$BATS_FILE_TMPDIR/imds.pid" 2>/dev/null) && kill "$pid" 2>/dev/null
+	# A stopped server (kill fails) must not keep the peers running.
+	if pid=$(cat "$BATS_FILE_TMPDIR/imds.pid" 2>/dev/null); then
+		kill "$pid" 2>/dev/null || true
+	fi
 	peers_stop "$BATS_FILE_TMPDIR/peers"
 	cleanup_loops
 }

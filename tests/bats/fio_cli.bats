@@ -50,6 +50,10 @@ setup() {
 
 teardown() {
 	cleanup_mounts
+	if [ -f "$BATS_TEST_TMPDIR/loop.mode" ]; then
+		chmod "$(cat "$BATS_TEST_TMPDIR/loop.mode")" "$LOOP"
+		rm -f "$BATS_TEST_TMPDIR/loop.mode"
+	fi
 }
 
 # common_for TARGET -> the seed's COMMON, with --direct as the target allows.
@@ -363,8 +367,12 @@ as_nobody() {
 }
 
 @test "EACCES on /dev/loopN as an unprivileged user: Permission denied" {
-	# Precondition: the device really is closed to nobody.
-	! as_nobody test -r "$LOOP" || skip "$LOOP is readable by nobody here"
+	# Closed to nobody, whatever mode the node had (teardown restores it).
+	stat -c %a "$LOOP" >"$BATS_TEST_TMPDIR/loop.mode"
+	chmod 0600 "$LOOP"
+	if as_nobody test -r "$LOOP"; then
+		fail "$LOOP is still readable by nobody after chmod 0600"
+	fi
 	run -1 --separate-stderr as_nobody "$NOBODY_DIR/ebsbench" fio --name=acc --filename="$LOOP" \
 		--rw=randread --bs=4k --runtime=1 --time_based $COMMON
 	[ -z "$output" ] || fail "stdout not empty: $output"
@@ -442,7 +450,7 @@ as_nobody() {
 	assert_success
 	[[ $output == *"IOPS now"* ]] || fail "no progress line was drawn: $output"
 	json_doc pty.json || fail "stdout is not exactly one JSON document: $(head -c 300 pty.json)"
-	! grep -q "IOPS now" pty.json
+	run ! grep -q "IOPS now" pty.json
 }
 
 @test "stdout is only the JSON when progress prints to a non-terminal (11 s run)" {

@@ -72,7 +72,8 @@ paths() {
 # --- json+ through fio's own consumer ------------------------------------------
 
 @test "json+ is read by fio_jsonplus_clat2csv; cumulative counts reach total_ios" {
-	command -v fio_jsonplus_clat2csv || skip "fio_jsonplus_clat2csv is not installed"
+	command -v fio_jsonplus_clat2csv >/dev/null ||
+		fail "fio_jsonplus_clat2csv is missing: the fio package installs it (make deps)"
 	ebs_json plus.json --name=plus --rw=randrw --bs=4k --iodepth=8 --runtime=2 --time_based \
 		--output-format=json+
 	run fio_jsonplus_clat2csv plus.json "$BATS_TEST_TMPDIR/clat"
@@ -118,8 +119,9 @@ paths() {
 }
 
 @test "fio2gnuplot reads our iops log (values_count, min, max, avg)" {
-	command -v fio2gnuplot || skip "fio2gnuplot is not installed"
-	mkdir g && cd g
+	command -v fio2gnuplot >/dev/null || fail "fio2gnuplot is missing: the fio package installs it (make deps)"
+	mkdir g
+	cd g
 	ebs_json ../g.json --name=g --rw=randread --bs=4k --iodepth=8 --runtime=4 --time_based \
 		--output-format=json --write_iops_log=g --log_avg_msec=1000
 	run fio2gnuplot -i
@@ -182,7 +184,9 @@ check_percentiles() {
 	assert_line "Disk stats (read/write):"
 	assert_line --regexp "^  $dev: ios=[1-9][0-9]*/[1-9][0-9]*, "
 	# Not JSON, and nothing of it on stderr.
-	! jq -e . <<<"$output" >/dev/null 2>&1
+	if jq -e . <<<"$output" >/dev/null 2>&1; then
+		fail "the normal output parses as JSON"
+	fi
 	[[ $stderr != *"IOPS="* ]]
 }
 

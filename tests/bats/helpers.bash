@@ -1,7 +1,9 @@
 # helpers.bash - shared set-up for the bats tests: the binary, scratch
-# space, loop devices over /dev/shm and blkio throttles (cgroup v1).
+# space, loop devices over /dev/shm and blkio throttles (cgroup v1).  Also
+# sourced by tests/bench/parity.sh (which sets BATS_FILE_TMPDIR itself).
 
-EBSBENCH="${EBSBENCH:-$BATS_TEST_DIRNAME/../../build/ebsbench}"
+HELPERS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+EBSBENCH="${EBSBENCH:-$HELPERS_DIR/../../build/ebsbench}"
 load_bats_libs() {
 	load /usr/lib/bats/bats-support/load
 	load /usr/lib/bats/bats-assert/load
@@ -9,37 +11,59 @@ load_bats_libs() {
 }
 
 # make_loop SIZE_MIB -> prints /dev/loopN backed by a file in /dev/shm.
-# Every device made here is detached by cleanup_loops.
+# Every device made here is detached by cleanup_loops.  Each step says
+# when it fails: inside DEV=$(make_loop N) set -e does not apply.
 make_loop() {
-	local backing
-	backing=$(mktemp /dev/shm/ebsbench-test.XXXXXX)
-	truncate -s "${1}M" "$backing"
-	local dev
+	local backing dev
+	backing=$(mktemp /dev/shm/ebsbench-test.XXXXXX) || return 1
+	truncate -s "${1}M" "$backing" || return 1
 	dev=$(losetup --find --show "$backing") || return 1
-	echo "$dev $backing" >>"$BATS_FILE_TMPDIR/loops"
+	echo "$dev $backing" >>"$BATS_FILE_TMPDIR/loops" || return 1
 	echo "$dev"
 }
 
+# cleanup_loops: detach each device made here, only while it is still
+# backed by our file: a number detached early (by a test) may already be
+# another run's device on a shared machine.
 cleanup_loops() {
 	[ -f "$BATS_FILE_TMPDIR/loops" ] || return 0
 	while read -r dev backing; do
-		losetup -d "$dev" 2>/dev/null || true
+		if [ "$(losetup -nO BACK-FILE "$dev" 2>/dev/null)" = "$backing" ]; then
+			losetup -d "$dev" 2>/dev/null || true
+		fi
 		rm -f "$backing"
 	done <"$BATS_FILE_TMPDIR/loops"
 	rm -f "$BATS_FILE_TMPDIR/loops"
 }
 
 # throttle_group NAME DEV READ_IOPS WRITE_IOPS [READ_BPS] -> a blkio cgroup
-# capping DEV; run a command in it with in_group NAME CMD...
+# capping DEV; run a command in it with in_group NAME CMD...  Fails, saying
+# why, when a cap cannot be set (make_group calls it after ||, where set -e
+# does not apply, so every step is checked here).
 BLKIO=/sys/fs/cgroup/blkio
 throttle_group() {
 	local name=$1 dev=$2 riops=$3 wiops=$4 rbps=${5:-0}
 	local majmin
 	majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-	mkdir -p "$BLKIO/$name"
-	[ "$riops" = 0 ] || echo "$majmin $riops" >"$BLKIO/$name/blkio.throttle.read_iops_device"
-	[ "$wiops" = 0 ] || echo "$majmin $wiops" >"$BLKIO/$name/blkio.throttle.write_iops_device"
-	[ "$rbps" = 0 ] || echo "$majmin $rbps" >"$BLKIO/$name/blkio.throttle.read_bps_device"
+	[[ $majmin =~ ^[0-9]+:[0-9]+$ ]] || {
+		echo "# throttle_group: no MAJ:MIN for $dev" >&2
+		return 1
+	}
+	mkdir -p "$BLKIO/$name" || return 1
+	set_cap "$BLKIO/$name/blkio.throttle.read_iops_device" "$majmin" "$riops" || return 1
+	set_cap "$BLKIO/$name/blkio.throttle.write_iops_device" "$majmin" "$wiops" || return 1
+	set_cap "$BLKIO/$name/blkio.throttle.read_bps_device" "$majmin" "$rbps"
+}
+
+# set_cap FILE MAJ:MIN VALUE: write a blkio throttle (0: leave it unset)
+# and read it back.
+set_cap() {
+	[ "$3" != 0 ] || return 0
+	echo "$2 $3" >"$1" || return 1
+	grep -qx "$2 $3" "$1" || {
+		echo "# set_cap: $1 does not hold '$2 $3'" >&2
+		return 1
+	}
 }
 
 in_group() {
@@ -61,10 +85,11 @@ unique_name() {
 }
 
 # make_group NAME DEV READ_IOPS WRITE_IOPS [READ_BPS]: throttle_group, and
-# remember the group so cleanup_groups removes it.
+# remember the group (first: a failed cap still leaves its directory) so
+# cleanup_groups removes it.
 make_group() {
-	throttle_group "$@" || return 1
-	echo "$1" >>"$BATS_FILE_TMPDIR/groups"
+	echo "$1" >>"$BATS_FILE_TMPDIR/groups" || return 1
+	throttle_group "$@"
 }
 
 cleanup_groups() {
@@ -159,4 +184,18 @@ cleanup_mounts() {
 		fi
 	done <"$BATS_FILE_TMPDIR/mounts"
 	rm -f "$BATS_FILE_TMPDIR/mounts"
+}
+
+# skip_unavailable ID [DETAIL]: skip this test because the machine lacks
+# what the entry ID of tests/bats/skips.list names (the only allowed
+# reasons); an ID that is not listed fails the test instead.
+SKIPS_LIST="$HELPERS_DIR/skips.list"
+skip_unavailable() {
+	local id=$1 reason
+	reason=$(awk -v id="$id" '!/^#/ && $1 == id { sub(/^[^ \t]+[ \t]+/, ""); print; found = 1 }
+		END { exit !found }' "$SKIPS_LIST") || {
+		echo "# skip_unavailable: '$id' is not an allowed skip in $SKIPS_LIST" >&2
+		return 1
+	}
+	skip "$id: $reason${2:+ ($2)}"
 }

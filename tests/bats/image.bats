@@ -49,6 +49,11 @@ ROOT="$BATS_TEST_DIRNAME/../.."
 	(cd "$BATS_TEST_TMPDIR/x" && gzip -dc "$ROOT/build/initramfs.cpio.gz" |
 		cpio -idm --quiet --no-absolute-filenames init etc/ebsbench/image.txt)
 	[ "$(stat -c %Y "$BATS_TEST_TMPDIR/x/init")" = "$epoch" ]
-	gzip -dc "$ROOT/build/initramfs.cpio.gz" | cpio -tv --quiet | awk '$3 != "root" || $4 != "root" { bad = 1; print } END { exit bad }'
+	# The long listing first: a failing gzip or cpio would leave awk
+	# nothing to object to.
+	local long
+	long=$(gzip -dc "$ROOT/build/initramfs.cpio.gz" | cpio -tv --quiet)
+	[ "$(wc -l <<<"$long")" -eq "$(wc -l <<<"$list")" ]
+	awk '$3 != "root" || $4 != "root" { bad = 1; print } END { exit bad }' <<<"$long"
 	grep -q '^busybox-static ' "$BATS_TEST_TMPDIR/x/etc/ebsbench/image.txt"
 }

@@ -22,7 +22,7 @@ setup_file() {
 		SERIAL_8250_CONSOLE DEVTMPFS BLK_DEV_INITRD PACKET FW_CFG_SYSFS; do
 		grep -qx "CONFIG_$opt=y" "$KDIR/config"
 	done
-	! grep -qx 'CONFIG_MODULES=y' "$KDIR/config"
+	run ! grep -qx 'CONFIG_MODULES=y' "$KDIR/config"
 	# An EFI-stub bzImage: "MZ" first (a PE image UEFI loads), "HdrS" at 0x202.
 	[ "$(head -c 2 "$KDIR/bzImage")" = MZ ]
 	[ "$(dd if="$KDIR/bzImage" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ]

@@ -223,7 +223,8 @@ manifest_of() {
 	[[ $stderr == *"dynamically linked"* ]] || fail "$stderr"
 	[ ! -e out ]
 
-	mkdir keep && echo precious >keep/file
+	mkdir keep
+	echo precious >keep/file
 	run --separate-stderr "$OCI/build-oci.sh" --ebsbench "$EBSBENCH" keep
 	assert_failure 2
 	assert_equal "${#stderr_lines[@]}" 1

@@ -57,7 +57,9 @@ check() {
 	grep -q 'ebsbench-init: verdict: OK: 2 phase(s) on 2 device(s)' "$OUT/console.txt"
 	RESULTS="$OUT/results/results.json"
 	# Everything came back from S3, not from the guest's console.
-	[ -f "$RESULTS" ] && [ -f "$OUT/results/summary.md" ] && [ -f "$OUT/results/gp2_rr_iops.1.log" ]
+	[ -f "$RESULTS" ]
+	[ -f "$OUT/results/summary.md" ]
+	[ -f "$OUT/results/gp2_rr_iops.1.log" ]
 
 	check "instance facts from IMDS" \
 		'.environment.instance_type == "m5.xlarge" and .environment.instance_id == "i-0123456789abcdef0" and .environment.zone == "ap-northeast-2a"'
@@ -104,7 +106,7 @@ check() {
 	powered_off_by_itself "$out"
 	grep -q 'ebsbench-init: verdict: FAILED: user-data is not valid JSON: line 1 column' "$out/console.txt"
 	# No run was attempted.
-	! grep -q 'ebsbench-init: plan:' "$out/console.txt"
+	run ! grep -q 'ebsbench-init: plan:' "$out/console.txt"
 }
 
 @test "appliance: S3 unreachable: the summary still reaches the console, then power-off" {

@@ -67,7 +67,7 @@ teardown_file() {
 	local results="$out/results/results.json"
 	# Fetched back from S3: the two data volumes, by the serials QEMU gave them.
 	[ "$(jq -r '[.devices[].serial] | sort | join(" ")' "$results")" = "vol0123456789abcdef0 vol0fedcba9876543210" ]
-	! grep -q vol0b0070000000000000 "$results"
+	run ! grep -q vol0b0070000000000000 "$results"
 	grep -Eq 'ebsbench run: not testing /dev/nvme[0-9]n1: no device list names it, and .*(partition|GPT|signature)' "$out/console.txt"
 	[ "$(jq -r .ebsbench.image_digest "$results")" = "$APPLIANCE" ]
 	jq -e 'all(.phases[]; .job.read.total_ios > 1000 and .job.error == 0)' "$results"
@@ -90,6 +90,11 @@ teardown_file() {
 		>"$BATS_TEST_TMPDIR/short.json"
 	run "$BATS_TEST_DIRNAME/../qemu/run-guest.sh" --disk "$ROOT/build/ebsbench-disk.raw" \
 		--out "$out.2" --ovmf-vars "$vars" --config "$BATS_TEST_TMPDIR/short.json" --timeout 150
+	[ "$status" -eq 0 ] || {
+		echo "$output"
+		tail -n 30 "$out.2/console.txt"
+		return 1
+	}
 	grep -q 'ebsbench-init: verdict: OK: 2 phase(s)' "$out.2/console.txt"
-	! grep -q 'the previous boot did not finish' "$out.2/console.txt"
+	run ! grep -q 'the previous boot did not finish' "$out.2/console.txt"
 }

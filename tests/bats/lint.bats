@@ -1,0 +1,209 @@
+#!/usr/bin/env bats
+# lint.bats - the checks on the checks: tests/lint-bats.sh flags exactly the
+# known bad lines of a sample and nothing of a sample of what is fine
+# (conditions, [[ ]], (( )), $(...), heredocs, multi-line quotes, line
+# continuations); skip_unavailable takes only listed reasons; run-bats.sh
+# counts skips apart, lists them and fails on an unlisted one.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load_bats_libs
+
+ROOT="$BATS_TEST_DIRNAME/../.."
+LINT="$ROOT/tests/lint-bats.sh"
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# The samples spell @test as @TEST, turned back by sed as they are written:
+# bats would otherwise take a sample's tests for this file's own.
+
+@test "lint-bats flags each bad line of a sample with its rule, and nothing else" {
+	# Each bad line ends in "#= RULE"; the expected findings come from them.
+	sed 's/@TEST/@test/' >bad.bats <<'BATS'
+@TEST "bad" {
+	run true
+	[ -s a ] && [ -s b ] #= and-list
+	! grep -q x y #= negation
+	[ -f a ] || true #= or-true
+	assert_equal 1 1 || : #= or-true
+	[ -n "$x" ] | cat #= pipe
+	command -v tool >/dev/null || true #= tool-true
+	command -v fio2gnuplot || skip "not installed" #= bare-skip
+	for f in a b; do
+		[ -s "$f" ] && echo "$f" #= and-list
+	done
+	if true; then
+		! false #= negation
+	fi
+	node -e '#= and-list
+}
+' && echo "a closing brace in a quote ends nothing"
+	cat <<-EOF
+	}
+	EOF
+	test -e a && echo "nor in a heredoc" #= and-list
+	[ -s a ] && #= and-list
+		[ -s b ]
+	mkdir g && cd g #= and-list
+	echo last
+}
+
+helper() {
+	test -e a && echo yes #= and-list
+	! cmd #= negation
+	[ -s x ] || { echo "x"; skip "in a group"; } #= bare-skip
+	echo done
+}
+
+@TEST "ends in run" {
+	true
+	run false #= run-last
+}
+BATS
+	run --separate-stderr "$LINT" bad.bats
+	assert_failure 1
+	local want
+	want=$(grep -n '#= ' bad.bats | sed -E 's/^([0-9]+):.*#= (.*)$/\1: \2/')
+	assert_equal "$(cut -d: -f2,3 <<<"$output" | sed 's/^ *//' | sort -n)" "$want"
+	[[ $stderr == *"assertions that cannot fail"* ]] || fail "no summary on stderr: $stderr"
+}
+
+@test "lint-bats passes what checks what it seems to: conditions, [[ ]], (( )), \$(...), heredocs, quotes" {
+	sed 's/@TEST/@test/' >good.bats <<'BATS'
+#!/usr/bin/env bats
+X=$(true && echo file level)
+
+@TEST "good" {
+	if [ -s a ] && [ -s b ]; then echo both; fi
+	while [ -n "$x" ] && ! false; do break; done
+	until [ -s a ] || [ -s b ]; do sleep 1; done
+	if (( 1 && 2 )) && ! false; then :; elif [ -s a ] && true; then :; else echo no; fi
+	while read -r l; do echo "$l"; done < <(true && echo x)
+	[[ -n $a && -n $b ]]
+	[[ $x == *"&&"* || ! -e $y ]]
+	(( 1 && 2 ))
+	x=$( [ -s a ] && echo yes || true)
+	y="$(false && true) and $(! false)"
+	local z=${a:-b && c}
+	awk '$1 && $2 { print }
+		! seen[$0]++ && x' /dev/null
+	cat <<-EOF
+		a && b
+		! cmd
+		don't
+	EOF
+	python3 - <<-'PY'
+	if a and b: print("a && b")
+	PY
+	# [ -s a ] && [ -s b ] in a comment
+	[ -s a ] && [ -s b ] || fail "no a or b"
+	[ -s a ] && [ -s b ] ||
+		fail "no a or b"
+	grep -q x y && fail "x in y"
+	for i in 1 2; do [ -s "$i" ] && break; done
+	[ -s a ] && return 0
+	[ "$x" = 0 ] && x=1 || x=0
+	(cd / && false)
+	! grep -q x y || echo "negated, then a fallback"
+	sleep 1 &
+	cat out 2>/dev/null || true
+	run -1 false
+	run ! true
+	run --separate-stderr false
+	assert_failure
+	f() { echo inline; }
+	ok=$(cat "$f") || return 1
+	[ -s a ] && [ -s b ]
+}
+
+@TEST "a negation last" {
+	true
+	! false
+}
+
+helper() {
+	[ -s a ] && [ -s b ]
+}
+BATS
+	run --separate-stderr "$LINT" good.bats
+	assert_success
+	assert_output ""
+}
+
+@test "lint-bats: the repository's README quotes tests/bats/skips.list exactly" {
+	run --separate-stderr "$LINT" --skips-readme
+	assert_success
+}
+
+# suite FILE: a bats file for run-bats.sh, with these tests: one passing,
+# one skipping for a listed reason, and the body given.
+suite() {
+	sed 's/@TEST/@test/' >"$1" <<BATS
+load $BATS_TEST_DIRNAME/helpers
+@TEST "passes" {
+	true
+}
+@TEST "md arrays" {
+	skip_unavailable no-md-driver "no /proc/mdstat here"
+}
+BATS
+	sed 's/@TEST/@test/' >>"$1"
+}
+
+# run_suite NAME: tests/run-bats.sh on NAME.bats (its TAP kept apart from
+# the one this run writes), through bats' run.
+run_suite() {
+	BATS_TAP=$BATS_TEST_TMPDIR/$1.tap run --separate-stderr "$ROOT/tests/run-bats.sh" \
+		"$BATS_TEST_TMPDIR/$1.bats"
+}
+
+@test "run-bats.sh: skips counted apart and listed with their reasons; an unlisted reason fails the run" {
+	suite listed.bats </dev/null
+	run_suite listed
+	assert_success
+	[ -s listed.tap ] # its own TAP, not the outer run's build/bats.tap
+	assert_line "bats: 1 passed, 0 failed, 1 skipped"
+	assert_line "skipped: $BATS_TEST_TMPDIR/listed.bats: md arrays: no-md-driver: the kernel has no md (software RAID) driver, so no md array can be created to write its superblock (no /proc/mdstat here)"
+	# An ID that is not listed fails in the test itself.
+	suite unknown.bats <<-'BATS'
+	@TEST "unknown id" {
+		skip_unavailable busy-machine
+	}
+	BATS
+	run_suite unknown
+	assert_failure
+	assert_line "bats: 1 passed, 1 failed, 1 skipped"
+	[[ $output == *"'busy-machine' is not an allowed skip"* ]] || fail "no reason given: $output"
+}
+
+@test "run-bats.sh: a skip that bypasses the helper fails the run, naming the test and its reason" {
+	# What the lint stops up front (a bare skip) and, were it missed, the
+	# closing check catches: a skip reason that is not a listed ID.
+	suite bypass.bats <<-'BATS'
+	@TEST "sneaky" {
+		eval 'sk''ip "the machine is busy"'
+	}
+	@TEST "fails" {
+		false
+	}
+	BATS
+	run_suite bypass
+	assert_failure
+	assert_line "bats: 1 passed, 1 failed, 2 skipped"
+	[[ $stderr == *"'sneaky' ($BATS_TEST_TMPDIR/bypass.bats) skipped for a reason not in tests/bats/skips.list: the machine is busy"* ]] ||
+		fail "the unlisted skip is not named: $stderr"
+	# The lint stops a plain one before anything runs.
+	suite plain.bats <<-'BATS'
+	@TEST "plain" {
+		skip "the machine is busy"
+	}
+	BATS
+	run_suite plain
+	assert_failure
+	assert_line "bats: 0 passed, 0 failed, 0 skipped"
+	[[ $stderr == *"bare-skip"* ]] || fail "the lint did not name the skip: $stderr"
+	[ ! -e "$BATS_TEST_TMPDIR/plain.tap" ]
+}
