@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make a Debian 12 machine ready to build ebsbench: apt packages, plus static
-# musl builds of liburing/libaio/jansson/mbedtls/libblkid (Debian only ships glibc ones).
+# musl builds of liburing/libaio/jansson/mbedtls/libblkid (Debian only ships glibc ones),
+# and everything the tests use (test peers, QEMU, every format's tool).
 # Idempotent; usage: runner/deps.sh [PREFIX]   (default: <repo>/build/deps)
 set -euo pipefail
 
@@ -9,8 +10,16 @@ PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-asser
   cppcheck xmlstarlet util-linux python3 libxml2-utils time e2fsprogs libmbedtls-dev
   ca-certificates libblkid-dev xz-utils python3-six
   fdisk gdisk dosfstools ntfs-3g exfatprogs f2fs-tools squashfs-tools genisoimage bcache-tools
-  cryptsetup-bin lvm2 xfsprogs btrfs-progs nilfs-tools jfsutils reiserfsprogs udftools erofs-utils"
-# The last two lines: each format's own tool, for tests/bats/safety.bats.
+  cryptsetup-bin lvm2 xfsprogs btrfs-progs nilfs-tools jfsutils reiserfsprogs udftools erofs-utils
+  awscli
+  bc bison flex libelf-dev libssl-dev cpio busybox-static systemd-boot-efi binutils mtools
+  qemu-system-x86 ovmf"
+# Up front, so no test installs anything mid-run: the lines from "fdisk" on
+# are each format's own tool (tests/bats/safety.bats), the real AWS CLI v2
+# that tests/bats/ami.bats replays the AMI scripts through, what the kernel,
+# initramfs and UEFI image scripts need, and QEMU with OVMF for the
+# appliance tests.  The test peers' and manifests' npm packages and Debian
+# packages come from their own install.sh scripts, run last.
 # Exact Debian source versions (bookworm); bumping one forces a rebuild via its stamp.
 LIBURING_VER=2.3-3
 LIBAIO_VER=0.3.113-4
@@ -191,6 +200,11 @@ build libaio "$LIBAIO_VER"
 build jansson "$JANSSON_VER"
 build mbedtls "$MBEDTLS_VER" "$(sha256sum "$ROOT/runner/mbedtls_config.h" | cut -c1-12)"
 build util-linux "$UTIL_LINUX_VER"
+
+step="test peers"
+bash "$ROOT/tests/peers/install.sh"
+step="manifest validator"
+bash "$ROOT/tests/k8s/install.sh"
 
 step="report"
 echo "deps: liburing ${LIBURING_VER%-*} (Debian $LIBURING_VER) static musl"
