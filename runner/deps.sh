@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-assert
   bats-support bats-file jq libaio-dev liburing-dev libjansson-dev clang-format
   cppcheck xmlstarlet util-linux python3 libxml2-utils time e2fsprogs libmbedtls-dev
-  ca-certificates"
+  ca-certificates clang libfuzzer-14-dev"
 # Exact Debian source versions (bookworm); bumping one forces a rebuild via its stamp.
 LIBURING_VER=2.3-3
 LIBAIO_VER=0.3.113-4
