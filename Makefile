@@ -33,7 +33,7 @@ ASAN_LIB_OBJS := $(patsubst runner/%.c,build/asan/%.o,$(LIB_SRCS))
 # PID 1 of the appliance: init/ plus the runner's HTTP client for IMDS.
 INIT_OBJS := $(patsubst init/%.c,build/musl/init/%.o,$(INIT_SRCS))
 INIT_LIB_OBJS := $(filter-out build/musl/init/main.o,$(INIT_OBJS))
-INIT_RUNNER_OBJS := build/musl/http.o build/musl/url.o build/musl/tls.o
+INIT_RUNNER_OBJS := build/musl/http.o build/musl/http_response.o build/musl/url.o build/musl/tls.o
 ASAN_INIT_LIB_OBJS := $(patsubst init/%.c,build/asan/init/%.o,$(filter-out init/main.c,$(INIT_SRCS)))
 INIT_LIBS := $(DEPS)/lib/libjansson.a $(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a \
 	$(DEPS)/lib/libmbedcrypto.a
