@@ -147,7 +147,7 @@ unit-asan: $(addprefix build/unit-asan/,$(UNIT_NAMES))
 
 unit: unit-musl unit-asan
 
-bats: build/ebsbench build/ebsbench-init
+bats: build/ebsbench build/ebsbench-init build/ebsbench-asan
 	bash tests/run-bats.sh
 
 test: unit fuzz-smoke bats
