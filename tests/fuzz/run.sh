@@ -7,9 +7,13 @@
 # usage: tests/fuzz/run.sh [--replay] [--seconds N] TARGET...
 #   --replay   first run every corpus file once (what `make test` checks)
 #   --seconds  how long to fuzz each target after that (0: not at all)
+# FUZZ_BIN_DIR (build/fuzz: the targets, and work/, crashes/, logs/ under
+# it) and FUZZ_CORPUS_DIR (tests/fuzz/corpus) let a test run other targets.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BIN_DIR=${FUZZ_BIN_DIR:-$ROOT/build/fuzz}
+CORPUS_DIR=${FUZZ_CORPUS_DIR:-$ROOT/tests/fuzz/corpus}
 die() { echo "fuzz: error: $*" >&2; exit 2; }
 
 replay=0
@@ -40,7 +44,7 @@ extra_flags() {
 common_flags() {
   local t=$1 dict=$ROOT/tests/fuzz/dict/$1.dict
   local flags=(-timeout=30 -rss_limit_mb=2048 -print_final_stats=1
-    "-artifact_prefix=$ROOT/build/fuzz/crashes/$t-")
+    "-artifact_prefix=$BIN_DIR/crashes/$t-")
   [[ -f $dict ]] && flags+=("-dict=$dict")
   # shellcheck disable=SC2207
   flags+=($(extra_flags "$t"))
@@ -68,7 +72,7 @@ explain() {
 
 # Runs every file of TARGET's corpus once; 0 when none of them fails.
 replay_corpus() {
-  local t=$1 bin=$2 log=$3 corpus=$ROOT/tests/fuzz/corpus/$1
+  local t=$1 bin=$2 log=$3 corpus=$CORPUS_DIR/$1
   local n
   n=$(find "$corpus" -type f | wc -l)
   mapfile -t flags < <(common_flags "$t")
@@ -81,7 +85,7 @@ replay_corpus() {
 
 # Fuzzes TARGET for the given seconds from its corpus; 0 when clean.
 fuzz_target() {
-  local t=$1 bin=$2 log=$3 corpus=$ROOT/tests/fuzz/corpus/$1 work=$ROOT/build/fuzz/work/$1
+  local t=$1 bin=$2 log=$3 corpus=$CORPUS_DIR/$1 work=$BIN_DIR/work/$1
   local stats n0 n1
   mkdir -p "$work"
   mapfile -t flags < <(common_flags "$t")
@@ -93,20 +97,20 @@ fuzz_target() {
   read -r execs cov ft <<<"$(summarise "$log")"
   n1=$(find "$work" -type f | wc -l)
   printf 'fuzz: %-16s %10s execs in %ss  cov %5s  ft %6s  corpus %s (+%s new in %s)\n' \
-    "$t" "$execs" "$seconds" "$cov" "$ft" "$n0" "$n1" "${work#"$ROOT"/}"
+    "$t" "$execs" "$seconds" "$cov" "$ft" "$n0" "$n1" "${work#"$PWD"/}"
 }
 
-mkdir -p "$ROOT/build/fuzz/logs" "$ROOT/build/fuzz/crashes"
+mkdir -p "$BIN_DIR/logs" "$BIN_DIR/crashes"
 failed=()
 for t in "${targets[@]}"; do
-  bin=$ROOT/build/fuzz/$t
+  bin=$BIN_DIR/$t
   [[ -x $bin ]] || die "$bin is not built (make fuzz-build)"
-  [[ -d $ROOT/tests/fuzz/corpus/$t ]] || die "no seed corpus tests/fuzz/corpus/$t"
-  if ((replay)) && ! replay_corpus "$t" "$bin" "$ROOT/build/fuzz/logs/$t.replay.log"; then
+  [[ -d $CORPUS_DIR/$t ]] || die "no seed corpus $CORPUS_DIR/$t"
+  if ((replay)) && ! replay_corpus "$t" "$bin" "$BIN_DIR/logs/$t.replay.log"; then
     failed+=("$t")
     continue
   fi
-  if ((seconds)) && ! fuzz_target "$t" "$bin" "$ROOT/build/fuzz/logs/$t.log"; then
+  if ((seconds)) && ! fuzz_target "$t" "$bin" "$BIN_DIR/logs/$t.log"; then
     failed+=("$t")
   fi
 done
