@@ -15,14 +15,17 @@
 #include "run_devices.h"
 #include "upload.h"
 
-/* Two blank 100 GiB EBS volumes, as discovery would report them. */
+/* Two blank 100 GiB EBS volumes, as discovery would report them (the
+ * volume ids the QEMU harness's configs in the corpus name). */
 static void fake_volumes(struct discovered_device d[2])
 {
+	static const char *const ids[2] = { "vol-0123456789abcdef0", "vol-0fedcba9876543210" };
+
 	memset(d, 0, 2 * sizeof(*d));
 	for (int i = 0; i < 2; i++) {
 		snprintf(d[i].name, sizeof(d[i].name), "nvme%dn1", i + 1);
 		snprintf(d[i].dev_path, sizeof(d[i].dev_path), "/dev/nvme%dn1", i + 1);
-		snprintf(d[i].volume_id, sizeof(d[i].volume_id), "vol-0123456789abcdef%d", i);
+		snprintf(d[i].volume_id, sizeof(d[i].volume_id), "%s", ids[i]);
 		snprintf(d[i].model, sizeof(d[i].model), "%s", NVME_MODEL_EBS);
 		d[i].major = 259;
 		d[i].minor = (unsigned)i;
