@@ -6,6 +6,7 @@
 #include "ebs_stats.h"
 #include "input.h"
 
+/* One input: the page before, then the page after (each 4096 bytes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ebs_stats *s = malloc(3 * sizeof(*s));

@@ -8,6 +8,7 @@
 
 #define MAX_WORDS 64
 
+/* One input: `ebsbench fio` arguments, one per line. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_cstring(data, size);

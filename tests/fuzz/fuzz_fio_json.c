@@ -7,6 +7,7 @@
 #include "options.h"
 #include "options_json.h"
 
+/* One input: a JSON job object as a plan phase carries it. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	json_error_t jerr;

@@ -29,6 +29,7 @@ static ssize_t from_pieces(void *source, void *buf, size_t len, struct net_fail 
 	return (ssize_t)n;
 }
 
+/* One input: piece size, body cap, then the bytes of the reply. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const size_t body_caps[] = { 0, 1, 16, 300 };

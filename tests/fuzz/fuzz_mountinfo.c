@@ -8,6 +8,7 @@
 
 #define MAX_LINES 256
 
+/* One input: a mountinfo file; each parsed field must fit its buffer. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_cstring(data, size);

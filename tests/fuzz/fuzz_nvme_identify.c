@@ -6,6 +6,7 @@
 #include "input.h"
 #include "nvme_identify.h"
 
+/* One input: an Identify Controller page (and, when short, a serial). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nvme_controller_id id;

@@ -25,6 +25,7 @@ static void sign(struct presign_request *r)
 	json_decref(presign_post_block(r, 1u << 30, err, sizeof(err)));
 }
 
+/* One input: the presign options, one per line. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_cstring(data, size);

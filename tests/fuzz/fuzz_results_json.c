@@ -21,6 +21,7 @@ static void render(FILE *out, json_t *const *runs, size_t nruns)
 	(void)svg_latency_percentiles(out, runs, nruns);
 }
 
+/* One input: a results.json document. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	json_error_t jerr;

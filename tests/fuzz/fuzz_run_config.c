@@ -73,6 +73,7 @@ static void presign_plan(const struct run_config *c)
 	(void)presign_plan_seconds(c, &seconds, err, sizeof(err));
 }
 
+/* One input: a run config document. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	json_error_t jerr;

@@ -6,6 +6,7 @@
 #include "input.h"
 #include "upload.h"
 
+/* One input: an S3 error response body. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *xml = fuzz_cstring(data, size);

@@ -23,6 +23,7 @@ static int first_line(const uint8_t *data, size_t size, char *buf, int len)
 	return 0;
 }
 
+/* One input: the contents of a sysfs attribute file. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char number[32], text[48];

@@ -19,6 +19,7 @@ static void redact_into(const char *s, size_t cap)
 	free(out);
 }
 
+/* One input: a URL as an upload block gives it. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_cstring(data, size);
