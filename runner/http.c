@@ -28,6 +28,7 @@ static ssize_t from_stream(void *stream, void *buf, size_t len, struct net_fail 
 	return stream_read(stream, buf, len, f);
 }
 
+/* One response from the connection, body kept up to req->body_max. */
 static int read_response(struct stream *s, const struct http_request *req,
 			 struct http_response *resp, struct net_fail *f)
 {

@@ -14,6 +14,7 @@ struct pieces {
 	size_t size, pos, step;
 };
 
+/* The source callback: at most step bytes a call, 0 once all are out. */
 static ssize_t from_pieces(void *source, void *buf, size_t len, struct net_fail *f)
 {
 	struct pieces *p = source;
