@@ -15,7 +15,15 @@ MUSL_LIBS := $(DEPS)/lib/liburing.a $(DEPS)/lib/libaio.a $(DEPS)/lib/libjansson.
 	$(DEPS)/lib/libblkid.a -lm
 ASAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
+# Every glibc link (unit-asan, ebsbench-asan, the fuzz targets) takes its
+# libraries from here, and only here.
 ASAN_LIBS := -luring -laio -ljansson -lmbedtls -lmbedx509 -lmbedcrypto -lblkid -lm
+# libFuzzer targets: Debian's clang 14 (libfuzzer-14-dev), the runner sources
+# instrumented for coverage, ASan and UBSan.
+FUZZ_CC := clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS := $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_SECONDS ?= 300
 
 # V=1 shows full command lines.
 Q := $(if $(V),,@)
@@ -34,15 +42,18 @@ ASAN_LIB_OBJS := $(patsubst runner/%.c,build/asan/%.o,$(LIB_SRCS))
 # PID 1 of the appliance: init/ plus the runner's HTTP client for IMDS.
 INIT_OBJS := $(patsubst init/%.c,build/musl/init/%.o,$(INIT_SRCS))
 INIT_LIB_OBJS := $(filter-out build/musl/init/main.o,$(INIT_OBJS))
-INIT_RUNNER_OBJS := build/musl/http.o build/musl/url.o build/musl/tls.o
+INIT_RUNNER_OBJS := build/musl/http.o build/musl/http_response.o build/musl/url.o build/musl/tls.o
 ASAN_INIT_LIB_OBJS := $(patsubst init/%.c,build/asan/init/%.o,$(filter-out init/main.c,$(INIT_SRCS)))
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
+FUZZ_LIB_OBJS := $(patsubst runner/%.c,build/fuzz/obj/%.o,$(LIB_SRCS)) build/fuzz/obj/input.o
 INIT_LIBS := $(DEPS)/lib/libjansson.a $(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a \
 	$(DEPS)/lib/libmbedcrypto.a
 DEPS_STAMP := $(DEPS)/.stamp-all
 
 .SECONDARY:
 .PHONY: all deps test unit unit-musl unit-asan bats bench bench-parity bench-drift demo lint format clean \
-	kernel initramfs image
+	kernel initramfs image asan fuzz fuzz-build fuzz-smoke
 
 all: build/ebsbench build/ebsbench-init
 
@@ -71,6 +82,26 @@ build/asan/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC asan $<"
 	$(Q)cc $(ASAN_CFLAGS) -c $< -o $@
+
+build/fuzz/obj/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CC fuzz $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+build/fuzz/obj/input.o: tests/fuzz/input.c tests/fuzz/input.h
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+build/fuzz/%: tests/fuzz/fuzz_%.c tests/fuzz/input.h $(FUZZ_LIB_OBJS)
+	@echo "  LD fuzz $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Irunner -Itests/fuzz -o $@ $< \
+		$(FUZZ_LIB_OBJS) $(ASAN_LIBS)
+
+# The whole binary under ASan and UBSan (glibc: they do not work with
+# static musl), to run any command under the sanitizers.
+build/ebsbench-asan: build/asan/main.o $(ASAN_LIB_OBJS)
+	@echo "  LD asan $@"
+	$(Q)cc $(ASAN_CFLAGS) -o $@ $^ $(ASAN_LIBS)
 
 # One static, stripped binary: what the appliance, the container and
 # EC2 user-data all run.
@@ -134,10 +165,23 @@ unit-asan: $(addprefix build/unit-asan/,$(UNIT_NAMES))
 
 unit: unit-musl unit-asan
 
-bats: build/ebsbench build/ebsbench-init build/no-io-uring build/foreign-syscall
+bats: build/ebsbench build/ebsbench-init build/no-io-uring build/foreign-syscall build/ebsbench-asan
 	bash tests/run-bats.sh
 
-test: unit bats
+test: unit fuzz-smoke bats
+
+asan: build/ebsbench-asan
+
+fuzz-build: $(addprefix build/fuzz/,$(FUZZ_TARGETS))
+
+# Each target FUZZ_SECONDS from its corpus in tests/fuzz/corpus (new inputs
+# go to build/fuzz/work); any crash, leak or sanitizer report fails.
+fuzz: fuzz-build
+	@bash tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# In `make test`: every corpus file replayed, then each target briefly.
+fuzz-smoke: fuzz-build
+	@bash tests/fuzz/run.sh --replay --seconds 3 $(FUZZ_TARGETS)
 
 # CPU and memory against fio, then the figures fio and ebsbench give side
 # by side (the comparisons a loaded CI machine cannot make reliably).
@@ -157,17 +201,17 @@ demo: build/ebsbench build/ebsbench-init
 	@bash tests/qemu/demo.sh
 
 lint:
-	clang-format --dry-run --Werror runner/*.[ch] init/*.[ch] tests/unit/*.[ch] tests/tools/*.c
+	clang-format --dry-run --Werror runner/*.[ch] init/*.[ch] tests/unit/*.[ch] tests/tools/*.c tests/fuzz/*.[ch]
 	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
-		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -I$(DEPS)/include runner init tests/unit tests/tools
+		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -Itests/fuzz -I$(DEPS)/include runner init tests/unit tests/tools tests/fuzz
 	bash tests/lint-bats.sh
 	bash tests/lint-bats.sh --skips-readme
 
 format:
-	clang-format -i runner/*.[ch] init/*.[ch] tests/unit/*.[ch] tests/tools/*.c
+	clang-format -i runner/*.[ch] init/*.[ch] tests/unit/*.[ch] tests/tools/*.c tests/fuzz/*.[ch]
 
 clean:
-	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/ebsbench \
-		build/ebsbench-init build/no-io-uring build/foreign-syscall build/ebs-log-pages \
-		build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
+	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/fuzz build/ebsbench \
+		build/ebsbench-asan build/ebsbench-init build/no-io-uring build/foreign-syscall \
+		build/ebs-log-pages build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
 		build/ebsbench-disk.raw build/oci

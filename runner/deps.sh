@@ -8,7 +8,7 @@ set -euo pipefail
 PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-assert
   bats-support bats-file jq libaio-dev liburing-dev libjansson-dev clang-format
   cppcheck xmlstarlet util-linux python3 libxml2-utils time e2fsprogs libmbedtls-dev
-  ca-certificates libblkid-dev xz-utils python3-six
+  ca-certificates libblkid-dev xz-utils python3-six clang libfuzzer-14-dev
   fdisk gdisk dosfstools ntfs-3g exfatprogs f2fs-tools squashfs-tools genisoimage bcache-tools
   cryptsetup-bin lvm2 xfsprogs btrfs-progs nilfs-tools jfsutils reiserfsprogs udftools erofs-utils
   awscli

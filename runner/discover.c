@@ -16,14 +16,9 @@
 #include <unistd.h>
 
 #include "blkdev_probe.h"
+#include "discover_text.h"
 
 #define SYSFS_PATH 512
-
-struct mount_entry {
-	unsigned major, minor;
-	char point[256];
-	char source[64];
-};
 
 struct mount_table {
 	struct mount_entry *entries;
@@ -63,13 +58,7 @@ static int read_attr(const char *dir, const char *rel, char *buf, size_t len)
 	fclose(f);
 	if (!got)
 		return -1;
-	size_t end = strlen(buf);
-	while (end > 0 && isspace((unsigned char)buf[end - 1]))
-		buf[--end] = '\0';
-	size_t start = 0;
-	while (buf[start] == ' ')
-		start++;
-	memmove(buf, buf + start, end - start + 1);
+	sysfs_trim(buf);
 	return 0;
 }
 
@@ -77,7 +66,7 @@ static uint64_t read_attr_u64(const char *dir, const char *rel)
 {
 	char buf[32];
 	uint64_t v = 0;
-	if (read_attr(dir, rel, buf, sizeof(buf)) == 0 && sscanf(buf, "%" SCNu64, &v) != 1)
+	if (read_attr(dir, rel, buf, sizeof(buf)) || sysfs_parse_u64(buf, &v))
 		v = 0;
 	return v;
 }
@@ -85,9 +74,7 @@ static uint64_t read_attr_u64(const char *dir, const char *rel)
 static int read_dev_numbers(const char *dir, unsigned *major, unsigned *minor)
 {
 	char buf[32];
-	if (read_attr(dir, "dev", buf, sizeof(buf)) || sscanf(buf, "%u:%u", major, minor) != 2)
-		return -1;
-	return 0;
+	return read_attr(dir, "dev", buf, sizeof(buf)) ? -1 : sysfs_parse_dev(buf, major, minor);
 }
 
 static bool file_exists(const char *dir, const char *a, const char *b)
@@ -117,82 +104,7 @@ static void first_holder(const char *dir, char *out, size_t len)
 
 /* ---- names ---- */
 
-static bool digits_from(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-static bool letters_from(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!islower((unsigned char)*s))
-			return false;
-	return true;
-}
-
-/* nvme<ctrl>n<ns>: a namespace.  Partitions (…p1) and hidden multipath
- * paths (nvme0c0n1) do not match. */
-static bool is_nvme_namespace(const char *name)
-{
-	if (strncmp(name, "nvme", 4) != 0 || !isdigit((unsigned char)name[4]))
-		return false;
-	const char *n = name + 4;
-	while (isdigit((unsigned char)*n))
-		n++;
-	return *n == 'n' && digits_from(n + 1);
-}
-
-static bool is_other_disk(const char *name)
-{
-	if (strncmp(name, "loop", 4) == 0)
-		return digits_from(name + 4);
-	if (strncmp(name, "xvd", 3) == 0)
-		return letters_from(name + 3);
-	if (strncmp(name, "vd", 2) == 0 || strncmp(name, "sd", 2) == 0)
-		return letters_from(name + 2);
-	return false;
-}
-
 /* ---- mountinfo ---- */
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape_octal(char *s)
-{
-	char *out = s;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out = '\0';
-}
-
-/* "36 35 98:0 /root /mnt rw - ext4 /dev/sda1 rw": fields 3 and 5, and
- * the source after the " - " separator. */
-static int parse_mount_line(const char *line, struct mount_entry *m)
-{
-	char point[sizeof(m->point)], source[sizeof(m->source)] = "";
-	if (sscanf(line, "%*s %*s %u:%u %*s %255s", &m->major, &m->minor, point) != 3)
-		return -1;
-	const char *sep = strstr(line, " - ");
-	if (sep && sscanf(sep + 3, "%*s %63s", source) != 1)
-		source[0] = '\0';
-	unescape_octal(point);
-	memcpy(m->point, point, sizeof(point));
-	memcpy(m->source, source, sizeof(source));
-	return 0;
-}
 
 static int mount_table_add(struct mount_table *t, const struct mount_entry *m)
 {
@@ -216,7 +128,7 @@ static int mount_table_load(const char *path, struct mount_table *t, char *err, 
 	int rc = 0;
 	while (rc == 0 && getline(&line, &cap, f) > 0) {
 		struct mount_entry m;
-		if (parse_mount_line(line, &m) == 0 && mount_table_add(t, &m))
+		if (mountinfo_parse_line(line, &m) == 0 && mount_table_add(t, &m))
 			rc = -1;
 	}
 	free(line);
@@ -395,7 +307,7 @@ static int inspect_disk(struct discovered_device *d, const char *name,
 	d->size_bytes = read_attr_u64(dir, "size") * 512;
 	if (d->size_bytes == 0)
 		return -1; /* an unbound loop device or an empty drive */
-	d->nvme = is_nvme_namespace(name);
+	d->nvme = discover_is_nvme_namespace(name);
 	d->logical_block_size = (unsigned)read_attr_u64(dir, "queue/logical_block_size");
 	if (!d->logical_block_size)
 		d->logical_block_size = 512;
@@ -440,7 +352,8 @@ static int scan_block_dir(const struct discover_options *o, const char *sysfs_ro
 	const struct dirent *e;
 	while (rc == 0 && (e = readdir(dir)) != NULL) {
 		const char *name = e->d_name;
-		if (!is_nvme_namespace(name) && !(o->all_block_devices && is_other_disk(name)))
+		if (!discover_is_nvme_namespace(name) &&
+		    !(o->all_block_devices && discover_is_other_disk(name)))
 			continue;
 		if (inspect_disk(d, name, o, sysfs_root, dev_root, t) == 0)
 			rc = list_add(list, d);

@@ -6,6 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
+bool results_schema_ok(const json_t *root)
+{
+	const json_t *schema = json_object_get(root, "schema");
+	return json_is_object(root) && json_is_integer(schema) &&
+	       json_integer_value(schema) == RESULTS_SCHEMA;
+}
+
 json_t *results_load(const char *dir, char *err, size_t errlen)
 {
 	char path[4200];
@@ -16,9 +23,7 @@ json_t *results_load(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, jerr.text);
 		return NULL;
 	}
-	json_t *schema = json_object_get(root, "schema");
-	if (!json_is_object(root) || !json_is_integer(schema) ||
-	    json_integer_value(schema) != RESULTS_SCHEMA) {
+	if (!results_schema_ok(root)) {
 		snprintf(err, errlen, "%s: not an ebsbench results file of schema %d", path,
 			 RESULTS_SCHEMA);
 		json_decref(root);

@@ -68,10 +68,13 @@
 #define EBSBENCH_RESULTS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #define RESULTS_SCHEMA 1
 #define RESULTS_FILE "results.json"
 
+/* A JSON object of this schema: what results_load accepts. */
+bool results_schema_ok(const json_t *root);
 /* Loads DIR/results.json; NULL with a one-line reason in err. */
 json_t *results_load(const char *dir, char *err, size_t errlen);
 /* Writes DIR/results.json atomically (temp file + rename), so an upload or

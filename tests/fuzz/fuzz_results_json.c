@@ -1,0 +1,49 @@
+/* fuzz_results_json.c - `ebsbench report`'s reading of results.json: the
+ * schema check, the analysis re-run on it, then summary.md, the console
+ * TL;DR and both SVG charts, for one run and for a fleet of two. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis.h"
+#include "ebs_model.h"
+#include "input.h"
+#include "results.h"
+#include "summary.h"
+#include "svg.h"
+
+/* Every renderer `report` and `run` use, into out. */
+static void render(FILE *out, json_t *const *runs, size_t nruns)
+{
+	(void)summary_write(out, runs, nruns);
+	(void)summary_write_tldr(out, runs, nruns);
+	(void)svg_iops_timeline(out, runs, nruns);
+	(void)svg_latency_percentiles(out, runs, nruns);
+}
+
+/* One input: a results.json document. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb((const char *)data, size, JSON_DECODE_ANY, &jerr);
+	struct ebs_prices prices = ebs_prices_default();
+	FILE *out;
+
+	if (!root)
+		return 0;
+	if (!results_schema_ok(root)) {
+		json_decref(root);
+		return 0;
+	}
+	out = fopen("/dev/null", "w");
+	if (!out)
+		abort();
+	json_t *runs[2] = { root, root };
+	render(out, runs, 1);
+	render(out, runs, 2);
+	analysis_build(root, &prices);
+	render(out, runs, 1);
+	fclose(out);
+	json_decref(root);
+	return 0;
+}
