@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (write(fd, data, size) == (ssize_t)size) {
 		struct blkdev_contents c;
-		char text[512];
 		if (blkdev_contents_probe(fd, &c) == 0) {
+			char text[512];
 			blkdev_contents_describe(&c, text, sizeof(text));
 			blkdev_contents_short(&c, text, sizeof(text));
 			(void)blkdev_contents_found(&c);
