@@ -168,7 +168,8 @@ unit: unit-musl unit-asan
 bats: build/ebsbench build/ebsbench-init build/no-io-uring build/foreign-syscall build/ebsbench-asan
 	bash tests/run-bats.sh
 
-test: unit fuzz-smoke bats
+# lint too: a style or cppcheck finding fails CI, not only a later reader.
+test: unit lint fuzz-smoke bats
 
 asan: build/ebsbench-asan
 
