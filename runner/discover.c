@@ -444,41 +444,59 @@ __attribute__((format(printf, 4, 5))) static int refuse(int why_code, char *why,
 	return why_code;
 }
 
-int discover_write_refusal(const struct discovered_device *d, const char *const *allow_destroy,
-			   size_t n, char *why, size_t len)
+int discover_blocker(const struct discovered_device *d, const char *const *allow_destroy, size_t n,
+		     char *what, size_t len)
 {
-	char label[sizeof(d->dev_path) + sizeof(d->volume_id) + 4];
-	device_label(d, label, sizeof(label));
 	if (len)
-		why[0] = '\0';
+		what[0] = '\0';
 	if (d->system)
-		return refuse(DISCOVER_REFUSE_SYSTEM, why, len,
-			      "%s: holds the system filesystem %s; refusing to write it", label,
+		return refuse(DISCOVER_REFUSE_SYSTEM, what, len, "holds the system filesystem %s",
 			      d->system_mount);
 	if (d->mounted)
-		return refuse(DISCOVER_REFUSE_MOUNTED, why, len,
-			      "%s: %s is mounted on %s; unmount it first", label, d->mounted_name,
-			      d->mount_point);
+		return refuse(DISCOVER_REFUSE_MOUNTED, what, len, "%s is mounted on %s",
+			      d->mounted_name, d->mount_point);
 	if (d->held)
-		return refuse(DISCOVER_REFUSE_HELD, why, len,
-			      "%s: in use by %s (device-mapper, md or LVM); release it first",
-			      label, d->holder);
+		return refuse(DISCOVER_REFUSE_HELD, what, len,
+			      "in use by %s (device-mapper, md or LVM)", d->holder);
 	if (d->probe_status)
-		return refuse(DISCOVER_REFUSE_UNREADABLE, why, len,
-			      "%s: cannot read it to check for existing data: %s", label,
+		return refuse(DISCOVER_REFUSE_UNREADABLE, what, len,
+			      "cannot read it to check for existing data: %s",
 			      strerror(-d->probe_status));
 	if ((blkdev_contents_found(&d->contents) || d->partitions) &&
 	    !allowed(d, allow_destroy, n)) {
 		char data[256];
 		describe_data(d, data, sizeof(data));
-		if (d->volume_id[0])
-			return refuse(DISCOVER_REFUSE_HAS_DATA, why, len,
-				      "%s: holds %s; list %s or %s in allow_destroy to "
-				      "overwrite it",
-				      label, data, d->volume_id, d->dev_path);
-		return refuse(DISCOVER_REFUSE_HAS_DATA, why, len,
-			      "%s: holds %s; list %s in allow_destroy to overwrite it", label, data,
-			      d->dev_path);
+		return refuse(DISCOVER_REFUSE_HAS_DATA, what, len, "holds %s", data);
 	}
 	return DISCOVER_WRITE_OK;
+}
+
+int discover_write_refusal(const struct discovered_device *d, const char *const *allow_destroy,
+			   size_t n, char *why, size_t len)
+{
+	char label[sizeof(d->dev_path) + sizeof(d->volume_id) + 4], what[384], names[256];
+	int code = discover_blocker(d, allow_destroy, n, what, sizeof(what));
+	if (len)
+		why[0] = '\0';
+	if (code == DISCOVER_WRITE_OK)
+		return code;
+	device_label(d, label, sizeof(label));
+	/* What to do about it, after the reason. */
+	if (d->volume_id[0])
+		snprintf(names, sizeof(names), "%s or %s", d->volume_id, d->dev_path);
+	else
+		snprintf(names, sizeof(names), "%s", d->dev_path);
+	switch (code) {
+	case DISCOVER_REFUSE_SYSTEM:
+		return refuse(code, why, len, "%s: %s; refusing to write it", label, what);
+	case DISCOVER_REFUSE_MOUNTED:
+		return refuse(code, why, len, "%s: %s; unmount it first", label, what);
+	case DISCOVER_REFUSE_HELD:
+		return refuse(code, why, len, "%s: %s; release it first", label, what);
+	case DISCOVER_REFUSE_HAS_DATA:
+		return refuse(code, why, len, "%s: %s; list %s in allow_destroy to overwrite it",
+			      label, what, names);
+	default:
+		return refuse(code, why, len, "%s: %s", label, what);
+	}
 }

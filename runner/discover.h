@@ -79,6 +79,12 @@ enum discover_refusal {
 				     * data, not in allow_destroy */
 };
 
+/* What keeps d from being written, as a phrase without the device's name
+ * or advice ("holds an ext4 filesystem", "nvme1n1p1 is mounted on /data"),
+ * in what; the refusal code as discover_write_refusal returns it. */
+int discover_blocker(const struct discovered_device *d, const char *const *allow_destroy, size_t n,
+		     char *what, size_t len);
+
 /* Whether a write plan may run on d.  allow_destroy lists volume ids
  * ("vol-..." or the serial form "vol...") and /dev paths whose data may be
  * overwritten; it never overrides SYSTEM, MOUNTED, HELD or UNREADABLE.

@@ -103,10 +103,12 @@ int run_devices_resolve(const struct run_config *c, const struct discover_list *
 		/* Unasked, only blank volumes: an appliance's own boot disk (a
 		 * GPT with its ESP, mounted nowhere) or a data volume is never
 		 * picked up by default, even for a read-only plan. */
-		if (discover_write_refusal(d, NULL, 0, why, sizeof(why)) != DISCOVER_WRITE_OK) {
+		if (discover_blocker(d, NULL, 0, why, sizeof(why)) != DISCOVER_WRITE_OK) {
 			fprintf(stderr,
-				"ebsbench run: not testing %s: no device list names it, and %s\n",
-				d->dev_path, why);
+				"ebsbench run: leaving out %s%s%s%s: %s; only blank volumes are "
+				"taken unasked (name it in the config's devices to test it)\n",
+				d->dev_path, d->volume_id[0] ? " (" : "", d->volume_id,
+				d->volume_id[0] ? ")" : "", why);
 			continue;
 		}
 		add_device(devices, count, d, NULL);
