@@ -424,8 +424,7 @@ static void describe_data(const struct discovered_device *d, char *out, size_t l
 		snprintf(out, len, "%u partition%s", d->partitions, d->partitions == 1 ? "" : "s");
 }
 
-/* "/dev/nvme1n1 (vol-0abc...)" or "/dev/loop3". */
-static void device_label(const struct discovered_device *d, char *out, size_t len)
+void discover_device_name(const struct discovered_device *d, char *out, size_t len)
 {
 	if (d->volume_id[0])
 		snprintf(out, len, "%s (%s)", d->dev_path, d->volume_id);
@@ -480,7 +479,7 @@ int discover_write_refusal(const struct discovered_device *d, const char *const 
 		why[0] = '\0';
 	if (code == DISCOVER_WRITE_OK)
 		return code;
-	device_label(d, label, sizeof(label));
+	discover_device_name(d, label, sizeof(label));
 	/* What to do about it, after the reason. */
 	if (d->volume_id[0])
 		snprintf(names, sizeof(names), "%s or %s", d->volume_id, d->dev_path);

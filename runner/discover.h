@@ -79,6 +79,9 @@ enum discover_refusal {
 				     * data, not in allow_destroy */
 };
 
+/* d as messages name it: "/dev/nvme1n1 (vol-0abc...)" or "/dev/loop3". */
+void discover_device_name(const struct discovered_device *d, char *out, size_t len);
+
 /* What keeps d from being written, as a phrase without the device's name
  * or advice ("holds an ext4 filesystem", "nvme1n1p1 is mounted on /data"),
  * in what; the refusal code as discover_write_refusal returns it. */

@@ -104,11 +104,12 @@ int run_devices_resolve(const struct run_config *c, const struct discover_list *
 		 * GPT with its ESP, mounted nowhere) or a data volume is never
 		 * picked up by default, even for a read-only plan. */
 		if (discover_blocker(d, NULL, 0, why, sizeof(why)) != DISCOVER_WRITE_OK) {
+			char name[sizeof(d->dev_path) + sizeof(d->volume_id) + 4];
+			discover_device_name(d, name, sizeof(name));
 			fprintf(stderr,
-				"ebsbench run: leaving out %s%s%s%s: %s; only blank volumes are "
-				"taken unasked (name it in the config's devices to test it)\n",
-				d->dev_path, d->volume_id[0] ? " (" : "", d->volume_id,
-				d->volume_id[0] ? ")" : "", why);
+				"ebsbench run: leaving out %s: %s; only blank volumes are taken "
+				"unasked (name it in the config's devices to test it)\n",
+				name, why);
 			continue;
 		}
 		add_device(devices, count, d, NULL);
