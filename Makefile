@@ -7,7 +7,7 @@ MUSL_CC := musl-gcc
 WARN := -Wall -Wextra -Werror
 # -ffile-prefix-map: two clean trees in different directories build the
 # same bytes (the appliance image's digest depends on it).
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DEBSBENCH_VERSION='"$(VERSION)"' $(WARN) \
+BASE_CFLAGS := -std=c11 -Irunner -D_GNU_SOURCE -DEBSBENCH_VERSION='"$(VERSION)"' $(WARN) \
 	-ffile-prefix-map=$(CURDIR)=.
 MUSL_CFLAGS := $(BASE_CFLAGS) -O2 -ffunction-sections -fdata-sections -isystem $(DEPS)/kernel-headers -I$(DEPS)/include
 MUSL_LIBS := $(DEPS)/lib/liburing.a $(DEPS)/lib/libaio.a $(DEPS)/lib/libjansson.a \
@@ -28,13 +28,12 @@ FUZZ_SECONDS ?= 300
 # V=1 shows full command lines.
 Q := $(if $(V),,@)
 
-SRCS := $(wildcard runner/*.c)
+SRCS := $(wildcard runner/*.c runner/*/*.c)
 LIB_SRCS := $(filter-out runner/main.c,$(SRCS))
-HDRS := $(wildcard runner/*.h)
 INIT_SRCS := $(wildcard init/*.c)
-INIT_HDRS := $(wildcard init/*.h)
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
-UNIT_NAMES := $(notdir $(UNIT_SRCS:.c=))
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
+# tests/unit mirrors the source folders: tests/unit/net/test_http.c -> net/test_http.
+UNIT_NAMES := $(patsubst tests/unit/%.c,%,$(UNIT_SRCS))
 
 MUSL_OBJS := $(patsubst runner/%.c,build/musl/%.o,$(SRCS))
 MUSL_LIB_OBJS := $(filter-out build/musl/main.o,$(MUSL_OBJS))
@@ -42,7 +41,7 @@ ASAN_LIB_OBJS := $(patsubst runner/%.c,build/asan/%.o,$(LIB_SRCS))
 # PID 1 of the appliance: init/ plus the runner's HTTP client for IMDS.
 INIT_OBJS := $(patsubst init/%.c,build/musl/init/%.o,$(INIT_SRCS))
 INIT_LIB_OBJS := $(filter-out build/musl/init/main.o,$(INIT_OBJS))
-INIT_RUNNER_OBJS := build/musl/http.o build/musl/http_response.o build/musl/url.o build/musl/tls.o
+INIT_RUNNER_OBJS := build/musl/net/http.o build/musl/net/http_response.o build/musl/net/url.o build/musl/net/tls.o
 ASAN_INIT_LIB_OBJS := $(patsubst init/%.c,build/asan/init/%.o,$(filter-out init/main.c,$(INIT_SRCS)))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
@@ -50,6 +49,9 @@ FUZZ_LIB_OBJS := $(patsubst runner/%.c,build/fuzz/obj/%.o,$(LIB_SRCS)) build/fuz
 INIT_LIBS := $(DEPS)/lib/libjansson.a $(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a \
 	$(DEPS)/lib/libmbedcrypto.a
 DEPS_STAMP := $(DEPS)/.stamp-all
+# Every C file we format and lint.
+C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h tests/unit/*/*.c \
+	tests/tools/*.c tests/fuzz/*.[ch])
 
 .SECONDARY:
 .PHONY: all deps test unit unit-musl unit-asan bats bench bench-parity bench-drift demo lint format clean \
@@ -57,40 +59,40 @@ DEPS_STAMP := $(DEPS)/.stamp-all
 
 all: build/ebsbench build/ebsbench-init
 
-$(DEPS_STAMP): runner/deps.sh runner/mbedtls_config.h
-	bash runner/deps.sh $(DEPS)
+$(DEPS_STAMP): runner/deps/deps.sh runner/deps/mbedtls_config.h
+	bash runner/deps/deps.sh $(DEPS)
 	touch $@
 
 deps: $(DEPS_STAMP)
 
-build/musl/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
+build/musl/%.o: runner/%.c $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC musl $<"
-	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -c $< -o $@
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c $< -o $@
 
-build/musl/init/%.o: init/%.c $(INIT_HDRS) $(HDRS) $(DEPS_STAMP)
+build/musl/init/%.o: init/%.c $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC musl $<"
-	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -c $< -o $@
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c $< -o $@
 
-build/asan/init/%.o: init/%.c $(INIT_HDRS) $(HDRS) $(DEPS_STAMP)
+build/asan/init/%.o: init/%.c $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC asan $<"
-	$(Q)cc $(ASAN_CFLAGS) -Irunner -c $< -o $@
+	$(Q)cc $(ASAN_CFLAGS) -MMD -MP -c $< -o $@
 
-build/asan/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
+build/asan/%.o: runner/%.c $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC asan $<"
-	$(Q)cc $(ASAN_CFLAGS) -c $< -o $@
+	$(Q)cc $(ASAN_CFLAGS) -MMD -MP -c $< -o $@
 
-build/fuzz/obj/%.o: runner/%.c $(HDRS) $(DEPS_STAMP)
+build/fuzz/obj/%.o: runner/%.c $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC fuzz $<"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
 build/fuzz/obj/input.o: tests/fuzz/input.c tests/fuzz/input.h
 	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
 build/fuzz/%: tests/fuzz/fuzz_%.c tests/fuzz/input.h $(FUZZ_LIB_OBJS)
 	@echo "  LD fuzz $@"
@@ -128,17 +130,17 @@ EBS_PAGES := build/ebs-log-pages/expected.json
 $(EBS_PAGES): tests/unit/fixtures/ebs_log_pages.py
 	@echo "  GEN $(@D)"
 	$(Q)/usr/bin/python3 $< $(@D)
-build/unit-musl/test_ebs_reference build/unit-asan/test_ebs_reference: $(EBS_PAGES)
+build/unit-musl/device/test_ebs_reference build/unit-asan/device/test_ebs_reference: $(EBS_PAGES)
 
 build/unit-musl/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(MUSL_LIB_OBJS) $(INIT_LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD musl $@"
-	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -Iinit -static -o $@ $< $(MUSL_LIB_OBJS) $(INIT_LIB_OBJS) $(MUSL_LIBS)
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -Iinit -Itests/unit -static -o $@ $< $(MUSL_LIB_OBJS) $(INIT_LIB_OBJS) $(MUSL_LIBS)
 
 build/unit-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(ASAN_LIB_OBJS) $(ASAN_INIT_LIB_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD asan $@"
-	$(Q)cc $(ASAN_CFLAGS) -Irunner -Iinit -o $@ $< $(ASAN_LIB_OBJS) $(ASAN_INIT_LIB_OBJS) $(ASAN_LIBS)
+	$(Q)cc $(ASAN_CFLAGS) -Irunner -Iinit -Itests/unit -o $@ $< $(ASAN_LIB_OBJS) $(ASAN_INIT_LIB_OBJS) $(ASAN_LIBS)
 
 # The appliance: our kernel (cached outside the clone, see
 # kernel-config/build-kernel.sh) and a reproducible initramfs.
@@ -202,17 +204,20 @@ demo: build/ebsbench build/ebsbench-init
 	@bash tests/qemu/demo.sh
 
 lint:
-	clang-format --dry-run --Werror runner/*.[ch] init/*.[ch] tests/unit/*.[ch] tests/tools/*.c tests/fuzz/*.[ch]
+	clang-format --dry-run --Werror $(C_FILES)
 	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
-		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -Itests/fuzz -I$(DEPS)/include runner init tests/unit tests/tools tests/fuzz
+		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -Itests/unit -Itests/fuzz -I$(DEPS)/include runner init tests/unit tests/tools tests/fuzz
 	bash tests/lint-bats.sh
 	bash tests/lint-bats.sh --skips-readme
 
 format:
-	clang-format -i runner/*.[ch] init/*.[ch] tests/unit/*.[ch] tests/tools/*.c tests/fuzz/*.[ch]
+	clang-format -i $(C_FILES)
 
 clean:
 	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/fuzz build/ebsbench \
 		build/ebsbench-asan build/ebsbench-init build/no-io-uring build/foreign-syscall \
 		build/ebs-log-pages build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
 		build/ebsbench-disk.raw build/oci
+
+# Header dependencies, from the compiler (-MMD -MP).
+-include $(shell find build/musl build/asan build/fuzz -name '*.d' 2>/dev/null)

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "lib/clock.h"
 
 static void waited_set(sigset_t *s)
 {

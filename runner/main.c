@@ -3,13 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_discover.h"
-#include "cmd_fio.h"
-#include "cmd_presign.h"
-#include "cmd_report.h"
-#include "cmd_run.h"
+#include "cli/cmd_discover.h"
+#include "cli/cmd_fio.h"
+#include "cli/cmd_presign.h"
+#include "cli/cmd_report.h"
+#include "cli/cmd_run.h"
 
-#include "version.h"
+#include "lib/version.h"
 
 static volatile sig_atomic_t stop_requested;
 

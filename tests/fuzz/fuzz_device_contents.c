@@ -6,7 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "blkdev_probe.h"
+#include "device/blkdev_probe.h"
 #include "input.h"
 
 /* One input: the whole content of a device (zeros beyond it up to a

@@ -3,7 +3,7 @@
  * delta and the verdict on who throttled. */
 #include <stdlib.h>
 
-#include "ebs_stats.h"
+#include "device/ebs_stats.h"
 #include "input.h"
 
 /* One input: the page before, then the page after (each 4096 bytes). */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "input.h"
-#include "options.h"
+#include "job/options.h"
 
 #define MAX_WORDS 64
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "input.h"
-#include "options.h"
-#include "options_json.h"
+#include "job/options.h"
+#include "job/options_json.h"
 
 /* One input: a JSON job object as a plan phase carries it. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "http_response.h"
+#include "net/http_response.h"
 #include "input.h"
 
 /* The reply, handed out step bytes at a time. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover_text.h"
+#include "device/discover_text.h"
 #include "input.h"
 
 #define MAX_LINES 256

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "input.h"
-#include "nvme_identify.h"
+#include "device/nvme_identify.h"
 
 /* One input: an Identify Controller page (and, when short, a serial). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis.h"
-#include "ebs_model.h"
+#include "analysis/analysis.h"
+#include "analysis/ebs_model.h"
 #include "input.h"
-#include "results.h"
-#include "summary.h"
-#include "svg.h"
+#include "results/results.h"
+#include "report/summary.h"
+#include "report/svg.h"
 
 /* Every renderer `report` and `run` use, into out. */
 static void render(FILE *out, json_t *const *runs, size_t nruns)

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
-#include "discover.h"
+#include "run/config.h"
+#include "device/discover.h"
 #include "input.h"
-#include "plan.h"
-#include "presign.h"
-#include "run_devices.h"
-#include "upload.h"
+#include "run/plan.h"
+#include "run/presign.h"
+#include "run/run_devices.h"
+#include "upload/upload.h"
 
 /* Two blank 100 GiB EBS volumes, as discovery would report them (the
  * volume ids the QEMU harness's configs in the corpus name). */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "input.h"
-#include "upload.h"
+#include "upload/upload.h"
 
 /* One input: an S3 error response body. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "discover_text.h"
+#include "device/discover_text.h"
 #include "input.h"
 
 /* The first line of the attribute, as read_attr() gets it. */

@@ -6,8 +6,8 @@
 #include <time.h>
 
 #include "input.h"
-#include "upload.h"
-#include "url.h"
+#include "upload/upload.h"
+#include "net/url.h"
 
 /* Redacts into a buffer of exactly cap bytes (so ASan sees any overrun). */
 static void redact_into(const char *s, size_t cap)

@@ -1,0 +1,251 @@
+/* analysis.c - results.json in, results["analysis"] out. */
+#include "analysis/analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cliff.h"
+#include "analysis/little.h"
+
+static double number(const json_t *obj, const char *key, double fallback)
+{
+	const json_t *v = json_object_get(obj, key);
+	return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+static json_t *find_phase(json_t *results, const char *device, const char *phase)
+{
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(results, "phases"), i, p)
+	{
+		const char *d = json_string_value(json_object_get(p, "device"));
+		const char *n = json_string_value(json_object_get(p, "phase"));
+		if (d && n && !strcmp(d, device) && !strcmp(n, phase))
+			return p;
+	}
+	return NULL;
+}
+
+static void volume_from_json(const json_t *device, struct ebs_volume *v)
+{
+	const json_t *vol = json_object_get(device, "volume");
+	const char *name = json_string_value(json_object_get(vol, "type"));
+	enum ebs_type type = EBS_GP3;
+	if (name)
+		ebs_type_parse(name, &type);
+	ebs_volume_init(v, type, number(vol, "size_gib", 0));
+	if (number(vol, "iops", 0) > 0)
+		v->iops = number(vol, "iops", 0);
+	if (number(vol, "throughput_mibs", 0) > 0)
+		v->throughput_mibs = number(vol, "throughput_mibs", 0);
+}
+
+/* Measured IOPS and mean latency of a phase, both directions together. */
+static void phase_rate(const json_t *phase, double *iops, double *lat_s)
+{
+	const json_t *job = json_object_get(phase, "job");
+	double sum = 0, weighted = 0;
+	for (int d = 0; d < 2; d++) {
+		const json_t *dir = json_object_get(job, d ? "write" : "read");
+		double rate = number(dir, "iops", 0);
+		sum += rate;
+		weighted += rate * number(json_object_get(dir, "lat_ns"), "mean", 0) / 1e9;
+	}
+	*iops = sum;
+	*lat_s = sum > 0 ? weighted / sum : 0;
+}
+
+static json_t *plateau_json(const struct cliff_plateau *p, double window_s)
+{
+	return json_pack("{sfsfsfsfsfsf}", "from_s", (double)p->start * window_s, "to_s",
+			 (double)p->end * window_s, "mean", p->mean, "median", p->median, "min",
+			 p->min, "max", p->max);
+}
+
+/* The series is in windows of window_ms (1 s, time-scaled); times in the
+ * analysis are seconds of the run as it happened. */
+static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred, double time_scale,
+			  json_t *findings, const char *label)
+{
+	const json_t *series = json_object_get(phase, "iops_series");
+	double window_s = number(phase, "window_ms", 1000) / 1000.0;
+	size_t n = json_array_size(series);
+	double *iops = calloc(n ? n : 1, sizeof(*iops));
+	struct cliff c;
+	struct cliff_params params = cliff_params_default();
+	if (!iops)
+		return json_null();
+	/* A device's start-up burst lasts about a real second whatever the
+	 * time scale: skip that much, not one (possibly 10 ms) window. */
+	params.skip_leading = (size_t)fmax(1.0, round(1.0 / window_s));
+	for (size_t i = 0; i < n; i++)
+		iops[i] = json_number_value(json_array_get(series, i));
+	int rc = cliff_find(iops, n, &params, &c);
+	free(iops);
+	if (rc)
+		return json_null();
+	static const char *const status[] = { [CLIFF_FOUND] = "found",
+					      [CLIFF_NONE] = "none",
+					      [CLIFF_TOO_SLOW] = "too-slow",
+					      [CLIFF_TOO_SHORT] = "too-short" };
+	json_t *o = json_pack("{ssss}", "status", status[c.result], "explanation",
+			      cliff_result_name(c.result));
+	double predicted = pred->bursts ? pred->burst_seconds * time_scale : NAN;
+	double ran_s = (double)n * window_s;
+	json_object_set_new(o, "predicted_second",
+			    isfinite(predicted) ? json_real(predicted) : json_null());
+	json_object_set_new(o, "before", plateau_json(&c.before, window_s));
+	if (c.result == CLIFF_FOUND || c.result == CLIFF_TOO_SLOW) {
+		double at = (double)c.second * window_s;
+		double tolerance = fmax(2 * window_s, 0.05 * predicted);
+		const char *verdict = !isfinite(predicted)		  ? "no cliff predicted"
+				      : fabs(at - predicted) <= tolerance ? "as predicted"
+				      : at < predicted			  ? "earlier than predicted"
+									  : "later than predicted";
+		json_object_set_new(o, "second", json_real(at));
+		json_object_set_new(o, "transition_s",
+				    json_real((double)c.transition_s * window_s));
+		json_object_set_new(o, "after", plateau_json(&c.after, window_s));
+		json_object_set_new(o, "verdict", json_string(verdict));
+		char line[320];
+		snprintf(line, sizeof(line),
+			 "%s: %.0f IOPS until %.1f s, then %.0f IOPS: the credit cliff (%s; the "
+			 "model predicts %.1f s).",
+			 label, c.before.mean, at, c.after.mean, verdict, predicted);
+		json_array_append_new(findings, json_string(line));
+	} else {
+		char line[320];
+		bool expected = isfinite(predicted) && predicted < ran_s;
+		snprintf(line, sizeof(line), "%s: %.0f IOPS over %.1f s with no cliff (%s).", label,
+			 c.before.mean, ran_s,
+			 expected ? "a cliff was predicted inside the phase: check the volume facts"
+				  : "as the model predicts");
+		json_object_set_new(o, "verdict",
+				    json_string(expected ? "cliff missing" : "as predicted"));
+		json_array_append_new(findings, json_string(line));
+	}
+	return o;
+}
+
+/* After the bucket ran dry, an idle gap of I seconds refills I x baseline
+ * credits, which a test of D seconds spends on top of the baseline: the
+ * seed's 300 + 120 x 300 / 120 = 600 (measured 601). */
+static json_t *refill_json(json_t *results, const char *label, const struct ebs_prediction *pred,
+			   json_t *findings)
+{
+	static const char *const after_cliff[] = { "randwrite", "lat" };
+	json_t *list = json_array();
+	for (size_t i = 0; i < sizeof(after_cliff) / sizeof(after_cliff[0]); i++) {
+		json_t *phase = find_phase(results, label, after_cliff[i]);
+		double idle = number(phase, "idle_before_s", 0);
+		double duration = number(json_object_get(phase, "job"), "job_runtime", 0) / 1000.0;
+		double base = pred->baseline.ops, iops, lat;
+		if (!phase || idle <= 0 || duration <= 0)
+			continue;
+		phase_rate(phase, &iops, &lat);
+		double expected = fmin(base + idle * base / duration, pred->burst.ops);
+		json_array_append_new(list,
+				      json_pack("{sssfsfsfsf}", "phase", after_cliff[i], "idle_s",
+						idle, "duration_s", duration, "expected_iops",
+						expected, "measured_iops", iops));
+		char line[320];
+		snprintf(line, sizeof(line),
+			 "%s %s: %.0f IOPS after %.1f s idle; the refill model predicts %.0f "
+			 "(%.0f baseline + %.1f s x %.0f / %.1f s).",
+			 label, after_cliff[i], iops, idle, expected, base, idle, base, duration);
+		json_array_append_new(findings, json_string(line));
+	}
+	return list;
+}
+
+static json_t *little_json(json_t *results, const char *label, json_t *findings)
+{
+	json_t *list = json_array();
+	size_t i;
+	json_t *phase;
+	json_array_foreach(json_object_get(results, "phases"), i, phase)
+	{
+		const char *device = json_string_value(json_object_get(phase, "device"));
+		double iops, lat, depth = number(phase, "iodepth", 1);
+		if (!device || strcmp(device, label))
+			continue;
+		phase_rate(phase, &iops, &lat);
+		struct little_check c = little_judge(iops, lat, depth, LITTLE_TOLERANCE);
+		json_array_append_new(
+			list,
+			json_pack("{s:O,s:f,s:f,s:f,s:s}", "phase", json_object_get(phase, "phase"),
+				  "in_flight", isfinite(c.in_flight) ? c.in_flight : 0, "iodepth",
+				  depth, "predicted_latency_ms",
+				  isfinite(c.predicted_latency_s) ? c.predicted_latency_s * 1e3 : 0,
+				  "verdict", little_note(c.verdict)));
+		if (c.verdict == LITTLE_OVERFILLED || c.verdict == LITTLE_UNDERFILLED) {
+			char line[320];
+			snprintf(line, sizeof(line),
+				 "%s %s: %.1f I/Os in flight by Little's law, "
+				 "iodepth %.0f: %s",
+				 label, json_string_value(json_object_get(phase, "phase")),
+				 c.in_flight, depth, little_note(c.verdict));
+			json_array_append_new(findings, json_string(line));
+		}
+	}
+	return list;
+}
+
+static json_t *prediction_json(const struct ebs_volume *v, const struct ebs_prediction *p)
+{
+	struct ebs_workload seq = { .io_size_bytes = 1 << 20, .sequential = true };
+	struct ebs_prediction s = ebs_predict(v, &seq);
+	return json_pack("{sfsfsfsbsfsf}", "baseline_iops", p->baseline.ops, "burst_iops",
+			 p->burst.ops, "burst_seconds", p->bursts ? p->burst_seconds : 0.0,
+			 "bursts", p->bursts, "seq_baseline_mibs", s.baseline.ops, "seq_burst_mibs",
+			 s.burst.ops);
+}
+
+static json_t *device_analysis(json_t *results, const json_t *device,
+			       const struct ebs_prices *prices, json_t *findings)
+{
+	const char *label = json_string_value(json_object_get(device, "label"));
+	double time_scale = number(json_object_get(results, "plan"), "time_scale", 1);
+	struct ebs_volume v;
+	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
+	if (!label)
+		return NULL;
+	volume_from_json(device, &v);
+	struct ebs_prediction pred = ebs_predict(&v, &w);
+	json_t *o = json_pack("{ss}", "device", label);
+	json_object_set_new(o, "prediction", prediction_json(&v, &pred));
+	json_t *randread = find_phase(results, label, "randread");
+	json_t *cliff =
+		randread ? cliff_json(randread, &pred, time_scale, findings, label) : json_null();
+	bool dried = json_is_string(json_object_get(cliff, "status")) &&
+		     !strcmp(json_string_value(json_object_get(cliff, "status")), "found");
+	json_object_set_new(o, "cliff", cliff);
+	json_object_set_new(o, "refill",
+			    dried ? refill_json(results, label, &pred, findings) : json_array());
+	json_object_set_new(o, "little", little_json(results, label, findings));
+	double monthly = ebs_monthly_cost(&v, prices), per = ebs_cost_per_3000_iops(&v, prices);
+	json_object_set_new(o, "cost",
+			    json_pack("{s:o,s:o}", "monthly_usd",
+				      isfinite(monthly) ? json_real(monthly) : json_null(),
+				      "per_3000_iops_usd",
+				      isfinite(per) ? json_real(per) : json_null()));
+	return o;
+}
+
+void analysis_build(json_t *results, const struct ebs_prices *prices)
+{
+	json_t *devices = json_array(), *findings = json_array();
+	size_t i;
+	json_t *device;
+	json_array_foreach(json_object_get(results, "devices"), i, device)
+	{
+		json_t *a = device_analysis(results, device, prices, findings);
+		if (a)
+			json_array_append_new(devices, a);
+	}
+	json_object_set_new(results, "analysis",
+			    json_pack("{soso}", "devices", devices, "findings", findings));
+}

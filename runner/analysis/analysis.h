@@ -1,0 +1,15 @@
+/* analysis.h - what the measurements mean: the credit cliff against the EBS
+ * model's prediction, credit refill after idle gaps, Little's law per phase,
+ * cost, and a sentence per finding.  Reads and extends results.json, so
+ * `ebsbench report` can re-run it on old results (with other prices). */
+#ifndef EBSBENCH_ANALYSIS_H
+#define EBSBENCH_ANALYSIS_H
+
+#include <jansson.h>
+
+#include "analysis/ebs_model.h"
+
+/* Replaces results["analysis"]. */
+void analysis_build(json_t *results, const struct ebs_prices *prices);
+
+#endif

@@ -1,0 +1,166 @@
+/* ebs_prices.c - EBS prices per region as data, and the monthly cost of
+ * a volume from them (declared in ebs_model.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/ebs_model.h"
+
+/* Seoul (ap-northeast-2), 2026-09, from the seed (AWS Pricing API): gp2
+ * $0.114/GB-month; gp3 $0.0912/GB-month + $0.0057/IOPS-month above 3,000
+ * + $0.0456/MiB/s-month above 125.  io1, io2, st1 and sc1 Seoul prices
+ * are not in the seed and we found no page giving them: NaN (unknown)
+ * until a config's "prices" sets them. */
+static const struct ebs_prices seoul_prices = {
+	.region = "ap-northeast-2",
+	.as_of = "2026-09",
+	.source = "seed document (AWS Pricing API, September 2026); io1/io2/st1/sc1 unknown",
+	.type = {
+		[EBS_GP2] = { .gib_month = 0.114 },
+		[EBS_GP3] = { .gib_month = 0.0912, .iops_month = 0.0057, .mibs_month = 0.0456,
+			      .iops_included = 3000, .mibs_included = 125 },
+		[EBS_IO1] = { .gib_month = NAN, .iops_month = NAN },
+		[EBS_IO2] = { .gib_month = NAN, .iops_month = NAN, .iops_month_over = { NAN, NAN } },
+		[EBS_ST1] = { .gib_month = NAN },
+		[EBS_SC1] = { .gib_month = NAN },
+	},
+};
+
+/* US East (N. Virginia, us-east-1), AWS's "Amazon EBS pricing" page.
+ * Confirmed from what we read (a gp2/gp3 comparison quoting that page):
+ * gp2 $0.10/GB-month; gp3 $0.08/GB-month, 3,000 IOPS and 125 MB/s free,
+ * $0.005/IOPS-month and $0.04/MB/s-month above.  Not confirmed from a
+ * page read for this table (they are the figures this project's model
+ * carried as "us-east-1 for scale" since the seed): io1 and io2
+ * $0.125/GB-month and $0.065/IOPS-month, io2 $0.0455 from 32,001 and
+ * $0.03185 above 64,000 IOPS, st1 $0.045 and sc1 $0.015/GB-month.  A
+ * config's "prices" overrides any of them. */
+static const struct ebs_prices virginia_prices = {
+	.region = "us-east-1",
+	.as_of = "2026-12",
+	.source = "AWS Amazon EBS pricing page, us-east-1; io1/io2/st1/sc1 not re-confirmed",
+	.type = {
+		[EBS_GP2] = { .gib_month = 0.10 },
+		[EBS_GP3] = { .gib_month = 0.08, .iops_month = 0.005, .mibs_month = 0.04,
+			      .iops_included = 3000, .mibs_included = 125 },
+		[EBS_IO1] = { .gib_month = 0.125, .iops_month = 0.065 },
+		[EBS_IO2] = { .gib_month = 0.125, .iops_month = 0.065,
+			      .iops_month_over = { 0.0455, 0.03185 } },
+		[EBS_ST1] = { .gib_month = 0.045 },
+		[EBS_SC1] = { .gib_month = 0.015 },
+	},
+};
+
+/* Any other region: every price unknown, the free gp3 baseline kept (it
+ * is a product rule, not a price), so a config's "prices" can fill in. */
+static const struct ebs_prices unknown_prices = {
+	.source = "no built-in prices for this region (built in: ap-northeast-2, us-east-1); "
+		  "only the config's prices are known",
+	.type = {
+		[EBS_GP2] = { .gib_month = NAN },
+		[EBS_GP3] = { .gib_month = NAN, .iops_month = NAN, .mibs_month = NAN,
+			      .iops_included = 3000, .mibs_included = 125 },
+		[EBS_IO1] = { .gib_month = NAN, .iops_month = NAN },
+		[EBS_IO2] = { .gib_month = NAN, .iops_month = NAN, .iops_month_over = { NAN, NAN } },
+		[EBS_ST1] = { .gib_month = NAN },
+		[EBS_SC1] = { .gib_month = NAN },
+	},
+};
+
+static const struct ebs_prices *const region_prices[] = { &seoul_prices, &virginia_prices };
+#define REGION_COUNT (sizeof(region_prices) / sizeof(region_prices[0]))
+
+/* io2's IOPS price tiers start here. */
+static const double io2_tier_start[2] = { 32000, 64000 };
+
+struct ebs_prices ebs_prices_default(void)
+{
+	return seoul_prices;
+}
+
+bool ebs_prices_for_region(const char *region, struct ebs_prices *out)
+{
+	for (size_t i = 0; i < REGION_COUNT; i++) {
+		if (strcmp(region, region_prices[i]->region) == 0) {
+			*out = *region_prices[i];
+			return true;
+		}
+	}
+	*out = unknown_prices;
+	return false;
+}
+
+/* The price a "TYPE.FIELD" name's FIELD part names, or NULL. */
+static double *price_field(struct ebs_type_prices *tp, const char *field)
+{
+	if (strcmp(field, "gib_month") == 0)
+		return &tp->gib_month;
+	if (strcmp(field, "iops_month") == 0)
+		return &tp->iops_month;
+	if (strcmp(field, "mibs_month") == 0)
+		return &tp->mibs_month;
+	if (strcmp(field, "iops_included") == 0)
+		return &tp->iops_included;
+	if (strcmp(field, "mibs_included") == 0)
+		return &tp->mibs_included;
+	if (strcmp(field, "iops_month_over_32000") == 0)
+		return &tp->iops_month_over[0];
+	if (strcmp(field, "iops_month_over_64000") == 0)
+		return &tp->iops_month_over[1];
+	return NULL;
+}
+
+int ebs_prices_set(struct ebs_prices *p, const char *name, double value)
+{
+	const char *dot = strchr(name, '.');
+	char type_name[8];
+	enum ebs_type type;
+	double *field;
+
+	if (!dot || (size_t)(dot - name) >= sizeof(type_name))
+		return -1;
+	memcpy(type_name, name, (size_t)(dot - name));
+	type_name[dot - name] = '\0';
+	if (ebs_type_parse(type_name, &type) != 0)
+		return -1;
+	field = price_field(&p->type[type], dot + 1);
+	if (!field)
+		return -1;
+	*field = value;
+	return 0;
+}
+
+/* An unknown price only poisons a cost that needs it. */
+static double charge(double quantity, double price)
+{
+	return quantity > 0 ? quantity * price : 0;
+}
+
+/* The monthly IOPS charge, with io2's cheaper tiers above 32,000 and 64,000. */
+static double iops_charge(enum ebs_type type, const struct ebs_type_prices *tp, double billable)
+{
+	if (type != EBS_IO2)
+		return charge(billable, tp->iops_month);
+	return charge(fmin(billable, io2_tier_start[0]), tp->iops_month) +
+	       charge(fmin(billable, io2_tier_start[1]) - io2_tier_start[0],
+		      tp->iops_month_over[0]) +
+	       charge(billable - io2_tier_start[1], tp->iops_month_over[1]);
+}
+
+double ebs_monthly_cost(const struct ebs_volume *v, const struct ebs_prices *p)
+{
+	const struct ebs_type_rules *r = ebs_type_rules(v->type);
+	const struct ebs_type_prices *tp = &p->type[v->type];
+	double cost = v->size_gib * tp->gib_month;
+
+	if (r->size_derived)
+		return cost;
+	cost += iops_charge(v->type, tp, ebs_volume_iops(v) - tp->iops_included);
+	if (r->mibs_provisioned)
+		cost += charge(ebs_volume_mibs(v) - tp->mibs_included, tp->mibs_month);
+	return cost;
+}
+
+double ebs_cost_per_3000_iops(const struct ebs_volume *v, const struct ebs_prices *p)
+{
+	return ebs_monthly_cost(v, p) * 3000 / ebs_volume_iops(v);
+}

@@ -1,0 +1,106 @@
+/* cmd_fio.c - options -> target -> job -> output, for one fio-style job. */
+#include "cli/cmd_fio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job/iolog.h"
+#include "job/job.h"
+#include "job/options.h"
+#include "output/output.h"
+#include "stats/stats.h"
+#include "job/target.h"
+
+static const char usage[] =
+	"usage: ebsbench fio --name=NAME --filename=DEV|FILE [options]\n"
+	"Runs one job the way fio would, with fio's option names:\n"
+	"  --size --offset --rw=read|write|randread|randwrite|randrw|rw --rwmixread --bs\n"
+	"  --iodepth --runtime --time_based --ramp_time --ioengine=io_uring|libaio|psync\n"
+	"  --direct --norandommap --randrepeat --randseed --group_reporting\n"
+	"  --output-format=normal|json|json+ --output=FILE --percentile_list=A:B:...\n"
+	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
+	"Results go to stdout (or --output); progress and errors to stderr.\n";
+
+static int write_output(const struct job_options *o, const struct job_stats *s)
+{
+	FILE *out = o->output[0] ? fopen(o->output, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "ebsbench fio: cannot create %s: %s\n", o->output, strerror(errno));
+		return -1;
+	}
+	int ret = o->output_format == OUTPUT_NORMAL
+			  ? output_normal(out, o, s)
+			  : output_json(out, o, s, o->output_format == OUTPUT_JSON_PLUS);
+	if (fflush(out) || ferror(out))
+		ret = -1;
+	if (out != stdout && fclose(out))
+		ret = -1;
+	if (ret)
+		fprintf(stderr, "ebsbench fio: writing the results failed\n");
+	return ret;
+}
+
+static int run_job(const struct job_options *o, const volatile sig_atomic_t *stop)
+{
+	char err[512] = "";
+	struct target t;
+	struct io_logs logs;
+	struct job_stats *s = malloc(sizeof(*s));
+	int code = 1;
+	if (!s) {
+		fprintf(stderr, "ebsbench fio: out of memory\n");
+		return 1;
+	}
+	job_stats_init(s);
+	if (target_open(&t, o, err, sizeof(err)) == 0) {
+		struct job_context ctx = { .stop = stop };
+		if (io_logs_open(&logs, o, err, sizeof(err)) == 0 &&
+		    job_run(o, &t, &logs, s, &ctx, err, sizeof(err)) == 0)
+			code = s->error ? 1 : 0;
+		char log_err[256];
+		if (io_logs_close(&logs, log_err, sizeof(log_err)) && code == 0) {
+			snprintf(err, sizeof(err), "%s", log_err);
+			code = 1;
+		}
+		target_close(&t);
+		/* Partial results of a failed or stopped job are still results. */
+		if (s->runtime_ns && write_output(o, s))
+			code = 1;
+		if (code == 0 && stop && *stop) {
+			snprintf(err, sizeof(err),
+				 "stopped by a signal after %.1f s: the results "
+				 "are partial",
+				 (double)s->runtime_ns / 1e9);
+			code = 5;
+		}
+	}
+	if (err[0])
+		fprintf(stderr, "ebsbench fio: %s\n", err);
+	free(s);
+	return code;
+}
+
+int cmd_fio(int argc, char **argv, const volatile sig_atomic_t *stop)
+{
+	if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	struct job_options *o = malloc(sizeof(*o));
+	char err[512];
+	if (!o) {
+		fprintf(stderr, "ebsbench fio: out of memory\n");
+		return 1;
+	}
+	options_defaults(o);
+	int code = 2;
+	if (options_parse_argv(o, argc, argv, err, sizeof(err)) ||
+	    options_validate(o, err, sizeof(err)))
+		fprintf(stderr, "ebsbench fio: %s\n", err);
+	else
+		code = run_job(o, stop);
+	free(o);
+	return code;
+}

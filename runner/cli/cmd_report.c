@@ -1,0 +1,159 @@
+/* cmd_report.c - load results.json from each directory, render the report.
+ *
+ * stdout carries only what was asked for: nothing, or with --print the
+ * summary.md text.  Errors are one line on stderr naming the directory. */
+#include "cli/cmd_report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/report.h"
+#include "report/report_analysis.h"
+#include "results/results.h"
+#include "report/summary.h"
+
+#define EXIT_USAGE 2
+
+static const char usage[] =
+	"usage: ebsbench report [--out DIR] [--print] [--config FILE] RESULTS_DIR...\n"
+	"Runs the analysis again on each RESULTS_DIR/results.json (its phases, devices and\n"
+	"prices) and rebuilds summary.md, iops_timeline.svg and latency_percentiles.svg.\n"
+	"One directory: written into it unless --out says otherwise.  Several (a fleet, one\n"
+	"column per run and device): --out is required.  --config FILE re-prices with that\n"
+	"run config's \"prices\".  --print also writes summary.md to stdout.\n"
+	"results.json itself is never rewritten.\n";
+
+struct report_args {
+	const char *out;
+	const char *config; /* prices to re-price with, or NULL */
+	bool print;
+	const char **dirs;
+	size_t ndirs;
+};
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "ebsbench report: %s%s%s (try ebsbench report --help)\n", what,
+		arg ? " " : "", arg ? arg : "");
+	return EXIT_USAGE;
+}
+
+/* Returns 0, -1 after --help, or EXIT_USAGE. */
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i];
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			fputs(usage, stdout);
+			return -1;
+		} else if (!strcmp(arg, "--print")) {
+			a->print = true;
+		} else if (!strcmp(arg, "--out") || !strcmp(arg, "-o")) {
+			if (++i == argc)
+				return usage_error("--out needs a directory", NULL);
+			a->out = argv[i];
+		} else if (!strncmp(arg, "--out=", 6)) {
+			a->out = arg + 6;
+		} else if (!strcmp(arg, "--config")) {
+			if (++i == argc)
+				return usage_error("--config needs a file", NULL);
+			a->config = argv[i];
+		} else if (arg[0] == '-' && arg[1]) {
+			return usage_error("unknown option", arg);
+		} else {
+			a->dirs[a->ndirs++] = arg;
+		}
+	}
+	if (!a->ndirs)
+		return usage_error("no results directory given", NULL);
+	if (a->out && !a->out[0])
+		return usage_error("--out needs a directory", NULL);
+	if (!a->out && a->ndirs > 1)
+		return usage_error("--out DIR is required with several results directories", NULL);
+	if (!a->out)
+		a->out = a->dirs[0];
+	return 0;
+}
+
+/* The report directory may be new; its parent must exist. */
+static int ensure_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ebsbench report: cannot create %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "ebsbench report: %s: not a directory\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Loads every results.json and runs its analysis again; returns 0, 1 (a
+ * directory without a readable record) or EXIT_USAGE (a bad --config). */
+static int load_all(const struct report_args *a, json_t **runs)
+{
+	char err[512];
+	json_t *prices = NULL;
+	if (a->config && report_prices_load(a->config, &prices, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench report: %s\n", err);
+		return EXIT_USAGE;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < a->ndirs && !rc; i++) {
+		runs[i] = results_load(a->dirs[i], err, sizeof(err));
+		/* results_load names the file, and so the directory. */
+		if (!runs[i] || report_reanalyse(runs[i], prices, err, sizeof(err))) {
+			fprintf(stderr, "ebsbench report: %s\n", err);
+			rc = 1;
+		}
+	}
+	json_decref(prices);
+	return rc;
+}
+
+static int render(const struct report_args *a, json_t *const *runs)
+{
+	char err[512];
+
+	if (ensure_dir(a->out))
+		return 1;
+	if (report_render(runs, a->ndirs, a->out, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench report: %s\n", err);
+		return 1;
+	}
+	if (a->print && summary_write(stdout, runs, a->ndirs)) {
+		fprintf(stderr, "ebsbench report: writing the summary to stdout failed\n");
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .dirs = calloc((size_t)argc + 1, sizeof(char *)) };
+	json_t **runs = calloc((size_t)argc + 1, sizeof(*runs));
+	int rc = 1;
+
+	if (!a.dirs || !runs) {
+		fprintf(stderr, "ebsbench report: out of memory\n");
+	} else {
+		rc = parse_args(argc, argv, &a);
+		if (rc < 0)
+			rc = 0;
+		else if (!rc && !(rc = load_all(&a, runs)))
+			rc = render(&a, runs);
+	}
+	for (size_t i = 0; runs && i < a.ndirs; i++)
+		json_decref(runs[i]);
+	free(runs);
+	free(a.dirs);
+	return rc;
+}

@@ -1,0 +1,370 @@
+/* cmd_run.c - config -> devices -> plan -> steps -> results.json -> report. */
+#include "cli/cmd_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "lib/clock.h"
+#include "run/config.h"
+#include "job/iolog.h"
+#include "job/job.h"
+#include "output/output_json.h"
+#include "run/plan.h"
+#include "report/report.h"
+#include "results/results.h"
+#include "run/run_devices.h"
+#include "run/run_record.h"
+#include "job/target.h"
+#include "upload/upload.h"
+
+struct run_state {
+	struct run_config cfg;
+	struct discover_list found;
+	struct run_device devices[CONFIG_MAX_DEVICES];
+	size_t device_count;
+	struct plan plan;
+	json_t *results;
+	const char *out_dir;
+	uint64_t last_end_ns[CONFIG_MAX_DEVICES]; /* monotonic; 0: no phase yet */
+	struct uploader up;
+};
+
+static const char usage[] =
+	"usage: ebsbench run --config FILE|- [--out DIR] [--dry-run]\n"
+	"Runs the seed's measurement sequence on the configured (or discovered) EBS volumes,\n"
+	"one device at a time, and writes results.json, fio-format IOPS logs, summary.md and\n"
+	"SVG charts to DIR.  --dry-run prints the plan and touches no device.\n"
+	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
+	"written (see README.md, Upload).\n"
+	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed (the\n"
+	"rest still ran), a result file could not be written or the devices could not be\n"
+	"listed, 2 usage or config, before any I/O (a device that is not there, none to test,\n"
+	"an output_dir that cannot be made, expiring URLs included), 3 refused to write to a\n"
+	"device, 4 an upload failed (every file is kept in DIR); 1 wins over 4.\n";
+
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void log_name_of(const struct run_state *st, const struct plan_step *s, char *buf,
+			size_t len)
+{
+	snprintf(buf, len, "%s_%s_iops.1.log", st->devices[s->device].label, s->short_name);
+}
+
+static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
+			  const struct job_stats *js, json_t *ebs, int64_t start_ms,
+			  uint64_t idle_ns)
+{
+	char log_name[96], log_path[1300], err[256];
+	const struct job_options *o = &s->job;
+	log_name_of(st, s, log_name, sizeof(log_name));
+	snprintf(log_path, sizeof(log_path), "%s/%s", st->out_dir, log_name);
+	json_t *series = record_iops_series(log_path, err, sizeof(err));
+	json_t *p =
+		json_pack("{sssssIsI}", "phase", s->phase, "device", st->devices[s->device].label,
+			  "started_ms", (json_int_t)start_ms, "ended_ms", (json_int_t)wall_ms());
+	json_object_set_new(p, "idle_before_s",
+			    idle_ns ? json_real((double)idle_ns / 1e9) : json_null());
+	json_object_set_new(p, "iodepth", json_integer(o->iodepth));
+	json_object_set_new(p, "bs", json_integer(o->bs));
+	json_object_set_new(p, "rw", json_string(rw_name(o->rw)));
+	json_object_set_new(p, "runtime_s", json_real((double)o->runtime_ns / 1e9));
+	json_object_set_new(p, "window_ms", json_integer(o->log_avg_msec));
+	json_object_set_new(p, "job", output_job_json(o, js, false));
+	json_object_set_new(p, "iops_log", json_string(log_name));
+	json_object_set_new(p, "iops_series", series ? series : json_array());
+	json_object_set_new(p, "ebs_stats", ebs);
+	json_object_set_new(p, "disk_check", record_disk_check(js));
+	return p;
+}
+
+static uint64_t planned_after(const struct plan *p, size_t k)
+{
+	uint64_t sum = 0;
+	for (size_t i = k + 1; i < p->count; i++)
+		sum += p->steps[i].planned_ns;
+	return sum;
+}
+
+/* One phase on one device: EBS statistics around a fio job. */
+static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, char *err,
+		    size_t errlen)
+{
+	const struct plan_step *s = &st->plan.steps[k];
+	const struct run_device *d = &st->devices[s->device];
+	struct ebs_sample before, after;
+	struct target t;
+	struct io_logs logs;
+	char label[160];
+	struct job_stats *js = malloc(sizeof(*js));
+	if (!js) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	job_stats_init(js);
+	snprintf(label, sizeof(label), "[%zu/%zu] %s %s %s", k + 1, st->plan.count, s->phase,
+		 d->label, d->info.dev_path);
+	struct job_context ctx = { .stop = stop,
+				   .label = label,
+				   .remaining_after_ns = planned_after(&st->plan, k) };
+	ebs_sample_take(d->info.dev_path, &before);
+	uint64_t start_ns = clock_now_ns();
+	int64_t start_ms = wall_ms();
+	int rc = target_open(&t, &s->job, err, errlen);
+	if (rc == 0) {
+		rc = io_logs_open(&logs, &s->job, err, errlen);
+		if (rc == 0)
+			rc = job_run(&s->job, &t, &logs, js, &ctx, err, errlen);
+		char log_err[256];
+		if (io_logs_close(&logs, log_err, sizeof(log_err)) && rc == 0) {
+			snprintf(err, errlen, "%s", log_err);
+			rc = -1;
+		}
+		target_close(&t);
+	}
+	if (rc == 0 && js->error)
+		rc = -1; /* err already names the failed I/O */
+	ebs_sample_take(d->info.dev_path, &after);
+	uint64_t idle = st->last_end_ns[s->device] ? start_ns - st->last_end_ns[s->device] : 0;
+	st->last_end_ns[s->device] = clock_now_ns();
+	if (js->runtime_ns) {
+		json_t *ebs = record_ebs_stats(&before, &after, js->runtime_ns / 1000);
+		json_array_append_new(json_object_get(st->results, "phases"),
+				      phase_json(st, s, js, ebs, start_ms, idle));
+	}
+	free(js);
+	return rc;
+}
+
+static json_t *plan_json(const struct run_state *st)
+{
+	json_t *phases = json_array();
+	for (size_t i = 0; i < st->plan.phase_count; i++)
+		json_array_append_new(phases, json_string(st->plan.phases[i]));
+	return json_pack("{sfsssIsosb}", "time_scale", st->cfg.time_scale, "region", st->cfg.region,
+			 "test_size", (json_int_t)st->cfg.test_size, "phases", phases, "read_only",
+			 !st->plan.writes);
+}
+
+static json_t *results_start(const struct run_state *st)
+{
+	char when[32];
+	json_t *devices = json_array();
+	for (size_t i = 0; i < st->device_count; i++)
+		json_array_append_new(devices, record_device(&st->devices[i]));
+	json_t *env = record_environment(&st->cfg);
+	format_iso_utc(when, sizeof(when), wall_ms());
+	json_object_set_new(env, "started", json_string(when));
+	return json_pack("{sisosososososo}", "schema", RESULTS_SCHEMA, "ebsbench",
+			 record_ebsbench(&st->cfg), "environment", env, "plan", plan_json(st),
+			 "prices", record_prices(&st->cfg.prices, st->cfg.prices_overridden),
+			 "devices", devices, "phases", json_array());
+}
+
+static void print_plan(FILE *out, const struct run_state *st)
+{
+	json_t *steps = json_array();
+	for (size_t i = 0; i < st->plan.count; i++) {
+		const struct plan_step *s = &st->plan.steps[i];
+		json_t *opts = json_object();
+		for (unsigned g = 0; g < s->job.given_count; g++)
+			json_object_set_new(opts, s->job.given[g].name,
+					    json_string(s->job.given[g].value));
+		json_array_append_new(steps,
+				      json_pack("{sssssssfso}", "phase", s->phase, "device",
+						st->devices[s->device].label, "path",
+						st->devices[s->device].info.dev_path, "planned_s",
+						(double)s->planned_ns / 1e9, "options", opts));
+	}
+	json_t *doc = json_pack("{sOsfsbso}", "devices", json_object_get(st->results, "devices"),
+				"planned_s", (double)st->plan.total_ns / 1e9, "writes",
+				st->plan.writes, "steps", steps);
+	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fputc('\n', out);
+	json_decref(doc);
+}
+
+static int parse_args(int argc, char **argv, const char **config, const char **out, bool *dry)
+{
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			*config = argv[++i];
+		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+			*out = argv[++i];
+		else if (!strcmp(argv[i], "--dry-run"))
+			*dry = true;
+		else {
+			fprintf(stderr, "ebsbench run: unknown or incomplete argument '%s'\n",
+				argv[i]);
+			return -1;
+		}
+	}
+	if (!*config) {
+		fprintf(stderr, "ebsbench run: --config FILE is required (- reads stdin)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Everything that can be checked before the first I/O; returns an exit code. */
+static int prepare(struct run_state *st, const char *config, const char *out, char *err,
+		   size_t errlen)
+{
+	config_defaults(&st->cfg);
+	if (config_load_file(&st->cfg, config, err, errlen))
+		return 2;
+	st->out_dir = out ? out : st->cfg.output_dir;
+	/* An image cannot hold its own digest: whoever launched it (the Pod
+	 * spec, the appliance's command line) passes it in. */
+	const char *digest = getenv("EBSBENCH_IMAGE_DIGEST");
+	if (!st->cfg.image_digest[0] && digest && strlen(digest) < sizeof(st->cfg.image_digest))
+		snprintf(st->cfg.image_digest, sizeof(st->cfg.image_digest), "%s", digest);
+	struct discover_options dopt = { .all_block_devices = st->cfg.device_count > 0,
+					 .accept_model = st->cfg.accept_model[0]
+								 ? st->cfg.accept_model
+								 : NULL };
+	if (discover_devices(&dopt, &st->found, err, errlen))
+		return 1; /* the machine, not the config: /sys or mountinfo unreadable */
+	/* A device the config names that is not there is the config's fault. */
+	if (run_devices_resolve(&st->cfg, &st->found, st->devices, &st->device_count, err, errlen))
+		return 2;
+	if (plan_build(&st->plan, &st->cfg, st->devices, st->device_count, st->out_dir, err,
+		       errlen))
+		return 2;
+	/* A URL that expires mid-run loses the results: refuse it now. */
+	if (upload_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err, errlen))
+		return 2;
+	if (st->plan.writes &&
+	    run_devices_check_writes(&st->cfg, st->devices, st->device_count, err, errlen))
+		return 3;
+	st->results = results_start(st);
+	uploader_init(&st->up, &st->cfg.upload, st->out_dir, st->results, stderr);
+	return 0;
+}
+
+/* The phase's IOPS log (if the phase got as far as writing one) and
+ * results.json so far (if it could be saved): an eviction loses at most
+ * the phase running. */
+static void upload_phase(struct run_state *st, size_t k, bool saved)
+{
+	char name[96], path[1300];
+	log_name_of(st, &st->plan.steps[k], name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", st->out_dir, name);
+	if (!access(path, F_OK))
+		uploader_send(&st->up, name, UPLOAD_MIDRUN);
+	if (saved)
+		uploader_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
+}
+
+/* output_dir, made before the first I/O: a directory the run cannot
+ * write is a config (or --out) error, found before any device is touched. */
+static int make_out_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat sb;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create output_dir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode) || access(dir, W_OK)) {
+		snprintf(err, errlen, "output_dir %s is not a writable directory", dir);
+		return -1;
+	}
+	return 0;
+}
+
+static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
+{
+	char err[512];
+	int failed = 0;
+	for (size_t k = 0; k < st->plan.count && !(stop && *stop); k++) {
+		err[0] = '\0';
+		if (run_step(st, k, stop, err, sizeof(err))) {
+			const struct plan_step *s = &st->plan.steps[k];
+			fprintf(stderr,
+				"ebsbench run: phase %s on %s failed (the others still run): %s\n",
+				s->phase, st->devices[s->device].label, err);
+			failed = 1;
+		}
+		/* Saved after every phase: an eviction loses at most one. */
+		bool saved = !results_save(st->results, st->out_dir, err, sizeof(err));
+		if (!saved) {
+			fprintf(stderr, "ebsbench run: %s\n", err);
+			failed = 1;
+		}
+		upload_phase(st, k, saved);
+	}
+	return failed;
+}
+
+/* Returns 0, 1 (a file could not be written) or 4 (an upload failed). */
+static int finish(struct run_state *st, bool stopped)
+{
+	static const char *const reports[] = { REPORT_SUMMARY, REPORT_IOPS_SVG,
+					       REPORT_LATENCY_SVG };
+	char err[512], when[32];
+	int rc = 0;
+	json_t *env = json_object_get(st->results, "environment");
+	format_iso_utc(when, sizeof(when), wall_ms());
+	json_object_set_new(env, "finished", json_string(when));
+	json_object_set_new(env, "stopped_early", json_boolean(stopped));
+	analysis_build(st->results, &st->cfg.prices);
+	if (results_save(st->results, st->out_dir, err, sizeof(err)) ||
+	    report_render(&st->results, 1, st->out_dir, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench run: %s\n", err);
+		rc = 1;
+	}
+	/* First, so slow or failing uploads never hide what was measured. */
+	report_print_tldr(stderr, &st->results, 1);
+	if (uploader_finish(&st->up, reports, sizeof(reports) / sizeof(reports[0])) && !rc)
+		rc = 4;
+	fprintf(stderr, "ebsbench run: results in %s/\n", st->out_dir);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
+{
+	const char *config = NULL, *out = NULL;
+	bool dry = false;
+	char err[512] = "";
+	if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (parse_args(argc, argv, &config, &out, &dry))
+		return 2;
+	struct run_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return 1;
+	int code = prepare(st, config, out, err, sizeof(err));
+	if (code)
+		fprintf(stderr, "ebsbench run: %s\n", err);
+	else if (dry)
+		print_plan(stdout, st);
+	else if (make_out_dir(st->out_dir, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench run: %s\n", err);
+		code = 2;
+	} else {
+		code = execute(st, stop);
+		int end = finish(st, stop && *stop);
+		/* A failed phase says more than a failed upload. */
+		if (end == 1 || (end && !code))
+			code = end;
+	}
+	uploader_free(&st->up);
+	json_decref(st->results);
+	plan_free(&st->plan);
+	discover_list_free(&st->found);
+	config_free(&st->cfg);
+	free(st);
+	return code;
+}

@@ -1,0 +1,113 @@
+/* engine_libaio.c - Linux native AIO through libaio, the fallback engine
+ * where io_uring is refused (kernel.io_uring_disabled, seccomp). */
+#include <errno.h>
+#include <libaio.h>
+#include <stdlib.h>
+
+#include "engine/engine.h"
+
+struct aio_state {
+	io_context_t ctx;
+	int fd;
+	unsigned pending;
+	struct iocb *iocbs;  /* one per io_unit, by index */
+	struct iocb **batch; /* queued, not yet submitted */
+	struct io_event *events;
+};
+
+static void aio_free(struct aio_state *st)
+{
+	free(st->iocbs);
+	free(st->batch);
+	free(st->events);
+	free(st);
+}
+
+static int aio_setup(struct engine *e, int fd, unsigned depth)
+{
+	struct aio_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->fd = fd;
+	st->iocbs = calloc(depth, sizeof(*st->iocbs));
+	st->batch = calloc(depth, sizeof(*st->batch));
+	st->events = calloc(depth, sizeof(*st->events));
+	if (!st->iocbs || !st->batch || !st->events) {
+		aio_free(st);
+		return -ENOMEM;
+	}
+	int ret = io_setup((int)depth, &st->ctx);
+	if (ret < 0) {
+		aio_free(st);
+		return ret;
+	}
+	e->priv = st;
+	return 0;
+}
+
+static int aio_queue(struct engine *e, struct io_unit *u)
+{
+	struct aio_state *st = e->priv;
+	struct iocb *cb = &st->iocbs[u->index];
+	if (u->ddir == DDIR_READ)
+		io_prep_pread(cb, st->fd, u->buf, u->length, (long long)u->offset);
+	else
+		io_prep_pwrite(cb, st->fd, u->buf, u->length, (long long)u->offset);
+	cb->data = u;
+	st->batch[st->pending++] = cb;
+	return 0;
+}
+
+static int aio_commit(struct engine *e)
+{
+	struct aio_state *st = e->priv;
+	unsigned sent = 0;
+	while (sent < st->pending) {
+		int ret = io_submit(st->ctx, (long)(st->pending - sent), st->batch + sent);
+		if (ret == -EINTR || ret == -EAGAIN)
+			continue;
+		if (ret < 0)
+			return ret;
+		sent += (unsigned)ret;
+	}
+	st->pending = 0;
+	return (int)sent;
+}
+
+static int aio_reap(struct engine *e, unsigned min, struct io_unit **done, unsigned max)
+{
+	struct aio_state *st = e->priv;
+	int got;
+	do
+		got = io_getevents(st->ctx, (long)min, (long)max, st->events, NULL);
+	while (got == -EINTR);
+	if (got < 0)
+		return got;
+	for (int i = 0; i < got; i++) {
+		struct io_unit *u = st->events[i].data;
+		/* res is the byte count, or a negative errno in an unsigned field. */
+		u->result = (int64_t)(long)st->events[i].res;
+		done[i] = u;
+	}
+	return got;
+}
+
+static void aio_teardown(struct engine *e)
+{
+	struct aio_state *st = e->priv;
+	if (!st)
+		return;
+	io_destroy(st->ctx);
+	aio_free(st);
+	e->priv = NULL;
+}
+
+const struct engine_ops engine_libaio_ops = {
+	.name = "libaio",
+	.synchronous = false,
+	.setup = aio_setup,
+	.queue = aio_queue,
+	.commit = aio_commit,
+	.reap = aio_reap,
+	.teardown = aio_teardown,
+};

@@ -1,0 +1,363 @@
+/* job.c - the engine loop: offsets -> submit -> reap -> stats and windows. */
+#include "job/job.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+
+#include "lib/clock.h"
+#include "device/data_mark.h"
+#include "stats/diskstats.h"
+#include "engine/engine.h"
+#include "job/offsets.h"
+#include "job/progress.h"
+#include "job/window.h"
+
+struct job_loop {
+	const struct job_options *o;
+	const struct target *t;
+	struct job_stats *s;
+	struct io_logs *logs;
+	struct engine engine;
+	struct io_unit *units;
+	struct io_unit **done;
+	struct io_unit **batch; /* queued this turn, awaiting their issue time */
+	struct io_unit *free_list;
+	void *buffers;
+	unsigned depth;
+	unsigned inflight;
+	struct offset_gen offsets;
+	struct rng mix;
+	struct window_tracker windows;
+	struct progress progress;
+	uint64_t start_ns;    /* job start, ramp included */
+	uint64_t measure_ns;  /* end of ramp: stats count from here */
+	uint64_t deadline_ns; /* stop issuing here; 0 = none */
+	bool measuring;
+	bool stopping;
+	bool deadline_reached;
+	struct rusage usage_start;
+	struct disk_sample disk_start;
+	char *err;
+	size_t errlen;
+};
+
+static int engine_start(struct job_loop *L, int fd)
+{
+	static const struct engine_ops *const by_kind[] = {
+		[ENGINE_IO_URING] = &engine_io_uring_ops,
+		[ENGINE_LIBAIO] = &engine_libaio_ops,
+		[ENGINE_PSYNC] = &engine_psync_ops,
+	};
+	struct job_stats *s = L->s;
+	L->engine.ops = by_kind[L->o->ioengine];
+	int ret = L->engine.ops->setup(&L->engine, fd, L->depth);
+	/* Hosts that block io_uring (sysctl, seccomp) still get a run. */
+	if (ret == -ENOSYS || ret == -EPERM || ret == -EACCES) {
+		if (L->o->ioengine == ENGINE_IO_URING) {
+			snprintf(s->engine_note, sizeof(s->engine_note),
+				 "io_uring refused (%s); ran libaio instead", strerror(-ret));
+			L->engine.ops = &engine_libaio_ops;
+			ret = L->engine.ops->setup(&L->engine, fd, L->depth);
+		}
+	}
+	if (ret < 0) {
+		snprintf(L->err, L->errlen, "ioengine %s cannot start: %s", L->engine.ops->name,
+			 strerror(-ret));
+		L->engine.ops = NULL;
+		return -1;
+	}
+	snprintf(s->engine_ran, sizeof(s->engine_ran), "%s", L->engine.ops->name);
+	return 0;
+}
+
+static int units_alloc(struct job_loop *L)
+{
+	size_t align = L->t->logical_block > 4096 ? L->t->logical_block : 4096;
+	size_t bytes = (size_t)L->depth * L->o->bs;
+	L->units = calloc(L->depth, sizeof(*L->units));
+	L->done = calloc(L->depth, sizeof(*L->done));
+	L->batch = calloc(L->depth, sizeof(*L->batch));
+	if (!L->units || !L->done || !L->batch || posix_memalign(&L->buffers, align, bytes)) {
+		snprintf(L->err, L->errlen, "out of memory for %u buffers of %" PRIu32 " bytes",
+			 L->depth, L->o->bs);
+		return -1;
+	}
+	/* Random contents, as fio writes, so nothing downstream can compress
+	 * or deduplicate the data away. */
+	uint64_t *words = L->buffers;
+	for (size_t i = 0; i < bytes / sizeof(*words); i++)
+		words[i] = rng_next(&L->mix);
+	for (unsigned i = 0; i < L->depth; i++) {
+		struct io_unit *u = &L->units[i];
+		u->index = i;
+		u->buf = (char *)L->buffers + (size_t)i * L->o->bs;
+		u->next = L->free_list;
+		L->free_list = u;
+	}
+	return 0;
+}
+
+static enum ddir choose_ddir(struct job_loop *L)
+{
+	enum rw_pattern rw = L->o->rw;
+	if (rw == RW_RANDRW || rw == RW_READWRITE)
+		return rng_below(&L->mix, 100) < L->o->rwmixread ? DDIR_READ : DDIR_WRITE;
+	return rw_writes(rw) ? DDIR_WRITE : DDIR_READ;
+}
+
+/* Fills the queue back up to depth; returns how many were queued. */
+static unsigned fill_queue(struct job_loop *L, uint64_t now)
+{
+	unsigned queued = 0;
+	while (!L->stopping && L->free_list) {
+		bool wrapped;
+		uint64_t offset = offset_gen_next(&L->offsets, &wrapped);
+		if (wrapped && !L->o->time_based) {
+			L->stopping = true; /* one pass over the region is the job */
+			break;
+		}
+		struct io_unit *u = L->free_list;
+		L->free_list = u->next;
+		u->offset = offset;
+		u->length = L->o->bs;
+		u->ddir = choose_ddir(L);
+		if (u->ddir == DDIR_WRITE) /* so a later run knows the data as its own */
+			data_mark_stamp(u->buf, u->length, offset);
+		u->start_ns = now;
+		u->issue_ns = now;
+		if (L->engine.ops->queue(&L->engine, u) < 0) {
+			u->next = L->free_list;
+			L->free_list = u;
+			break;
+		}
+		L->batch[queued++] = u;
+	}
+	/* As fio: the whole batch counts at the depth it brings the queue to. */
+	if (L->measuring && queued)
+		L->s->depth_level[depth_level_index(L->inflight + queued)] += queued;
+	return queued;
+}
+
+static void record_error(struct job_loop *L, const struct io_unit *u)
+{
+	if (L->s->error)
+		return;
+	L->s->error = (int)-u->result;
+	snprintf(L->err, L->errlen, "%s error on %s at offset %" PRIu64 " (%" PRIu32 " bytes): %s",
+		 u->ddir == DDIR_READ ? "read" : "write", L->o->filename, u->offset, u->length,
+		 strerror((int)-u->result));
+	L->stopping = true;
+}
+
+static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
+{
+	if (u->result < 0)
+		return record_error(L, u);
+	if (!L->measuring)
+		return;
+	struct direction_stats *d = &L->s->dir[u->ddir];
+	uint64_t slat = u->issue_ns - u->start_ns;
+	uint64_t clat = now - u->issue_ns;
+	uint64_t lat = now - u->start_ns;
+	d->ios++;
+	d->bytes += (uint64_t)u->result;
+	if ((uint64_t)u->result != u->length)
+		d->short_ios++;
+	running_stat_add(&d->slat, slat);
+	running_stat_add(&d->clat, clat);
+	running_stat_add(&d->lat, lat);
+	histogram_add(&d->clat_hist, clat);
+	job_stats_count_latency(L->s, lat);
+	uint64_t rel = now - L->measure_ns;
+	/* I/Os completing past the runtime (the drain, or a reap that
+	 * crossed the deadline before the loop noticed it) belong to the
+	 * last window, not to a sliver of a window nobody asked for. */
+	if (L->o->runtime_ns && rel >= L->o->runtime_ns)
+		rel = L->o->runtime_ns - 1;
+	window_advance(&L->windows, rel);
+	window_add(&L->windows, u->ddir, (uint32_t)u->result, slat, clat, lat);
+	if (L->logs->lat && !L->logs->windowed)
+		io_logs_io(L->logs, rel, u->ddir, u->length, u->offset, slat, clat, lat);
+}
+
+static void on_window(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct window_totals *t)
+{
+	struct job_loop *L = ctx;
+	double per_second = 1e9 / (double)span_ns;
+	for (int d = 0; d < DDIR_COUNT; d++) {
+		if (!L->logs->dirs[d])
+			continue;
+		sample_stat_add(&L->s->dir[d].iops_samples, (double)t->ios[d] * per_second);
+		sample_stat_add(&L->s->dir[d].bw_samples, (double)t->bytes[d] / 1024 * per_second);
+	}
+	io_logs_window(L->logs, end_ns, span_ns, t);
+}
+
+static void start_measuring(struct job_loop *L, uint64_t now)
+{
+	L->measuring = true;
+	L->measure_ns = now;
+	if (L->o->runtime_ns)
+		L->deadline_ns = now + L->o->runtime_ns;
+	getrusage(RUSAGE_SELF, &L->usage_start);
+	disk_sample_take(L->t->disk, &L->disk_start);
+}
+
+static void update_progress(struct job_loop *L, uint64_t now)
+{
+	const struct job_options *o = L->o;
+	uint64_t ios = L->s->dir[0].ios + L->s->dir[1].ios;
+	uint64_t bytes = L->s->dir[0].bytes + L->s->dir[1].bytes;
+	double done = (double)bytes / (double)L->t->region_size;
+	uint64_t elapsed = now - L->start_ns, total = o->ramp_ns + o->runtime_ns;
+	if (o->time_based || (o->runtime_ns && (double)elapsed / (double)total > done))
+		done = (double)elapsed / (double)total;
+	if (done > 1)
+		done = 1;
+	uint64_t eta = done > 0 ? (uint64_t)((double)elapsed * (1 - done) / done) : 0;
+	progress_update(&L->progress, now, ios, bytes, done, eta);
+}
+
+/* Checks the clock-driven transitions once per loop turn. */
+static void check_time(struct job_loop *L, uint64_t now, const volatile sig_atomic_t *stop)
+{
+	if (!L->measuring && now >= L->start_ns + L->o->ramp_ns)
+		start_measuring(L, now);
+	if (L->measuring && L->deadline_ns && now >= L->deadline_ns && !L->deadline_reached) {
+		L->deadline_reached = true;
+		L->stopping = true;
+	}
+	if (stop && *stop)
+		L->stopping = true;
+	update_progress(L, now);
+}
+
+static int run_loop(struct job_loop *L, const volatile sig_atomic_t *stop)
+{
+	uint64_t now = clock_now_ns();
+	for (;;) {
+		check_time(L, now, stop);
+		unsigned queued = fill_queue(L, now);
+		if (queued) {
+			int ret = L->engine.ops->commit(&L->engine);
+			if (ret < 0) {
+				snprintf(L->err, L->errlen, "submitting I/O to %s failed: %s",
+					 L->o->filename, strerror(-ret));
+				return -1;
+			}
+			if (!L->engine.ops->synchronous) {
+				uint64_t issued = clock_now_ns();
+				for (unsigned i = 0; i < queued; i++)
+					L->batch[i]->issue_ns = issued;
+			}
+			L->inflight += queued;
+		}
+		if (L->inflight == 0)
+			return 0;
+		int got = L->engine.ops->reap(&L->engine, 1, L->done, L->depth);
+		if (got < 0) {
+			snprintf(L->err, L->errlen, "waiting for I/O on %s failed: %s",
+				 L->o->filename, strerror(-got));
+			return -1;
+		}
+		now = clock_now_ns();
+		for (int i = 0; i < got; i++) {
+			struct io_unit *u = L->done[i];
+			account(L, u, now);
+			u->next = L->free_list;
+			L->free_list = u;
+		}
+		L->inflight -= (unsigned)got;
+	}
+}
+
+static void finish_windows(struct job_loop *L, uint64_t end)
+{
+	if (!L->measuring)
+		return;
+	/* A run that reached its deadline ends exactly on it, whatever the
+	 * drain took, so a 1800 s run has 1800 one-second rows. */
+	if (L->deadline_reached)
+		window_finish(&L->windows, L->o->runtime_ns);
+	else
+		window_finish(&L->windows, end - L->measure_ns);
+}
+
+static void finish_stats(struct job_loop *L, uint64_t end)
+{
+	struct job_stats *s = L->s;
+	struct rusage usage;
+	struct disk_sample disk_end;
+	s->elapsed_ns = end - L->start_ns;
+	if (!L->measuring)
+		return;
+	s->runtime_ns = end - L->measure_ns;
+	getrusage(RUSAGE_SELF, &usage);
+	disk_sample_take(L->t->disk, &disk_end);
+	disk_sample_delta(&L->disk_start, &disk_end, s->runtime_ns, &s->disk);
+	s->usr_ns =
+		(uint64_t)(usage.ru_utime.tv_sec - L->usage_start.ru_utime.tv_sec) * 1000000000ull +
+		(uint64_t)(usage.ru_utime.tv_usec - L->usage_start.ru_utime.tv_usec) * 1000ull;
+	s->sys_ns =
+		(uint64_t)(usage.ru_stime.tv_sec - L->usage_start.ru_stime.tv_sec) * 1000000000ull +
+		(uint64_t)(usage.ru_stime.tv_usec - L->usage_start.ru_stime.tv_usec) * 1000ull;
+	if (s->runtime_ns) {
+		s->usr_cpu = 100.0 * (double)s->usr_ns / (double)s->runtime_ns;
+		s->sys_cpu = 100.0 * (double)s->sys_ns / (double)s->runtime_ns;
+	}
+	s->ctx = (uint64_t)(usage.ru_nvcsw + usage.ru_nivcsw - L->usage_start.ru_nvcsw -
+			    L->usage_start.ru_nivcsw);
+	s->majf = (uint64_t)(usage.ru_majflt - L->usage_start.ru_majflt);
+	s->minf = (uint64_t)(usage.ru_minflt - L->usage_start.ru_minflt);
+	s->max_rss_kib = (uint64_t)usage.ru_maxrss;
+}
+
+static void loop_free(struct job_loop *L)
+{
+	if (L->engine.ops)
+		L->engine.ops->teardown(&L->engine);
+	free(L->units);
+	free(L->done);
+	free(L->batch);
+	free(L->buffers);
+}
+
+int job_run(const struct job_options *o, const struct target *t, struct io_logs *logs,
+	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen)
+{
+	struct job_loop L = { .o = o, .t = t, .s = s, .logs = logs, .err = err, .errlen = errlen };
+	struct timespec wall;
+	uint64_t seed = o->randrepeat ? o->randseed : clock_now_ns();
+	bool sync_engine = o->ioengine == ENGINE_PSYNC;
+
+	/* Sync engines complete inside submit: more depth would only queue. */
+	L.depth = sync_engine ? 1 : o->iodepth;
+	rng_seed(&L.mix, seed ^ 0x5bd1e995u);
+	offset_gen_init(&L.offsets, t->region_offset, t->region_size, o->bs, rw_is_random(o->rw),
+			o->norandommap, seed);
+	window_init(&L.windows, (o->log_avg_msec ? o->log_avg_msec : 500) * 1000000ull, on_window,
+		    &L);
+	clock_gettime(CLOCK_REALTIME, &wall);
+	s->start_unix_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
+	int ret = -1;
+	if (units_alloc(&L) == 0 && engine_start(&L, t->fd) == 0) {
+		char label[192];
+		snprintf(label, sizeof(label), "%.40s on %.100s (%s)", o->name, o->filename,
+			 s->engine_ran);
+		L.start_ns = clock_now_ns();
+		progress_init(&L.progress, stderr, ctx->label ? ctx->label : label, L.start_ns);
+		L.progress.remaining_after_ns = ctx->remaining_after_ns;
+		ret = run_loop(&L, ctx->stop);
+		uint64_t end = clock_now_ns();
+		finish_windows(&L, end);
+		finish_stats(&L, end);
+		progress_finish(&L.progress);
+	}
+	loop_free(&L);
+	return ret;
+}

@@ -1,0 +1,29 @@
+/* job.h - run one job: keep iodepth I/Os in flight on the target until the
+ * region is done or the runtime is up, and measure every completion. */
+#ifndef EBSBENCH_JOB_H
+#define EBSBENCH_JOB_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "job/iolog.h"
+#include "job/options.h"
+#include "stats/stats.h"
+#include "job/target.h"
+
+struct job_context {
+	/* Set (by a signal handler) to end the job early with its results so
+	 * far, as SIGINT does for fio. */
+	const volatile sig_atomic_t *stop;
+	/* Progress label; NULL: "name on filename (engine)". */
+	const char *label;
+	/* Planned time after this job, so progress shows the whole run's ETA. */
+	uint64_t remaining_after_ns;
+};
+
+/* Returns 0 when the job ran (an I/O error is reported in s->error and
+ * err), -1 when it could not start (err says why). */
+int job_run(const struct job_options *o, const struct target *t, struct io_logs *logs,
+	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,391 @@
+/* options.c - fio's option names, parsed into a struct job_options.
+ *
+ * One table maps each name to a setter, so the command line and JSON plans
+ * cannot drift apart.  Anything not in the table is an error: a benchmark
+ * that silently ignores `--numjobs=4` reports the wrong thing. */
+#include "job/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const double default_percentiles[] = { 1,  5,  10, 20, 30,   40,	  50,	 60,   70,
+					      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+
+void options_defaults(struct job_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rw = RW_READ;
+	o->rwmixread = 50;
+	o->bs = 4096;
+	o->iodepth = 1;
+	o->ioengine = ENGINE_IO_URING;
+	o->randrepeat = true;
+	o->randseed = 0x89abcdefu;
+	o->output_format = OUTPUT_NORMAL;
+	o->percentile_count = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
+	memcpy(o->percentiles, default_percentiles, sizeof(default_percentiles));
+}
+
+/* Sizes as fio reads them with its default kb_base=1024: "4k", "8G",
+ * "1MiB", "512" (bytes). */
+int parse_size(const char *text, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (!isdigit((unsigned char)text[0]))
+		return -1;
+	unsigned long long n = strtoull(text, &end, 10);
+	if (errno)
+		return -1;
+	unsigned shift = 0;
+	const char *units = "kmgtp";
+	const char *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
+	if (u) {
+		shift = 10 * (unsigned)(u - units + 1);
+		end++;
+		if (*end == 'i' || *end == 'I')
+			end++;
+		if (*end == 'b' || *end == 'B')
+			end++;
+	} else if (*end == 'b' || *end == 'B') {
+		end++;
+	}
+	if (*end)
+		return -1;
+	if (shift && n > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)n << shift;
+	return 0;
+}
+
+/* Durations: a bare number is seconds, as for fio's runtime and ramp_time. */
+int parse_duration_ns(const char *text, uint64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t ns;
+	} units[] = { { "", 1000000000ull },	     { "s", 1000000000ull },
+		      { "ms", 1000000ull },	     { "us", 1000ull },
+		      { "m", 60 * 1000000000ull },   { "h", 3600 * 1000000000ull },
+		      { "d", 86400 * 1000000000ull } };
+	char *end;
+	errno = 0;
+	if (!isdigit((unsigned char)text[0]))
+		return -1;
+	unsigned long long n = strtoull(text, &end, 10);
+	if (errno)
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].suffix) == 0) {
+			if (n > UINT64_MAX / units[i].ns)
+				return -1;
+			*out = n * units[i].ns;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_bool(const char *value, bool *out)
+{
+	if (!value || !strcmp(value, "1") || !strcasecmp(value, "true") || !strcasecmp(value, "on"))
+		*out = true;
+	else if (!strcmp(value, "0") || !strcasecmp(value, "false") || !strcasecmp(value, "off"))
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_uint(const char *value, unsigned max, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	if (!isdigit((unsigned char)value[0]))
+		return -1;
+	unsigned long n = strtoul(value, &end, 10);
+	if (errno || *end || n > max)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
+static int copy_text(char *dst, size_t cap, const char *value)
+{
+	size_t len = strlen(value);
+	if (len == 0 || len >= cap)
+		return -1;
+	memcpy(dst, value, len + 1);
+	return 0;
+}
+
+static int set_rw(struct job_options *o, const char *v)
+{
+	static const struct {
+		const char *name;
+		enum rw_pattern rw;
+	} names[] = { { "read", RW_READ },	    { "write", RW_WRITE },
+		      { "randread", RW_RANDREAD },  { "randwrite", RW_RANDWRITE },
+		      { "randrw", RW_RANDRW },	    { "rw", RW_READWRITE },
+		      { "readwrite", RW_READWRITE } };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(v, names[i].name)) {
+			o->rw = names[i].rw;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int set_engine(struct job_options *o, const char *v)
+{
+	if (!strcmp(v, "io_uring"))
+		o->ioengine = ENGINE_IO_URING;
+	else if (!strcmp(v, "libaio"))
+		o->ioengine = ENGINE_LIBAIO;
+	else if (!strcmp(v, "psync"))
+		o->ioengine = ENGINE_PSYNC;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_output_format(struct job_options *o, const char *v)
+{
+	if (!strcmp(v, "normal"))
+		o->output_format = OUTPUT_NORMAL;
+	else if (!strcmp(v, "json"))
+		o->output_format = OUTPUT_JSON;
+	else if (!strcmp(v, "json+"))
+		o->output_format = OUTPUT_JSON_PLUS;
+	else
+		return -1;
+	return 0;
+}
+
+/* "99:99.9:99.99", as fio's percentile_list. */
+static int set_percentiles(struct job_options *o, const char *v)
+{
+	unsigned count = 0;
+	const char *p = v;
+	while (*p) {
+		char *end;
+		double pct = strtod(p, &end);
+		if (end == p || pct <= 0 || pct > 100 || count == OPTIONS_MAX_PERCENTILES)
+			return -1;
+		o->percentiles[count++] = pct;
+		if (*end == ':')
+			end++;
+		else if (*end)
+			return -1;
+		p = end;
+	}
+	if (count == 0)
+		return -1;
+	o->percentile_count = count;
+	return 0;
+}
+
+enum value_kind { VALUE_TEXT, VALUE_SIZE, VALUE_DURATION, VALUE_BOOL, VALUE_UINT, VALUE_CUSTOM };
+
+struct option_spec {
+	const char *name;
+	enum value_kind kind;
+	size_t field; /* offsetof into struct job_options */
+	size_t cap;   /* VALUE_TEXT: buffer size; VALUE_UINT: maximum */
+	int (*custom)(struct job_options *o, const char *value);
+	const char *expects; /* for the error message */
+};
+
+#define FIELD(f) offsetof(struct job_options, f)
+#define TEXT(n, f)                                                                                 \
+	{                                                                                          \
+		n, VALUE_TEXT, FIELD(f), sizeof(((struct job_options *)0)->f), NULL,               \
+			"a path or name"                                                           \
+	}
+
+static const struct option_spec option_table[] = {
+	TEXT("name", name),
+	TEXT("filename", filename),
+	{ "size", VALUE_SIZE, FIELD(size), 0, NULL, "a size such as 8G" },
+	{ "offset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M" },
+	{ "rw", VALUE_CUSTOM, 0, 0, set_rw, "read, write, randread, randwrite, randrw or rw" },
+	{ "readwrite", VALUE_CUSTOM, 0, 0, set_rw,
+	  "read, write, randread, randwrite, randrw or rw" },
+	{ "rwmixread", VALUE_UINT, FIELD(rwmixread), 100, NULL, "a percentage 0-100" },
+	{ "bs", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k" },
+	{ "blocksize", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k" },
+	{ "iodepth", VALUE_UINT, FIELD(iodepth), 4096, NULL, "a queue depth 1-4096" },
+	{ "runtime", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m" },
+	{ "ramp_time", VALUE_DURATION, FIELD(ramp_ns), 0, NULL, "a duration such as 5 or 500ms" },
+	{ "time_based", VALUE_BOOL, FIELD(time_based), 0, NULL, "0 or 1" },
+	{ "ioengine", VALUE_CUSTOM, 0, 0, set_engine, "io_uring, libaio or psync" },
+	{ "direct", VALUE_BOOL, FIELD(direct), 0, NULL, "0 or 1" },
+	{ "group_reporting", VALUE_BOOL, FIELD(group_reporting), 0, NULL, "0 or 1" },
+	{ "norandommap", VALUE_BOOL, FIELD(norandommap), 0, NULL, "0 or 1" },
+	{ "randrepeat", VALUE_BOOL, FIELD(randrepeat), 0, NULL, "0 or 1" },
+	{ "randseed", VALUE_SIZE, FIELD(randseed), 0, NULL, "a number" },
+	{ "output-format", VALUE_CUSTOM, 0, 0, set_output_format, "normal, json or json+" },
+	TEXT("output", output),
+	TEXT("write_iops_log", iops_log),
+	TEXT("write_bw_log", bw_log),
+	TEXT("write_lat_log", lat_log),
+	{ "log_avg_msec", VALUE_UINT, FIELD(log_avg_msec), 86400000, NULL, "milliseconds" },
+	{ "percentile_list", VALUE_CUSTOM, 0, 0, set_percentiles,
+	  "percentiles such as 50:99:99.9" },
+};
+
+static const struct option_spec *find_option(const char *name)
+{
+	for (size_t i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++)
+		if (!strcmp(option_table[i].name, name))
+			return &option_table[i];
+	return NULL;
+}
+
+static int apply_value(struct job_options *o, const struct option_spec *spec, const char *value)
+{
+	char *field = (char *)o + spec->field;
+	uint64_t n;
+	switch (spec->kind) {
+	case VALUE_TEXT:
+		return value ? copy_text(field, spec->cap, value) : -1;
+	case VALUE_SIZE:
+		if (!value || parse_size(value, &n))
+			return -1;
+		if (spec->field == FIELD(bs)) {
+			if (n == 0 || n > (64u << 20))
+				return -1;
+			o->bs = (uint32_t)n;
+		} else {
+			memcpy(field, &n, sizeof(n));
+		}
+		return 0;
+	case VALUE_DURATION:
+		if (!value || parse_duration_ns(value, &n))
+			return -1;
+		memcpy(field, &n, sizeof(n));
+		return 0;
+	case VALUE_BOOL:
+		return parse_bool(value, (bool *)field);
+	case VALUE_UINT:
+		return value ? parse_uint(value, (unsigned)spec->cap, (unsigned *)field) : -1;
+	case VALUE_CUSTOM:
+		return value ? spec->custom(o, value) : -1;
+	}
+	return -1;
+}
+
+static void remember_given(struct job_options *o, const char *name, const char *value)
+{
+	if (o->given_count == OPTIONS_MAX_GIVEN)
+		return;
+	struct given_option *g = &o->given[o->given_count++];
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	snprintf(g->value, sizeof(g->value), "%s", value ? value : "");
+}
+
+int options_set(struct job_options *o, const char *name, const char *value, char *err,
+		size_t errlen)
+{
+	const struct option_spec *spec = find_option(name);
+	if (!spec) {
+		snprintf(err, errlen, "unknown or unsupported option '%s'", name);
+		return -1;
+	}
+	if (apply_value(o, spec, value)) {
+		snprintf(err, errlen, "option '%s': invalid value '%s' (expected %s)", name,
+			 value ? value : "", spec->expects);
+		return -1;
+	}
+	remember_given(o, name, value);
+	return 0;
+}
+
+int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	bool named = false;
+	for (int i = 0; i < argc; i++) {
+		const char *word = argv[i];
+		if (strncmp(word, "--", 2) != 0 || word[2] == '\0') {
+			snprintf(err, errlen,
+				 "unexpected argument '%s' (job files are not supported; "
+				 "give options as --name=value)",
+				 word);
+			return -1;
+		}
+		char name[64];
+		const char *eq = strchr(word + 2, '=');
+		size_t len = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
+		if (len >= sizeof(name)) {
+			snprintf(err, errlen, "unknown or unsupported option '%s'", word);
+			return -1;
+		}
+		memcpy(name, word + 2, len);
+		name[len] = '\0';
+		if (!strcmp(name, "name")) {
+			if (named) {
+				snprintf(err, errlen,
+					 "a second --name starts a second job; "
+					 "run one job per command");
+				return -1;
+			}
+			named = true;
+		}
+		if (options_set(o, name, eq ? eq + 1 : NULL, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+int options_validate(const struct job_options *o, char *err, size_t errlen)
+{
+	if (!o->name[0])
+		snprintf(err, errlen, "missing --name (every job needs a name)");
+	else if (!o->filename[0])
+		snprintf(err, errlen, "missing --filename (a block device or file to test)");
+	else if (o->iodepth == 0)
+		snprintf(err, errlen, "option 'iodepth': must be at least 1");
+	else if (o->time_based && o->runtime_ns == 0)
+		snprintf(err, errlen, "option 'time_based' needs --runtime");
+	else if ((o->iops_log[0] || o->bw_log[0]) && o->log_avg_msec == 0)
+		snprintf(err, errlen,
+			 "write_iops_log and write_bw_log need --log_avg_msec "
+			 "(per-I/O IOPS rows carry no information)");
+	else
+		return 0;
+	return -1;
+}
+
+bool rw_is_random(enum rw_pattern rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+}
+
+bool rw_reads(enum rw_pattern rw)
+{
+	return rw != RW_WRITE && rw != RW_RANDWRITE;
+}
+
+bool rw_writes(enum rw_pattern rw)
+{
+	return rw != RW_READ && rw != RW_RANDREAD;
+}
+
+const char *rw_name(enum rw_pattern rw)
+{
+	static const char *const names[] = { "read",	  "write",  "randread",
+					     "randwrite", "randrw", "rw" };
+	return names[rw];
+}
+
+const char *engine_name(enum engine_kind kind)
+{
+	static const char *const names[] = { "io_uring", "libaio", "psync" };
+	return names[kind];
+}

@@ -1,0 +1,52 @@
+/* options_json.c - JSON members to option words. */
+#include "job/options_json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Renders a scalar as the text fio would have been given; false becomes
+ * "0" so {"time_based": false} means what it says. */
+static int member_text(const json_t *value, char *buf, size_t len)
+{
+	switch (json_typeof(value)) {
+	case JSON_STRING:
+		snprintf(buf, len, "%s", json_string_value(value));
+		return 0;
+	case JSON_INTEGER:
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(value));
+		return 0;
+	case JSON_REAL:
+		snprintf(buf, len, "%.17g", json_real_value(value));
+		return 0;
+	case JSON_TRUE:
+		snprintf(buf, len, "1");
+		return 0;
+	case JSON_FALSE:
+		snprintf(buf, len, "0");
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int options_apply_json(struct job_options *o, const json_t *obj, char *err, size_t errlen)
+{
+	const char *name;
+	json_t *value;
+	char text[OPTIONS_PATH_MAX];
+	if (!json_is_object(obj)) {
+		snprintf(err, errlen, "a job must be a JSON object of fio options");
+		return -1;
+	}
+	json_object_foreach((json_t *)obj, name, value)
+	{
+		if (member_text(value, text, sizeof(text))) {
+			snprintf(err, errlen, "option '%s': expected a string, number or boolean",
+				 name);
+			return -1;
+		}
+		if (options_set(o, name, text, err, errlen))
+			return -1;
+	}
+	return 0;
+}

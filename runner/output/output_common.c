@@ -1,0 +1,34 @@
+/* output_common.c - fio's rounding and percentage conventions. */
+#include "output/output_common.h"
+
+#include <stdio.h>
+#include <time.h>
+
+uint64_t runtime_ms(uint64_t ns)
+{
+	return (ns / 1000 + 999) / 1000;
+}
+
+double percent_of(uint64_t count, uint64_t total, double floor)
+{
+	if (total == 0)
+		return 0.0;
+	double p = (double)count * 100.0 / (double)total;
+	return count && p < floor ? floor : p;
+}
+
+double agg_percent(double mean_kib, uint64_t agg_bytes)
+{
+	if (agg_bytes <= 1024)
+		return 100.0;
+	double p = (double)(int64_t)mean_kib * 100.0 / ((double)agg_bytes / 1024.0);
+	return p > 100.0 ? 100.0 : p;
+}
+
+void format_time(char *buf, size_t len, int64_t unix_ms)
+{
+	time_t t = (time_t)(unix_ms / 1000);
+	struct tm tm;
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %b %e %H:%M:%S %Y", &tm))
+		snprintf(buf, len, "%lld", (long long)t);
+}

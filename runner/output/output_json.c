@@ -1,0 +1,303 @@
+/* output_json.c - fio 3.33's JSON and JSON+ documents for one job.
+ *
+ * Key names and order follow fio's stat.c so that what was written against
+ * fio (jq filters, fio_jsonplus_clat2csv, dashboards) reads ours unchanged.
+ * Reals print with 15 significant digits instead of fio's "%f"; no parser
+ * can tell, and "%f" would lose the small percentages entirely. */
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "output/output.h"
+#include "output/output_json.h"
+#include "output/output_common.h"
+
+#include "lib/version.h"
+
+/* An all-zero direction, printed for trim as fio does. */
+static const struct direction_stats no_io;
+
+/* jansson refuses NaN and infinities; a missing key would break consumers
+ * worse than a zero does. */
+static void set_real(json_t *obj, const char *key, double v)
+{
+	json_object_set_new(obj, key, json_real(isfinite(v) ? v : 0.0));
+}
+
+static void set_int(json_t *obj, const char *key, uint64_t v)
+{
+	json_object_set_new(obj, key, json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v));
+}
+
+static void set_str(json_t *obj, const char *key, const char *v)
+{
+	json_object_set_new(obj, key, json_string(v));
+}
+
+static json_t *lat_json(const struct running_stat *st)
+{
+	json_t *lat = json_object();
+
+	set_int(lat, "min", st->n ? st->min : 0);
+	set_int(lat, "max", st->n ? st->max : 0);
+	set_real(lat, "mean", st->n ? st->mean : 0.0);
+	set_real(lat, "stddev", running_stat_stddev(st));
+	set_int(lat, "N", st->n);
+	return lat;
+}
+
+static void add_percentiles(json_t *clat, const struct job_options *o, const struct histogram *h)
+{
+	json_t *pct = json_object();
+	char key[32];
+	unsigned i;
+
+	for (i = 0; i < o->percentile_count && i < OPTIONS_MAX_PERCENTILES; i++) {
+		snprintf(key, sizeof(key), "%f", o->percentiles[i]);
+		set_int(pct, key, histogram_percentile(h, o->percentiles[i]));
+	}
+	json_object_set_new(clat, "percentile", pct);
+}
+
+/* json+: every non-empty bucket, keyed by its midpoint, ascending.  Our
+ * buckets past fio's last (about 17 s) are folded into fio's last bin here,
+ * since fio's own consumers walk only fio's range; max and the percentiles
+ * still carry the real values. */
+static void add_bins(json_t *clat, const struct histogram *h)
+{
+	const unsigned last = HISTOGRAM_FIO_GROUPS * HISTOGRAM_PER_GROUP - 1;
+	json_t *bins = json_object();
+	char key[32];
+	uint64_t beyond = 0;
+
+	for (unsigned i = last + 1; i < HISTOGRAM_BUCKETS; i++)
+		beyond += h->count[i];
+	for (unsigned i = 0; i <= last; i++) {
+		uint64_t count = h->count[i] + (i == last ? beyond : 0);
+		if (!count)
+			continue;
+		snprintf(key, sizeof(key), "%llu", (unsigned long long)histogram_bucket_value(i));
+		set_int(bins, key, count);
+	}
+	json_object_set_new(clat, "bins", bins);
+}
+
+/* fio only keeps percentiles and bins when there were samples;
+ * fio_jsonplus_clat2csv indexes bins[0] of any "bins" it finds. */
+static json_t *clat_json(const struct job_options *o, const struct direction_stats *ds, bool plus)
+{
+	json_t *clat = lat_json(&ds->clat);
+
+	if (ds->clat.n == 0)
+		return clat;
+	if (o->percentile_count)
+		add_percentiles(clat, o, &ds->clat_hist);
+	if (plus)
+		add_bins(clat, &ds->clat_hist);
+	return clat;
+}
+
+/* Window samples are whole KiB/s and IOPS in fio, so min and max are
+ * integers there; the mean and deviation stay real. */
+static void add_samples(json_t *dir, const struct direction_stats *ds, uint64_t bw_bytes)
+{
+	const struct sample_stat *bw = &ds->bw_samples, *io = &ds->iops_samples;
+
+	set_int(dir, "bw_min", bw->n ? (uint64_t)llround(bw->min) : 0);
+	set_int(dir, "bw_max", bw->n ? (uint64_t)llround(bw->max) : 0);
+	set_real(dir, "bw_agg", bw->n ? agg_percent(bw->mean, bw_bytes) : 0.0);
+	set_real(dir, "bw_mean", bw->n ? bw->mean : 0.0);
+	set_real(dir, "bw_dev", sample_stat_stddev(bw));
+	set_int(dir, "bw_samples", bw->n);
+	set_int(dir, "iops_min", io->n ? (uint64_t)llround(io->min) : 0);
+	set_int(dir, "iops_max", io->n ? (uint64_t)llround(io->max) : 0);
+	set_real(dir, "iops_mean", io->n ? io->mean : 0.0);
+	set_real(dir, "iops_stddev", sample_stat_stddev(io));
+	set_int(dir, "iops_samples", io->n);
+}
+
+/* fio only counts runtime for a direction that moved bytes, so a direction
+ * the job never did reads all zeros. */
+static json_t *direction_json(const struct job_options *o, const struct direction_stats *ds,
+			      uint64_t runtime_ns, bool plus)
+{
+	json_t *dir = json_object();
+	bool ran = ds->bytes > 0 && runtime_ns > 0;
+	double ns = (double)runtime_ns;
+	uint64_t bw_bytes = ran ? (uint64_t)((double)ds->bytes * 1e9 / ns) : 0;
+
+	set_int(dir, "io_bytes", ds->bytes);
+	set_int(dir, "io_kbytes", ds->bytes >> 10);
+	set_int(dir, "bw_bytes", bw_bytes);
+	set_int(dir, "bw", bw_bytes >> 10);
+	set_real(dir, "iops", ran ? (double)ds->ios * 1e9 / ns : 0.0);
+	set_int(dir, "runtime", ran ? runtime_ms(runtime_ns) : 0);
+	set_int(dir, "total_ios", ds->ios);
+	set_int(dir, "short_ios", ds->short_ios);
+	set_int(dir, "drop_ios", 0);
+	json_object_set_new(dir, "slat_ns", lat_json(&ds->slat));
+	json_object_set_new(dir, "clat_ns", clat_json(o, ds, plus));
+	json_object_set_new(dir, "lat_ns", lat_json(&ds->lat));
+	add_samples(dir, ds, bw_bytes);
+	return dir;
+}
+
+static json_t *sync_json(void)
+{
+	static const struct running_stat none;
+	json_t *sync = json_object();
+
+	set_int(sync, "total_ios", 0);
+	json_object_set_new(sync, "lat_ns", lat_json(&none));
+	return sync;
+}
+
+static json_t *options_json(const struct job_options *o)
+{
+	json_t *opts = json_object();
+	unsigned i;
+
+	/* As fio: bare flags and the command-line-only output options are
+	 * not job options. */
+	for (i = 0; i < o->given_count && i < OPTIONS_MAX_GIVEN; i++) {
+		const struct given_option *g = &o->given[i];
+		if (g->value[0] && strcmp(g->name, "output-format") && strcmp(g->name, "output"))
+			set_str(opts, g->name, g->value);
+	}
+	return opts;
+}
+
+static void add_levels(json_t *job, const char *key, const char *const *labels,
+		       const uint64_t *counts, unsigned n, uint64_t total, double floor)
+{
+	json_t *levels = json_object();
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		set_real(levels, labels[i], percent_of(counts[i], total, floor));
+	json_object_set_new(job, key, levels);
+}
+
+/* We do not track submit/complete batch sizes.  These are the figures fio
+ * prints for its default batching (everything in the "4" bucket, meaning
+ * 1 to 4 per call), fixed here so consumers find the keys. */
+static void add_batches(json_t *job, const char *key, bool any_io)
+{
+	static const char *const labels[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	json_t *levels = json_object();
+	unsigned i;
+
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		set_real(levels, labels[i], any_io && i == 1 ? 100.0 : 0.0);
+	json_object_set_new(job, key, levels);
+}
+
+static void add_depths_and_latencies(json_t *job, const struct job_stats *s)
+{
+	uint64_t ios = s->dir[DDIR_READ].ios + s->dir[DDIR_WRITE].ios, depths = 0;
+	unsigned i;
+
+	/* Our levels count submissions, so their sum is the honest total. */
+	for (i = 0; i < DEPTH_LEVELS; i++)
+		depths += s->depth_level[i];
+	add_levels(job, "iodepth_level", depth_level_label, s->depth_level, DEPTH_LEVELS, depths,
+		   0.1);
+	add_batches(job, "iodepth_submit", ios > 0);
+	add_batches(job, "iodepth_complete", ios > 0);
+	add_levels(job, "latency_ns", latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS, ios,
+		   0.01);
+	add_levels(job, "latency_us", latency_us_label, s->latency_us, LATENCY_US_LEVELS, ios,
+		   0.01);
+	add_levels(job, "latency_ms", latency_ms_label, s->latency_ms, LATENCY_MS_LEVELS, ios,
+		   0.01);
+}
+
+/* Not in fio: which engine really ran, and why if it was not the one asked
+ * for.  Extra keys are ignored by fio's consumers. */
+static json_t *ebsbench_json(const struct job_stats *s)
+{
+	json_t *extra = json_object();
+
+	set_str(extra, "ioengine", s->engine_ran);
+	if (s->engine_note[0])
+		set_str(extra, "engine_note", s->engine_note);
+	return extra;
+}
+
+json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus)
+{
+	json_t *job = json_object();
+	uint64_t elapsed_ms = s->elapsed_ns / 1000000;
+
+	set_str(job, "jobname", o->name);
+	set_int(job, "groupid", 0);
+	json_object_set_new(job, "error", json_integer(s->error));
+	set_int(job, "eta", 0);
+	set_int(job, "elapsed", (elapsed_ms + 999) / 1000);
+	json_object_set_new(job, "job options", options_json(o));
+	json_object_set_new(job, "read",
+			    direction_json(o, &s->dir[DDIR_READ], s->runtime_ns, plus));
+	json_object_set_new(job, "write",
+			    direction_json(o, &s->dir[DDIR_WRITE], s->runtime_ns, plus));
+	json_object_set_new(job, "trim", direction_json(o, &no_io, 0, plus));
+	json_object_set_new(job, "sync", sync_json());
+	set_int(job, "job_runtime", s->runtime_ns / 1000000);
+	set_real(job, "usr_cpu", s->usr_cpu);
+	set_real(job, "sys_cpu", s->sys_cpu);
+	set_int(job, "ctx", s->ctx);
+	set_int(job, "majf", s->majf);
+	set_int(job, "minf", s->minf);
+	add_depths_and_latencies(job, s);
+	set_int(job, "latency_depth", o->iodepth);
+	set_int(job, "latency_target", 0);
+	set_real(job, "latency_percentile", 100.0);
+	set_int(job, "latency_window", 0);
+	json_object_set_new(job, "ebsbench", ebsbench_json(s));
+	return job;
+}
+
+json_t *output_disk_util_json(const struct disk_util *d)
+{
+	json_t *list = json_array();
+	json_t *disk;
+
+	if (!d->valid)
+		return list;
+	disk = json_object();
+	set_str(disk, "name", d->name);
+	set_int(disk, "read_ios", d->read_ios);
+	set_int(disk, "write_ios", d->write_ios);
+	set_int(disk, "read_merges", d->read_merges);
+	set_int(disk, "write_merges", d->write_merges);
+	set_int(disk, "read_ticks", d->read_ticks);
+	set_int(disk, "write_ticks", d->write_ticks);
+	set_int(disk, "in_queue", d->in_queue);
+	set_real(disk, "util", d->util);
+	json_array_append_new(list, disk);
+	return list;
+}
+
+int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus)
+{
+	json_t *root = json_object(), *jobs = json_array();
+	char when[64];
+	int rc;
+
+	format_time(when, sizeof(when), s->start_unix_ms);
+	set_str(root, "fio version", "ebsbench-" EBSBENCH_VERSION);
+	set_int(root, "timestamp", (uint64_t)(s->start_unix_ms / 1000));
+	set_int(root, "timestamp_ms", (uint64_t)s->start_unix_ms);
+	set_str(root, "time", when);
+	json_array_append_new(jobs, output_job_json(o, s, plus));
+	json_object_set_new(root, "jobs", jobs);
+	json_object_set_new(root, "disk_util", output_disk_util_json(&s->disk));
+
+	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+	json_decref(root);
+	if (rc || fputc('\n', out) == EOF || fflush(out) == EOF || ferror(out))
+		return -1;
+	return 0;
+}

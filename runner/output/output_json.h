@@ -1,0 +1,17 @@
+/* output_json.h - the pieces of fio's JSON document, for embedding one job
+ * in a larger record (results.json keeps every phase as a fio job). */
+#ifndef EBSBENCH_OUTPUT_JSON_H
+#define EBSBENCH_OUTPUT_JSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "job/options.h"
+#include "stats/stats.h"
+
+/* One element of fio's "jobs" array. */
+json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus);
+/* fio's "disk_util" array: one entry, or none without kernel statistics. */
+json_t *output_disk_util_json(const struct disk_util *d);
+
+#endif

@@ -1,0 +1,347 @@
+/* output_normal.c - the human report, laid out like fio 3.33's normal output.
+ *
+ * Formats follow fio's stat.c line by line (show_ddir_status, display_lat,
+ * show_clat_percentiles, show_lat, show_group_stats), so eyes and scripts
+ * used to fio find everything where they expect it. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output/output.h"
+#include "output/output_common.h"
+
+#include "lib/version.h"
+
+/* fio's default sig_figs for sizes, rates and IOPS. */
+#define SIG_FIGS 4
+#define PERCENTILE_MAX_PRECISION 4
+
+enum num_unit { UNIT_NONE, UNIT_BYTE, UNIT_BYTE_PER_SEC };
+
+/* fio's num2str: divide by 1000 (or 1024) until at most maxlen digits
+ * remain, then fill the room left with decimals of the remainder.  Odd
+ * corners (a remainder of .96 with one decimal prints ".0") are fio's too,
+ * and kept so that numbers match fio's character for character. */
+static const char *num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
+			   enum num_unit unit)
+{
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+	static const char *const suffix[] = { "", "B", "B/s" };
+	const unsigned thousand = pow2 ? 1024 : 1000;
+	unsigned post = 0, modulo = 0;
+	bool divided = false, carry = false;
+	char tmp[32];
+	int digits, room;
+
+	while (post < sizeof(si) / sizeof(si[0]) - 1 &&
+	       snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)num) > maxlen) {
+		modulo = (unsigned)(num % thousand);
+		num /= thousand;
+		carry = modulo >= thousand / 2;
+		divided = true;
+		post++;
+	}
+	digits = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)num);
+	room = maxlen - digits - 1;
+	if (divided && room >= 1) {
+		snprintf(tmp, sizeof(tmp), "%.*f", room, (double)modulo / thousand);
+		snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, tmp + 2,
+			 (pow2 ? iec : si)[post], suffix[unit]);
+		return buf;
+	}
+	if (divided && carry)
+		num++;
+	snprintf(buf, len, "%llu%s%s", (unsigned long long)num, (pow2 ? iec : si)[post],
+		 suffix[unit]);
+	return buf;
+}
+
+static uint64_t per_second(uint64_t count, uint64_t runtime_ns)
+{
+	return runtime_ns ? (uint64_t)((double)count * 1e9 / (double)runtime_ns) : 0;
+}
+
+/* What fio prints as the job starts; ours comes with the report. */
+static void print_banner(FILE *out, const struct job_options *o, const struct job_stats *s)
+{
+	char bs[32];
+
+	num2str(bs, sizeof(bs), o->bs, SIG_FIGS, true, UNIT_BYTE);
+	fprintf(out,
+		"%s: (g=0): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
+		o->name, rw_name(o->rw), bs, bs, bs, bs, bs, bs, s->engine_ran, o->iodepth);
+	if (s->engine_note[0])
+		fprintf(out, "ebsbench: %s\n", s->engine_note);
+	fprintf(out, "ebsbench-%s\nStarting 1 process\n\n", EBSBENCH_VERSION);
+}
+
+static void print_job_header(FILE *out, const struct job_options *o, const struct job_stats *s)
+{
+	char when[64];
+
+	format_time(when, sizeof(when), s->start_unix_ms);
+	if (s->error)
+		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d (error=%s): pid=%d: %s\n", o->name,
+			s->error, strerror(s->error), (int)getpid(), when);
+	else
+		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d: pid=%d: %s\n", o->name, s->error,
+			(int)getpid(), when);
+}
+
+/* fio's display_lat: msec or usec only when min, max and the spread are
+ * all large enough to survive the division. */
+static void print_lat(FILE *out, const char *name, const struct running_stat *st)
+{
+	double mean = st->mean, dev = running_stat_stddev(st), div = 1.0;
+	uint64_t min = st->min, max = st->max;
+	const char *unit = "nsec";
+	char minp[32], maxp[32];
+
+	if (st->n == 0)
+		return;
+	if (min > 2000000 && max > 99999999 && dev > 1000000.0) {
+		div = 1e6;
+		unit = "msec";
+	} else if (min > 2000 && max > 99999 && dev > 1000.0) {
+		div = 1e3;
+		unit = "usec";
+	}
+	min = (uint64_t)(min / div);
+	max = (uint64_t)(max / div);
+	fprintf(out, "    %s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, unit,
+		num2str(minp, sizeof(minp), min, 6, false, UNIT_NONE),
+		num2str(maxp, sizeof(maxp), max, 6, false, UNIT_NONE), mean / div, dev / div);
+}
+
+/* Decimals the percentile list needs: fio shows 2 unless a value asks for
+ * more (99.999). */
+static int percentile_precision(const struct job_options *o)
+{
+	int precision = 2;
+	unsigned i;
+
+	for (i = 0; i < o->percentile_count; i++) {
+		while (precision < PERCENTILE_MAX_PRECISION &&
+		       fabs(o->percentiles[i] * pow(10, precision) -
+			    round(o->percentiles[i] * pow(10, precision))) > 1e-6)
+			precision++;
+	}
+	return precision;
+}
+
+/* fio's show_clat_percentiles: the unit comes from the smallest and the
+ * largest percentile, values round up into it, and as many fit on an
+ * 80-column line as the widest value allows. */
+static void print_percentiles(FILE *out, const struct job_options *o, const struct histogram *h)
+{
+	uint64_t val[OPTIONS_MAX_PERCENTILES], minv = UINT64_MAX, maxv = 0, div = 1;
+	unsigned i, n = o->percentile_count, scale = 0, k;
+	int precision = percentile_precision(o), width, per_line;
+	const char *unit = "nsec";
+
+	if (n > OPTIONS_MAX_PERCENTILES)
+		n = OPTIONS_MAX_PERCENTILES;
+	if (n == 0 || h->total == 0)
+		return;
+	for (i = 0; i < n; i++) {
+		val[i] = histogram_percentile(h, o->percentiles[i]);
+		minv = val[i] < minv ? val[i] : minv;
+		maxv = val[i] > maxv ? val[i] : maxv;
+	}
+	if (minv > 2000000 && maxv > 99999999) {
+		scale = 2, div = 1000000, unit = "msec";
+	} else if (minv > 2000 && maxv > 99999) {
+		scale = 1, div = 1000, unit = "usec";
+	}
+	width = (int)log10((double)(maxv / div)) + 1;
+	width = width < 5 ? 5 : width;
+	per_line = (80 - 7) / (precision + 10 + width);
+	per_line = per_line < 1 ? 1 : per_line;
+
+	fprintf(out, "    clat percentiles (%s):\n     |", unit);
+	for (i = 0; i < n; i++) {
+		if (i != 0 && i % (unsigned)per_line == 0)
+			fputs("     |", out);
+		for (k = 0; k < scale; k++)
+			val[i] = (val[i] + 999) / 1000;
+		fprintf(out, " %*.*fth=[%*llu]%c", precision + 3, precision, o->percentiles[i],
+			width, (unsigned long long)val[i], i == n - 1 ? '\n' : ',');
+		if (i != n - 1 && i % (unsigned)per_line == (unsigned)per_line - 1)
+			fputc('\n', out);
+	}
+}
+
+/* fio's bw line; bandwidth switches to MiB/s past 1 GiB/s. */
+static void print_bw(FILE *out, const struct sample_stat *bw, uint64_t bw_bytes)
+{
+	double div = 1.0;
+	const char *unit = "KiB";
+
+	if (bw->mean > 1024.0 * 1024.0) {
+		div = 1024.0;
+		unit = "MiB";
+	}
+	fprintf(out,
+		"   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, "
+		"samples=%llu\n",
+		unit, (unsigned long long)llround(bw->min / div),
+		(unsigned long long)llround(bw->max / div), agg_percent(bw->mean, bw_bytes),
+		bw->mean / div, sample_stat_stddev(bw) / div, (unsigned long long)bw->n);
+}
+
+static void print_iops(FILE *out, const struct sample_stat *io)
+{
+	fprintf(out,
+		"   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+		(unsigned long long)llround(io->min), (unsigned long long)llround(io->max),
+		io->mean, sample_stat_stddev(io), (unsigned long long)io->n);
+}
+
+static void print_direction(FILE *out, const struct job_options *o,
+			    const struct direction_stats *ds, enum ddir d, uint64_t runtime_ns)
+{
+	uint64_t bw = per_second(ds->bytes, runtime_ns);
+	char iops[32], bwp[32], bwalt[32], io[32];
+
+	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n",
+		d == DDIR_READ ? "read" : "write",
+		num2str(iops, sizeof(iops), per_second(ds->ios, runtime_ns), SIG_FIGS, false,
+			UNIT_NONE),
+		num2str(bwp, sizeof(bwp), bw, SIG_FIGS, true, UNIT_BYTE_PER_SEC),
+		num2str(bwalt, sizeof(bwalt), bw, SIG_FIGS, false, UNIT_BYTE_PER_SEC),
+		num2str(io, sizeof(io), ds->bytes, SIG_FIGS, true, UNIT_BYTE),
+		(unsigned long long)runtime_ms(runtime_ns),
+		d == DDIR_WRITE ? "; 0 zone resets" : "");
+	print_lat(out, "slat", &ds->slat);
+	print_lat(out, "clat", &ds->clat);
+	print_lat(out, " lat", &ds->lat);
+	if (ds->clat.n)
+		print_percentiles(out, o, &ds->clat_hist);
+	if (ds->bw_samples.n)
+		print_bw(out, &ds->bw_samples, bw);
+	if (ds->iops_samples.n)
+		print_iops(out, &ds->iops_samples);
+}
+
+/* fio's show_lat: non-empty buckets only, five to a line. */
+static void print_lat_levels(FILE *out, const char *unit, const char *const *labels,
+			     const uint64_t *counts, unsigned n, uint64_t total)
+{
+	unsigned i, on_line = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!counts[i])
+			continue;
+		if (on_line == 5) {
+			fputc('\n', out);
+			on_line = 0;
+		}
+		if (on_line)
+			fputs(", ", out);
+		else
+			fprintf(out, "  lat (%s)   : ", unit);
+		fprintf(out, "%s=%3.2f%%", labels[i], percent_of(counts[i], total, 0.01));
+		on_line++;
+	}
+	if (on_line)
+		fputc('\n', out);
+}
+
+/* We do not track submit/complete batch sizes; like the JSON, these are the
+ * figures fio prints for its default batching, fixed. */
+static void print_batches(FILE *out, const char *name, bool any_io)
+{
+	double four = any_io ? 100.0 : 0.0;
+
+	fprintf(out,
+		"     %-10s: 0=0.0%%, 4=%3.1f%%, 8=0.0%%, 16=0.0%%, 32=0.0%%, 64=0.0%%, "
+		">=64=0.0%%\n",
+		name, four);
+}
+
+static void print_job_totals(FILE *out, const struct job_options *o, const struct job_stats *s)
+{
+	const struct direction_stats *r = &s->dir[DDIR_READ], *w = &s->dir[DDIR_WRITE];
+	uint64_t ios = r->ios + w->ios, depths = 0;
+	unsigned i;
+
+	print_lat_levels(out, "nsec", latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS, ios);
+	print_lat_levels(out, "usec", latency_us_label, s->latency_us, LATENCY_US_LEVELS, ios);
+	print_lat_levels(out, "msec", latency_ms_label, s->latency_ms, LATENCY_MS_LEVELS, ios);
+	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
+		s->usr_cpu, s->sys_cpu, (unsigned long long)s->ctx, (unsigned long long)s->majf,
+		(unsigned long long)s->minf);
+	for (i = 0; i < DEPTH_LEVELS; i++)
+		depths += s->depth_level[i];
+	fputs("  IO depths    :", out);
+	for (i = 0; i < DEPTH_LEVELS; i++)
+		fprintf(out, " %s=%3.1f%%%s", depth_level_label[i],
+			percent_of(s->depth_level[i], depths, 0.1),
+			i + 1 < DEPTH_LEVELS ? "," : "\n");
+	print_batches(out, "submit", ios > 0);
+	print_batches(out, "complete", ios > 0);
+	fprintf(out, "     issued rwts: total=%llu,%llu,0,0 short=%llu,%llu,0,0 dropped=0,0,0,0\n",
+		(unsigned long long)r->ios, (unsigned long long)w->ios,
+		(unsigned long long)r->short_ios, (unsigned long long)w->short_ios);
+	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+		o->iodepth);
+}
+
+/* fio's show_group_stats; with one job the min, max and aggregate agree. */
+static void print_group(FILE *out, const struct job_stats *s)
+{
+	static const char *const label[DDIR_COUNT] = { "   READ", "  WRITE" };
+	char bw[32], bwalt[32], io[32], ioalt[32];
+	unsigned long long run = runtime_ms(s->runtime_ns);
+	int d;
+
+	fputs("\nRun status group 0 (all jobs):\n", out);
+	for (d = 0; d < DDIR_COUNT; d++) {
+		const struct direction_stats *ds = &s->dir[d];
+		uint64_t rate = per_second(ds->bytes, s->runtime_ns);
+
+		if (!ds->bytes || !s->runtime_ns)
+			continue;
+		num2str(bw, sizeof(bw), rate, SIG_FIGS, true, UNIT_BYTE_PER_SEC);
+		num2str(bwalt, sizeof(bwalt), rate, SIG_FIGS, false, UNIT_BYTE_PER_SEC);
+		num2str(io, sizeof(io), ds->bytes, SIG_FIGS, true, UNIT_BYTE);
+		num2str(ioalt, sizeof(ioalt), ds->bytes, SIG_FIGS, false, UNIT_BYTE);
+		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
+			label[d], bw, bwalt, bw, bw, bwalt, bwalt, io, ioalt, run, run);
+	}
+}
+
+static void print_disk(FILE *out, const struct disk_util *d)
+{
+	if (!d->valid)
+		return;
+	fprintf(out,
+		"\nDisk stats (read/write):\n  %s: ios=%llu/%llu, merge=%llu/%llu, "
+		"ticks=%llu/%llu, in_queue=%llu, util=%3.2f%%\n",
+		d->name, (unsigned long long)d->read_ios, (unsigned long long)d->write_ios,
+		(unsigned long long)d->read_merges, (unsigned long long)d->write_merges,
+		(unsigned long long)d->read_ticks, (unsigned long long)d->write_ticks,
+		(unsigned long long)d->in_queue, d->util);
+}
+
+int output_normal(FILE *out, const struct job_options *o, const struct job_stats *s)
+{
+	int d;
+
+	print_banner(out, o, s);
+	print_job_header(out, o, s);
+	/* fio shows a direction only once it has moved bytes. */
+	for (d = 0; d < DDIR_COUNT; d++)
+		if (s->dir[d].bytes && s->runtime_ns)
+			print_direction(out, o, &s->dir[d], (enum ddir)d, s->runtime_ns);
+	print_job_totals(out, o, s);
+	print_group(out, s);
+	print_disk(out, &s->disk);
+	if (fflush(out) == EOF || ferror(out))
+		return -1;
+	return 0;
+}

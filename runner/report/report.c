@@ -1,0 +1,45 @@
+/* report.c - render the artifacts through one function per file. */
+#include "report/report.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "report/summary.h"
+#include "report/svg.h"
+
+typedef int render_fn(FILE *out, json_t *const *runs, size_t nruns);
+
+static int render_file(const char *dir, const char *name, render_fn *render, json_t *const *runs,
+		       size_t nruns, char *err, size_t errlen)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *out = fopen(path, "w");
+	if (!out) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = render(out, runs, nruns);
+	if (fclose(out) || rc) {
+		snprintf(err, errlen, "writing %s failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err, size_t errlen)
+{
+	return render_file(dir, REPORT_SUMMARY, summary_write, runs, nruns, err, errlen) ||
+			       render_file(dir, REPORT_IOPS_SVG, svg_iops_timeline, runs, nruns,
+					   err, errlen) ||
+			       render_file(dir, REPORT_LATENCY_SVG, svg_latency_percentiles, runs,
+					   nruns, err, errlen)
+		       ? -1
+		       : 0;
+}
+
+void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns)
+{
+	summary_write_tldr(out, runs, nruns);
+	fflush(out);
+}

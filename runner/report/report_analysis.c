@@ -1,0 +1,96 @@
+/* report_analysis.c - `ebsbench report` runs the analysis again on what a
+ * results.json holds, so an edited record (phases, volume facts) or a new
+ * price re-renders with findings and costs that match it, instead of the
+ * ones the run computed. */
+#include "report/report_analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "run/config.h"
+#include "run/run_record.h"
+
+static const char *const price_fields[] = { "gib_month", "iops_month", "mibs_month" };
+
+/* The strings a recorded price table names, kept while it is replaced. */
+struct price_names {
+	char region[64], date[64], source[512];
+};
+
+static const char *copy_or(const json_t *o, const char *key, char *buf, size_t len,
+			   const char *fallback)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	if (!s)
+		return fallback;
+	snprintf(buf, len, "%s", s);
+	return buf;
+}
+
+/* The table results.json recorded ("prices"): the default table with every
+ * recorded price on top, a null read as unknown (NaN), as it was written. */
+static void prices_recorded(const json_t *run, struct ebs_prices *p, struct price_names *n)
+{
+	const json_t *rec = json_object_get(run, "prices");
+	*p = ebs_prices_default();
+	p->region = copy_or(rec, "region", n->region, sizeof(n->region), p->region);
+	p->as_of = copy_or(rec, "date", n->date, sizeof(n->date), p->as_of);
+	p->source = copy_or(rec, "source", n->source, sizeof(n->source), p->source);
+	for (int t = 0; t < EBS_TYPE_COUNT; t++) {
+		const char *type = ebs_type_name((enum ebs_type)t);
+		const json_t *tp = json_object_get(rec, type);
+		for (size_t f = 0; tp && f < sizeof(price_fields) / sizeof(price_fields[0]); f++) {
+			const json_t *v = json_object_get(tp, price_fields[f]);
+			char name[48];
+			snprintf(name, sizeof(name), "%s.%s", type, price_fields[f]);
+			if (json_is_number(v))
+				ebs_prices_set(p, name, json_number_value(v));
+			else if (json_is_null(v))
+				ebs_prices_set(p, name, NAN);
+		}
+	}
+}
+
+int report_prices_load(const char *config_path, json_t **prices, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(config_path, JSON_REJECT_DUPLICATES, &jerr);
+	*prices = NULL;
+	if (!doc) {
+		snprintf(err, errlen, "%s: %s (line %d)", config_path, jerr.text, jerr.line);
+		return -1;
+	}
+	json_t *obj = json_object_get(doc, "prices");
+	if (!json_is_object(obj)) {
+		snprintf(err, errlen, "%s has no \"prices\" object to re-price with", config_path);
+		json_decref(doc);
+		return -1;
+	}
+	/* Checked here, once, so every run gets the same table or none. */
+	struct ebs_prices probe = ebs_prices_default();
+	unsigned count;
+	if (config_prices_apply(&probe, obj, &count, err, errlen)) {
+		json_decref(doc);
+		return -1;
+	}
+	*prices = json_incref(obj);
+	json_decref(doc);
+	return 0;
+}
+
+int report_reanalyse(json_t *run, const json_t *overrides, char *err, size_t errlen)
+{
+	struct ebs_prices p;
+	struct price_names names;
+	unsigned count = 0;
+	prices_recorded(run, &p, &names);
+	if (overrides && config_prices_apply(&p, (json_t *)overrides, &count, err, errlen))
+		return -1;
+	bool overridden = count > 0 || json_is_true(json_object_get(json_object_get(run, "prices"),
+								    "overridden"));
+	analysis_build(run, &p);
+	json_object_set_new(run, "prices", record_prices(&p, overridden));
+	return 0;
+}

@@ -1,0 +1,537 @@
+/* summary.c - summary.md laid out as the seed's write-up: TL;DR, one
+ * measurement table per phase, the cliff, findings, cost.
+ *
+ * Tables are rows of cell functions (summary_cells.c) over columns, a
+ * column being one device of one run: the TL;DR and the phase sections
+ * share one table writer, and a fleet report is the same TL;DR with more
+ * columns. */
+#include "report/summary.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/little.h"
+#include "results/report_data.h"
+#include "report/summary_cells.h"
+
+#define CELL_LEN 256
+#define MIB (1024.0 * 1024.0)
+#define DOT " \xc2\xb7 " /* U+00B7 middle dot */
+
+struct column {
+	const json_t *run;
+	const json_t *device;
+	size_t run_index; /* from 1 */
+};
+
+/* Every device of every run, in order; the device arrays stay referenced
+ * until columns_free. */
+struct columns {
+	struct column *col;
+	size_t count;
+	json_t **devices;
+	size_t nruns;
+};
+
+static void columns_free(struct columns *c)
+{
+	for (size_t r = 0; c->devices && r < c->nruns; r++)
+		json_decref(c->devices[r]);
+	free(c->devices);
+	free(c->col);
+}
+
+static int columns_build(struct columns *c, json_t *const *runs, size_t nruns)
+{
+	size_t r, i, total = 0;
+
+	c->count = 0;
+	c->nruns = nruns;
+	c->col = NULL;
+	c->devices = calloc(nruns ? nruns : 1, sizeof(*c->devices));
+	if (!c->devices)
+		return -1;
+	for (r = 0; r < nruns; r++) {
+		c->devices[r] = report_devices(runs[r]);
+		total += json_array_size(c->devices[r]);
+	}
+	c->col = calloc(total ? total : 1, sizeof(*c->col));
+	if (!c->col)
+		return -1;
+	for (r = 0; r < nruns; r++) {
+		for (i = 0; i < json_array_size(c->devices[r]); i++)
+			c->col[c->count++] =
+				(struct column){ runs[r], json_array_get(c->devices[r], i), r + 1 };
+	}
+	return 0;
+}
+
+/* Markdown table cells: '|' would split the cell, a newline the row, and
+ * '<' could open HTML. */
+static void put_cell(FILE *out, const char *text)
+{
+	for (; text && *text; text++) {
+		if (*text == '|')
+			fputs("\\|", out);
+		else if (*text == '<')
+			fputs("&lt;", out);
+		else if (*text == '\n' || *text == '\r')
+			fputc(' ', out);
+		else
+			fputc(*text, out);
+	}
+}
+
+static const char *env_str(const json_t *run, const char *key)
+{
+	const char *s = json_string_value(REPORT_GET(run, "environment", key));
+	return s ? s : REPORT_MISSING;
+}
+
+static void column_header(FILE *out, const struct column *col, bool fleet)
+{
+	char title[CELL_LEN];
+
+	if (fleet) {
+		fprintf(out, "run %zu" DOT, col->run_index);
+		put_cell(out, env_str(col->run, "instance_id"));
+		fputs(DOT, out);
+		put_cell(out, env_str(col->run, "started"));
+		fputs("<br>", out);
+	}
+	put_cell(out, report_device_title(title, sizeof(title), col->device));
+}
+
+/* "4k", "1 MiB". */
+static const char *size_text(char *buf, size_t len, double bytes)
+{
+	if (!isfinite(bytes))
+		snprintf(buf, len, "%s", REPORT_MISSING);
+	else if (bytes >= MIB)
+		snprintf(buf, len, "%g MiB", bytes / MIB);
+	else if (bytes >= 1024)
+		snprintf(buf, len, "%gk", bytes / 1024);
+	else
+		snprintf(buf, len, "%g B", bytes);
+	return buf;
+}
+
+/* " (4k, qd32)" from the first column that ran the phase, else "". */
+static void phase_shape(char *buf, size_t len, const struct column *cols, size_t ncols,
+			const char *phase)
+{
+	char size[REPORT_NUM_LEN];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ncols; i++) {
+		const json_t *p = report_phase(cols[i].run, phase, report_label(cols[i].device));
+		double bs = report_num(json_object_get(p, "bs"));
+		double qd = report_num(json_object_get(p, "iodepth"));
+		if (isfinite(bs) && isfinite(qd)) {
+			snprintf(buf, len, " (%s, qd%.0f)", size_text(size, sizeof(size), bs), qd);
+			return;
+		}
+	}
+}
+
+static void write_header_row(FILE *out, const char *corner, const struct column *cols, size_t ncols,
+			     bool fleet)
+{
+	size_t i;
+
+	fprintf(out, "| %s |", corner);
+	for (i = 0; i < ncols; i++) {
+		fputc(' ', out);
+		column_header(out, &cols[i], fleet);
+		fputs(" |", out);
+	}
+	fputs("\n|---|", out);
+	for (i = 0; i < ncols; i++)
+		fputs("---|", out);
+	fputc('\n', out);
+}
+
+/* section_phase NULL: the TL;DR, where every row shows (with dashes) and
+ * labels carry the phase's shape; else a phase section, where a row with
+ * nothing in any column is left out. */
+static void write_rows(FILE *out, const struct summary_row *rows, size_t nrows,
+		       const struct column *cols, size_t ncols, const char *section_phase)
+{
+	char *cells = malloc(ncols * CELL_LEN + 1), shape[CELL_LEN];
+
+	for (size_t r = 0; cells && r < nrows; r++) {
+		const char *phase = rows[r].phase ? rows[r].phase : section_phase;
+		bool any = !section_phase;
+		size_t i;
+		for (i = 0; i < ncols; i++) {
+			const char *label = report_label(cols[i].device);
+			struct summary_cell_ctx ctx = {
+				cols[i].run, label,
+				phase ? report_phase(cols[i].run, phase, label) : NULL
+			};
+			rows[r].cell(cells + i * CELL_LEN, CELL_LEN, &ctx);
+			any = any || strcmp(cells + i * CELL_LEN, REPORT_MISSING);
+		}
+		if (!any)
+			continue;
+		shape[0] = '\0';
+		if (!section_phase && phase)
+			phase_shape(shape, sizeof(shape), cols, ncols, phase);
+		fprintf(out, "| %s%s |", rows[r].label, shape);
+		for (i = 0; i < ncols; i++) {
+			fputc(' ', out);
+			put_cell(out, cells + i * CELL_LEN);
+			fputs(" |", out);
+		}
+		fputc('\n', out);
+	}
+	free(cells);
+}
+
+static void write_tldr(FILE *out, const struct columns *c)
+{
+	write_header_row(out, "Measured", c->col, c->count, c->nruns > 1);
+	write_rows(out, summary_tldr_rows, summary_tldr_row_count, c->col, c->count, NULL);
+}
+
+/* Seconds in the report are the run's; say so when the plan shrank them.
+ * A fleet lists runs one a line, so there the notes are short and inline. */
+static void write_run_notes(FILE *out, const json_t *run, bool fleet)
+{
+	double scale = report_num(REPORT_GET(run, "plan", "time_scale"));
+	bool stopped = json_is_true(REPORT_GET(run, "environment", "stopped_early"));
+
+	if (fleet && isfinite(scale) && scale != 1.0)
+		fprintf(out, DOT "**time scale %g: durations scaled**", scale);
+	else if (isfinite(scale) && scale != 1.0)
+		fprintf(out,
+			"> **Time scale %g.** Every phase ran for %g\xc3\x97 its planned duration, "
+			"so all durations and seconds in this report (cliff included) are scaled; "
+			"IOPS, latency and throughput are not.\n\n",
+			scale, scale);
+	if (stopped)
+		fputs(fleet ? DOT "**stopped early**"
+			    : "> **Stopped early.** Only the phases that finished are "
+			      "reported.\n\n",
+		      out);
+}
+
+static void write_environment(FILE *out, const json_t *run, bool fleet)
+{
+	const char *version = json_string_value(REPORT_GET(run, "ebsbench", "version"));
+	const char *region = json_string_value(REPORT_GET(run, "plan", "region"));
+
+	fputs("Instance **", out);
+	put_cell(out, env_str(run, "instance_type"));
+	fputs("** (", out);
+	put_cell(out, env_str(run, "instance_id"));
+	fputs(")" DOT "kernel ", out);
+	put_cell(out, env_str(run, "kernel"));
+	fputs(DOT "ebsbench ", out);
+	put_cell(out, version ? version : REPORT_MISSING);
+	fputs(DOT "region ", out);
+	put_cell(out, region ? region : REPORT_MISSING);
+	fputs(DOT "started ", out);
+	put_cell(out, env_str(run, "started"));
+	if (fleet) {
+		write_run_notes(out, run, true);
+		fputc('\n', out);
+		return;
+	}
+	fputs("\n\n", out);
+	write_run_notes(out, run, false);
+}
+
+static const char *phase_title(const char *phase)
+{
+	static const char *const titles[][2] = {
+		{ "layout", "Layout: writing the test region" },
+		{ "randread", "Random read: the credit cliff" },
+		{ "randwrite", "Random write" },
+		{ "lat", "Latency at queue depth 1" },
+		{ "seqread", "Sequential read" },
+		{ "seqwrite", "Sequential write" },
+	};
+	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++) {
+		if (!strcmp(titles[i][0], phase))
+			return titles[i][1];
+	}
+	return phase;
+}
+
+static const char *plateau_span(char *buf, size_t len, const json_t *plateau)
+{
+	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
+
+	snprintf(buf, len, "%s\xe2\x80\x93%s s",
+		 report_count(a, sizeof(a), report_num(json_object_get(plateau, "from_s"))),
+		 report_count(b, sizeof(b), report_num(json_object_get(plateau, "to_s"))));
+	return buf;
+}
+
+/* Before and after the cliff, with the latency Little's law gives each
+ * level: 32 / 300 = 106.7 ms is queueing, not a slow volume. */
+static void write_cliff(FILE *out, const json_t *run, const char *device, const json_t *cliff)
+{
+	const json_t *side[2] = { json_object_get(cliff, "before"),
+				  json_object_get(cliff, "after") };
+	double qd = report_num(json_object_get(report_phase(run, "randread", device), "iodepth"));
+	const char *verdict = json_string_value(json_object_get(cliff, "verdict"));
+	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
+
+	fputs("\n### ", out);
+	put_cell(out, device);
+	fprintf(out,
+		": credit cliff at %s s\n\n| | Before the cliff | After the cliff "
+		"|\n|---|---|---|\n",
+		report_count(a, sizeof(a), report_num(json_object_get(cliff, "second"))));
+	fprintf(out, "| Time | %s |", plateau_span(a, sizeof(a), side[0]));
+	fprintf(out, " %s |\n| Mean IOPS |", plateau_span(a, sizeof(a), side[1]));
+	for (int s = 0; s < 2; s++)
+		fprintf(out, " %s |",
+			report_count(a, sizeof(a), report_num(json_object_get(side[s], "mean"))));
+	fputs("\n| Min / max IOPS |", out);
+	for (int s = 0; s < 2; s++)
+		fprintf(out, " %s / %s |",
+			report_count(a, sizeof(a), report_num(json_object_get(side[s], "min"))),
+			report_count(b, sizeof(b), report_num(json_object_get(side[s], "max"))));
+	fprintf(out, "\n| Mean latency by Little's law (qd%.0f) |", qd);
+	for (int s = 0; s < 2; s++) {
+		double iops = report_num(json_object_get(side[s], "mean"));
+		fprintf(out, " %s |", report_ms(a, sizeof(a), little_latency_s(qd, iops) * 1e9));
+	}
+	fprintf(out, "\n\nThe drop took %s s; the model predicted the cliff at %s s",
+		report_count(a, sizeof(a), report_num(json_object_get(cliff, "transition_s"))),
+		report_count(b, sizeof(b), report_num(json_object_get(cliff, "predicted_second"))));
+	fputs(verdict ? " (" : ".\n", out);
+	if (verdict) {
+		put_cell(out, verdict);
+		fputs(").\n", out);
+	}
+}
+
+static void write_phase_section(FILE *out, const struct column *cols, size_t ncols,
+				const char *phase)
+{
+	struct column *ran = calloc(ncols ? ncols : 1, sizeof(*ran));
+	char shape[CELL_LEN];
+	size_t i, n = 0;
+
+	if (!ran)
+		return;
+	for (i = 0; i < ncols; i++) {
+		if (report_phase(cols[i].run, phase, report_label(cols[i].device)))
+			ran[n++] = cols[i];
+	}
+	phase_shape(shape, sizeof(shape), ran, n, phase);
+	fprintf(out, "## %s", phase_title(phase));
+	fprintf(out, " \xe2\x80\x94 %s%s\n\n", phase, shape);
+	write_header_row(out, "", ran, n, false);
+	write_rows(out, summary_phase_rows, summary_phase_row_count, ran, n, phase);
+	for (i = 0; !strcmp(phase, "randread") && i < n; i++) {
+		const char *label = report_label(ran[i].device);
+		const json_t *cliff = report_cliff_found(ran[i].run, label);
+		if (cliff)
+			write_cliff(out, ran[i].run, label, cliff);
+	}
+	fputc('\n', out);
+	free(ran);
+}
+
+static bool named_before(const json_t *phases, size_t upto, const char *name)
+{
+	for (size_t i = 0; i < upto; i++) {
+		if (report_str_is(json_object_get(json_array_get(phases, i), "phase"), name))
+			return true;
+	}
+	return false;
+}
+
+/* One section per phase name, in the order the phases first ran. */
+static void write_phase_sections(FILE *out, const json_t *run, const struct columns *c)
+{
+	const json_t *phases = json_object_get(run, "phases"), *p;
+	size_t i;
+
+	json_array_foreach(phases, i, p)
+	{
+		const char *name = json_string_value(json_object_get(p, "phase"));
+		if (name && !named_before(phases, i, name))
+			write_phase_section(out, c->col, c->count, name);
+	}
+}
+
+static void write_findings(FILE *out, const json_t *run)
+{
+	const json_t *findings = REPORT_GET(run, "analysis", "findings"), *f;
+	size_t i;
+
+	if (!json_array_size(findings)) {
+		fputs("- " REPORT_MISSING " (no analysis in this results.json)\n", out);
+		return;
+	}
+	json_array_foreach(findings, i, f)
+	{
+		const char *sentence = json_string_value(f);
+		fputs("- ", out);
+		put_cell(out, sentence ? sentence : REPORT_MISSING);
+		fputc('\n', out);
+	}
+}
+
+static void write_cost(FILE *out, const struct columns *c)
+{
+	const json_t *prices = json_object_get(c->count ? c->col[0].run : NULL, "prices");
+	const char *region = json_string_value(json_object_get(prices, "region"));
+	const char *date = json_string_value(json_object_get(prices, "date"));
+	char title[CELL_LEN], a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
+
+	fputs("## Cost\n\n| Volume | Monthly cost | Per 3,000 sustained IOPS |\n|---|---|---|\n",
+	      out);
+	for (size_t i = 0; i < c->count; i++) {
+		const char *label = report_label(c->col[i].device);
+		struct summary_cell_ctx ctx = { c->col[i].run, label, NULL };
+		summary_monthly_cell(a, sizeof(a), &ctx);
+		summary_per_3000_cell(b, sizeof(b), &ctx);
+		fputs("| ", out);
+		if (c->nruns > 1)
+			fprintf(out, "run %zu: ", c->col[i].run_index);
+		put_cell(out, report_device_title(title, sizeof(title), c->col[i].device));
+		fprintf(out, " | %s | %s |\n", a, b);
+	}
+	fputs("\nPrices: ", out);
+	put_cell(out, region ? region : REPORT_MISSING);
+	fputs(", as of ", out);
+	put_cell(out, date ? date : REPORT_MISSING);
+	fputs(".\n\n", out);
+}
+
+/* Tenths matter for short spans only: 0.5 s, but 2,700 s. */
+static const char *seconds_text(char *buf, size_t len, double seconds)
+{
+	char n[REPORT_NUM_LEN];
+
+	if (!isfinite(seconds))
+		snprintf(buf, len, "%s", REPORT_MISSING);
+	else if (seconds < 100)
+		snprintf(buf, len, "%.1f s", seconds);
+	else
+		snprintf(buf, len, "%s s", report_count(n, sizeof(n), seconds));
+	return buf;
+}
+
+static void write_phase_row(FILE *out, size_t index, const json_t *p)
+{
+	const char *fields[] = { "phase", "device", "rw" };
+	double idle = report_num(json_object_get(p, "idle_before_s"));
+	double ran = (report_num(json_object_get(p, "ended_ms")) -
+		      report_num(json_object_get(p, "started_ms"))) /
+		     1e3;
+	const json_t *dir = report_direction(p);
+	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
+
+	fprintf(out, "| %zu |", index);
+	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+		const char *s = json_string_value(json_object_get(p, fields[f]));
+		fputc(' ', out);
+		put_cell(out, s ? s : REPORT_MISSING);
+		fputs(" |", out);
+	}
+	fprintf(out, " %s | %s |", size_text(a, sizeof(a), report_num(json_object_get(p, "bs"))),
+		report_count(b, sizeof(b), report_num(json_object_get(p, "iodepth"))));
+	fprintf(out, " %s | %s |", seconds_text(a, sizeof(a), ran),
+		seconds_text(b, sizeof(b), idle));
+	fprintf(out, " %s | %s |\n",
+		report_count(a, sizeof(a), report_num(json_object_get(dir, "iops"))),
+		report_mibs(b, sizeof(b), report_num(json_object_get(dir, "bw_bytes"))));
+}
+
+/* Every phase in the order it ran, with the idle gap that refilled credits. */
+static void write_phase_list(FILE *out, const json_t *run)
+{
+	const json_t *p;
+	size_t i;
+
+	fputs("## Phases in the order they ran\n\n"
+	      "| # | Phase | Device | rw | bs | qd | Ran | Idle before | IOPS | Throughput |\n"
+	      "|---|---|---|---|---|---|---|---|---|---|\n",
+	      out);
+	json_array_foreach(json_object_get(run, "phases"), i, p)
+	{
+		write_phase_row(out, i + 1, p);
+	}
+	fputc('\n', out);
+}
+
+static void write_single(FILE *out, const json_t *run, const struct columns *c)
+{
+	char title[CELL_LEN];
+
+	fputs("# EBS benchmark:", out);
+	for (size_t i = 0; i < c->count; i++) {
+		fputs(i ? ", " : " ", out);
+		put_cell(out, report_device_title(title, sizeof(title), c->col[i].device));
+	}
+	fputs(c->count ? "\n\n" : " no devices recorded\n\n", out);
+	write_environment(out, run, false);
+	fputs("## TL;DR\n\n", out);
+	write_tldr(out, c);
+	fputs("\n![IOPS timeline](iops_timeline.svg)\n\n"
+	      "![Latency percentiles](latency_percentiles.svg)\n\n",
+	      out);
+	write_phase_sections(out, run, c);
+	fputs("## Findings\n\n", out);
+	write_findings(out, run);
+	fputc('\n', out);
+	write_cost(out, c);
+	write_phase_list(out, run);
+}
+
+/* A fleet: the runs side by side, then what each run found. */
+static void write_fleet(FILE *out, json_t *const *runs, size_t nruns, const struct columns *c)
+{
+	size_t r;
+
+	fprintf(out, "# EBS benchmark: %zu runs\n\n", nruns);
+	for (r = 0; r < nruns; r++) {
+		fprintf(out, "- Run %zu: ", r + 1);
+		write_environment(out, runs[r], true);
+	}
+	fputs("\n## TL;DR\n\n", out);
+	write_tldr(out, c);
+	fputs("\n![IOPS timeline](iops_timeline.svg)\n\n"
+	      "![Latency percentiles](latency_percentiles.svg)\n\n",
+	      out);
+	write_cost(out, c);
+	for (r = 0; r < nruns; r++) {
+		fprintf(out, "## Run %zu findings\n\n", r + 1);
+		write_findings(out, runs[r]);
+		fputc('\n', out);
+	}
+}
+
+int summary_write(FILE *out, json_t *const *runs, size_t nruns)
+{
+	struct columns c;
+	int rc = columns_build(&c, runs, nruns);
+
+	if (!rc && nruns == 1)
+		write_single(out, runs[0], &c);
+	else if (!rc)
+		write_fleet(out, runs, nruns, &c);
+	columns_free(&c);
+	return rc || fflush(out) || ferror(out) ? -1 : 0;
+}
+
+int summary_write_tldr(FILE *out, json_t *const *runs, size_t nruns)
+{
+	struct columns c;
+	int rc = columns_build(&c, runs, nruns);
+
+	if (!rc)
+		write_tldr(out, &c);
+	columns_free(&c);
+	return rc || fflush(out) || ferror(out) ? -1 : 0;
+}

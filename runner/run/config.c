@@ -1,0 +1,277 @@
+/* config.c - the run configuration, strictly parsed. */
+#include "run/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "job/options.h"
+
+void config_defaults(struct run_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->region, sizeof(c->region), "ap-northeast-2");
+	snprintf(c->ioengine, sizeof(c->ioengine), "io_uring");
+	snprintf(c->output_dir, sizeof(c->output_dir), "results");
+	c->time_scale = 1.0;
+	c->test_size = 8ull << 30; /* the seed's 8 GiB test region */
+	c->prices = ebs_prices_default();
+}
+
+static int copy_string(json_t *value, const char *key, char *dst, size_t cap, char *err,
+		       size_t errlen)
+{
+	const char *s = json_string_value(value);
+	if (!s || !s[0] || strlen(s) >= cap) {
+		snprintf(err, errlen, "config: '%s' must be a non-empty string (under %zu bytes)",
+			 key, cap);
+		return -1;
+	}
+	memcpy(dst, s, strlen(s) + 1);
+	return 0;
+}
+
+static int get_positive(json_t *value, const char *key, double *out, char *err, size_t errlen)
+{
+	if (!json_is_number(value) || json_number_value(value) <= 0) {
+		snprintf(err, errlen, "config: '%s' must be a positive number", key);
+		return -1;
+	}
+	*out = json_number_value(value);
+	return 0;
+}
+
+static int device_member(struct device_config *d, const char *key, json_t *v, char *err,
+			 size_t errlen)
+{
+	if (!strcmp(key, "path"))
+		return copy_string(v, "devices[].path", d->path, sizeof(d->path), err, errlen);
+	if (!strcmp(key, "volume_id"))
+		return copy_string(v, "devices[].volume_id", d->volume_id, sizeof(d->volume_id),
+				   err, errlen);
+	if (!strcmp(key, "label"))
+		return copy_string(v, "devices[].label", d->label, sizeof(d->label), err, errlen);
+	if (!strcmp(key, "type")) {
+		if (!json_is_string(v) || ebs_type_parse(json_string_value(v), &d->type)) {
+			snprintf(err, errlen,
+				 "config: devices[].type must be gp2, gp3, io1, io2, "
+				 "st1 or sc1");
+			return -1;
+		}
+		d->has_type = true;
+		return 0;
+	}
+	if (!strcmp(key, "size_gib"))
+		return get_positive(v, "devices[].size_gib", &d->size_gib, err, errlen);
+	if (!strcmp(key, "iops"))
+		return get_positive(v, "devices[].iops", &d->iops, err, errlen);
+	if (!strcmp(key, "throughput_mibs"))
+		return get_positive(v, "devices[].throughput_mibs", &d->throughput_mibs, err,
+				    errlen);
+	snprintf(err, errlen, "config: unknown key 'devices[].%s'", key);
+	return -1;
+}
+
+static int parse_devices(struct run_config *c, json_t *list, char *err, size_t errlen)
+{
+	size_t i;
+	json_t *item;
+	if (!json_is_array(list) || json_array_size(list) > CONFIG_MAX_DEVICES) {
+		snprintf(err, errlen, "config: 'devices' must be an array of at most %d objects",
+			 CONFIG_MAX_DEVICES);
+		return -1;
+	}
+	json_array_foreach(list, i, item)
+	{
+		struct device_config *d = &c->devices[c->device_count++];
+		const char *key;
+		json_t *v;
+		if (!json_is_object(item)) {
+			snprintf(err, errlen, "config: devices[%zu] must be an object", i);
+			return -1;
+		}
+		json_object_foreach(item, key,
+				    v) if (device_member(d, key, v, err, errlen)) return -1;
+		if (!d->path[0] == !d->volume_id[0]) {
+			snprintf(err, errlen,
+				 "config: devices[%zu] needs exactly one of 'path' and "
+				 "'volume_id'",
+				 i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_allow(struct run_config *c, json_t *list, char *err, size_t errlen)
+{
+	size_t i;
+	json_t *item;
+	if (!json_is_array(list) || json_array_size(list) > CONFIG_MAX_ALLOW) {
+		snprintf(err, errlen,
+			 "config: 'allow_destroy' must be an array of volume ids or "
+			 "paths");
+		return -1;
+	}
+	json_array_foreach(list, i, item) if (copy_string(item, "allow_destroy[]",
+							  c->allow_destroy[c->allow_count++],
+							  sizeof(c->allow_destroy[0]), err,
+							  errlen)) return -1;
+	return 0;
+}
+
+int config_prices_apply(struct ebs_prices *p, json_t *obj, unsigned *count, char *err,
+			size_t errlen)
+{
+	const char *key;
+	json_t *v;
+	*count = 0;
+	if (!json_is_object(obj)) {
+		snprintf(err, errlen, "config: 'prices' must be an object of name: USD");
+		return -1;
+	}
+	json_object_foreach(obj, key, v)
+	{
+		if (!json_is_number(v) || ebs_prices_set(p, key, json_number_value(v))) {
+			snprintf(err, errlen, "config: unknown price '%s' or not a number", key);
+			return -1;
+		}
+		(*count)++;
+	}
+	return 0;
+}
+
+static int parse_prices(struct run_config *c, json_t *obj, char *err, size_t errlen)
+{
+	unsigned n;
+	int rc = config_prices_apply(&c->prices, obj, &n, err, errlen);
+	c->prices_overridden |= n > 0;
+	return rc;
+}
+
+static int parse_environment(struct run_config *c, json_t *obj, char *err, size_t errlen)
+{
+	static const struct {
+		const char *key;
+		size_t offset, cap;
+	} fields[] = {
+		{ "instance_type", offsetof(struct run_config, instance_type), 32 },
+		{ "instance_id", offsetof(struct run_config, instance_id), 32 },
+		{ "zone", offsetof(struct run_config, zone), 32 },
+		{ "image_digest", offsetof(struct run_config, image_digest), 96 },
+	};
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v)
+	{
+		size_t i = 0;
+		while (i < sizeof(fields) / sizeof(fields[0]) && strcmp(fields[i].key, key))
+			i++;
+		if (i == sizeof(fields) / sizeof(fields[0])) {
+			snprintf(err, errlen, "config: unknown key 'environment.%s'", key);
+			return -1;
+		}
+		if (copy_string(v, key, (char *)c + fields[i].offset, fields[i].cap, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *err, size_t errlen)
+{
+	if (!strcmp(key, "accept_model"))
+		return copy_string(v, key, c->accept_model, sizeof(c->accept_model), err, errlen);
+	if (!strcmp(key, "region"))
+		return copy_string(v, key, c->region, sizeof(c->region), err, errlen);
+	if (!strcmp(key, "ioengine"))
+		return copy_string(v, key, c->ioengine, sizeof(c->ioengine), err, errlen);
+	if (!strcmp(key, "output_dir"))
+		return copy_string(v, key, c->output_dir, sizeof(c->output_dir), err, errlen);
+	if (!strcmp(key, "time_scale"))
+		return get_positive(v, key, &c->time_scale, err, errlen);
+	if (!strcmp(key, "test_size")) {
+		if (!json_is_string(v) || parse_size(json_string_value(v), &c->test_size) ||
+		    c->test_size == 0) {
+			snprintf(err, errlen, "config: 'test_size' must be a size such as \"8G\"");
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, errlen, "config: unknown key '%s'", key);
+	return -1;
+}
+
+/* The region's built-in prices, before any "prices" key overrides them
+ * whatever the order of the keys; a region without any gets unknown
+ * prices (see ebs_prices_for_region), never another region's. */
+static int region_prices(struct run_config *c, json_t *root, char *err, size_t errlen)
+{
+	json_t *region = json_object_get(root, "region");
+
+	if (!region)
+		return 0;
+	if (copy_string(region, "region", c->region, sizeof(c->region), err, errlen))
+		return -1;
+	ebs_prices_for_region(c->region, &c->prices);
+	return 0;
+}
+
+int config_from_json(struct run_config *c, json_t *root, char *err, size_t errlen)
+{
+	const char *key;
+	json_t *v;
+	if (!json_is_object(root)) {
+		snprintf(err, errlen, "config: the document must be a JSON object");
+		return -1;
+	}
+	if (region_prices(c, root, err, errlen))
+		return -1;
+	json_object_foreach(root, key, v)
+	{
+		int rc;
+		if (!strcmp(key, "devices"))
+			rc = parse_devices(c, v, err, errlen);
+		else if (!strcmp(key, "allow_destroy"))
+			rc = parse_allow(c, v, err, errlen);
+		else if (!strcmp(key, "prices"))
+			rc = parse_prices(c, v, err, errlen);
+		else if (!strcmp(key, "environment"))
+			rc = json_is_object(v) ? parse_environment(c, v, err, errlen) : -1;
+		else if (!strcmp(key, "upload"))
+			rc = upload_config_parse(&c->upload, v, err, errlen);
+		else if (!strcmp(key, "phases"))
+			rc = json_is_array(v) && json_array_size(v)
+				     ? (c->phases = json_incref(v), 0)
+				     : -1;
+		else
+			rc = parse_scalar(c, key, v, err, errlen);
+		if (rc) {
+			if (!err[0])
+				snprintf(err, errlen, "config: '%s' has the wrong type", key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int config_load_file(struct run_config *c, const char *path, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root =
+		strcmp(path, "-") ? json_load_file(path, 0, &jerr) : json_loadf(stdin, 0, &jerr);
+	if (!root) {
+		snprintf(err, errlen, "config %s: %s (line %d)", path, jerr.text, jerr.line);
+		return -1;
+	}
+	err[0] = '\0';
+	int rc = config_from_json(c, root, err, errlen);
+	json_decref(root);
+	return rc;
+}
+
+void config_free(struct run_config *c)
+{
+	json_decref(c->phases);
+	c->phases = NULL;
+	upload_config_free(&c->upload);
+}

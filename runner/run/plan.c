@@ -1,0 +1,212 @@
+/* plan.c - the seed's sequence, overridable from the config. */
+#include "run/plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job/options_json.h"
+
+struct phase_template {
+	const char *phase;
+	const char *short_name;
+	const char *rw;
+	const char *bs;
+	const char *iodepth;
+	double runtime_s; /* 0: one pass over the test region */
+};
+
+/* The seed's fio block, in its order. */
+static const struct phase_template seed_phases[] = {
+	{ "layout", "layout", "write", "1M", "1", 0 },
+	{ "randread", "rr", "randread", "4k", "32", 600 },
+	{ "randwrite", "rw", "randwrite", "4k", "32", 120 },
+	{ "lat", "lat", "randread", "4k", "1", 60 },
+	{ "seqread", "sr", "read", "1M", "8", 60 },
+	{ "seqwrite", "sw", "write", "1M", "8", 60 },
+};
+
+#define SEED_PHASES (sizeof(seed_phases) / sizeof(seed_phases[0]))
+
+/* Long enough to pass a predicted credit cliff with margin: the seed ran
+ * 2,700 s for a cliff predicted at 2,000 s. */
+#define CLIFF_MARGIN 1.35
+
+static const struct phase_template *find_template(const char *phase)
+{
+	for (size_t i = 0; i < SEED_PHASES; i++)
+		if (!strcmp(seed_phases[i].phase, phase))
+			return &seed_phases[i];
+	return NULL;
+}
+
+static double randread_seconds(const struct run_device *d, double default_s)
+{
+	if (!d->randread.bursts || d->randread.burst_seconds <= 0)
+		return default_s;
+	double needed = ceil(d->randread.burst_seconds * CLIFF_MARGIN);
+	return needed > default_s ? needed : default_s;
+}
+
+static int set_option(struct job_options *o, const char *name, const char *value, char *err,
+		      size_t errlen)
+{
+	char why[256];
+	if (options_set(o, name, value, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "plan: %s", why);
+	return -1;
+}
+
+static int set_number(struct job_options *o, const char *name, uint64_t value, char *err,
+		      size_t errlen)
+{
+	char text[32];
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)value);
+	return set_option(o, name, text, err, errlen);
+}
+
+/* Options common to every step, then the template's, then the config's. */
+static int step_job(struct plan_step *s, const struct phase_template *t, json_t *overrides,
+		    const struct run_config *c, const struct run_device *d, double runtime_s,
+		    const char *out_dir, unsigned log_msec, char *err, size_t errlen)
+{
+	struct job_options *o = &s->job;
+	char name[96], log_prefix[1200];
+	uint64_t size = c->test_size < d->info.size_bytes ? c->test_size : d->info.size_bytes;
+	options_defaults(o);
+	snprintf(name, sizeof(name), "%s-%s", d->label, s->phase);
+	snprintf(log_prefix, sizeof(log_prefix), "%s/%s_%s", out_dir, d->label, s->short_name);
+	if (set_option(o, "name", name, err, errlen) ||
+	    set_option(o, "filename", d->info.dev_path, err, errlen) ||
+	    set_number(o, "size", size - size % (1u << 20), err, errlen) ||
+	    set_option(o, "ioengine", c->ioengine, err, errlen) ||
+	    set_option(o, "direct", "1", err, errlen) ||
+	    set_option(o, "write_iops_log", log_prefix, err, errlen) ||
+	    set_number(o, "log_avg_msec", log_msec, err, errlen))
+		return -1;
+	if (t &&
+	    (set_option(o, "rw", t->rw, err, errlen) || set_option(o, "bs", t->bs, err, errlen) ||
+	     set_option(o, "iodepth", t->iodepth, err, errlen)))
+		return -1;
+	if (overrides && options_apply_json(o, overrides, err, errlen))
+		return -1;
+	if (runtime_s > 0) {
+		uint64_t ms = (uint64_t)llround(runtime_s * c->time_scale * 1000.0);
+		char text[32];
+		snprintf(text, sizeof(text), "%llums", (unsigned long long)(ms ? ms : 1));
+		if (set_option(o, "runtime", text, err, errlen) ||
+		    set_option(o, "time_based", "1", err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static uint64_t estimate_ns(const struct plan_step *s, const struct run_device *d)
+{
+	const struct job_options *o = &s->job;
+	if (o->time_based)
+		return o->ramp_ns + o->runtime_ns;
+	double mibs = d->randread.baseline_mibs > 0 ? d->randread.baseline_mibs : 100.0;
+	return (uint64_t)((double)o->size / (mibs * 1048576.0) * 1e9) + o->ramp_ns;
+}
+
+/* The config's "phases" entry i: a seed phase by name, adjusted, or a new
+ * phase that brings its own rw. */
+static int phase_entry(json_t *phases, size_t i, const char **name, json_t **overrides,
+		       double *runtime_s, char *err, size_t errlen)
+{
+	json_t *entry = json_array_get(phases, i);
+	json_t *phase = json_object_get(entry, "phase");
+	if (!json_is_object(entry) || !json_is_string(phase)) {
+		snprintf(err, errlen, "config: phases[%zu] needs a \"phase\" name", i);
+		return -1;
+	}
+	*name = json_string_value(phase);
+	*overrides = json_deep_copy(entry);
+	json_object_del(*overrides, "phase");
+	json_t *runtime = json_object_get(*overrides, "runtime");
+	if (runtime) {
+		if (!json_is_number(runtime) || json_number_value(runtime) <= 0) {
+			snprintf(err, errlen, "config: phases[%zu].runtime must be seconds", i);
+			return -1;
+		}
+		*runtime_s = json_number_value(runtime);
+		json_object_del(*overrides, "runtime");
+	}
+	return 0;
+}
+
+static int add_phase_steps(struct plan *p, const struct run_config *c,
+			   const struct run_device *devices, size_t n, const char *out_dir,
+			   const char *phase, json_t *overrides, double runtime_s, char *err,
+			   size_t errlen)
+{
+	const struct phase_template *t = find_template(phase);
+	if (!t && !json_object_get(overrides, "rw")) {
+		snprintf(err, errlen, "config: phase '%s' is not a seed phase and gives no \"rw\"",
+			 phase);
+		return -1;
+	}
+	if (p->phase_count == PLAN_MAX_PHASES) {
+		snprintf(err, errlen, "config: more than %d phases", PLAN_MAX_PHASES);
+		return -1;
+	}
+	snprintf(p->phases[p->phase_count++], sizeof(p->phases[0]), "%s", phase);
+	for (size_t d = 0; d < n; d++) {
+		struct plan_step *s = &p->steps[p->count++];
+		double seconds = runtime_s >= 0 ? runtime_s : t ? t->runtime_s : 0;
+		if (runtime_s < 0 && t && !strcmp(t->phase, "randread"))
+			seconds = randread_seconds(&devices[d], seconds);
+		snprintf(s->phase, sizeof(s->phase), "%s", phase);
+		snprintf(s->short_name, sizeof(s->short_name), "%s", t ? t->short_name : phase);
+		s->device = d;
+		if (step_job(s, t, overrides, c, &devices[d], seconds, out_dir, p->log_avg_msec,
+			     err, errlen))
+			return -1;
+		s->planned_ns = estimate_ns(s, &devices[d]);
+		p->total_ns += s->planned_ns;
+		p->writes |= rw_writes(s->job.rw);
+	}
+	return 0;
+}
+
+int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,
+	       size_t device_count, const char *out_dir, char *err, size_t errlen)
+{
+	size_t phase_count = c->phases ? json_array_size(c->phases) : SEED_PHASES;
+	memset(p, 0, sizeof(*p));
+	p->log_avg_msec = (unsigned)llround(1000.0 * c->time_scale);
+	if (p->log_avg_msec == 0)
+		p->log_avg_msec = 1;
+	p->steps = calloc(phase_count * device_count, sizeof(*p->steps));
+	if (!p->steps) {
+		snprintf(err, errlen, "plan: out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < phase_count; i++) {
+		const char *name = seed_phases[i < SEED_PHASES ? i : 0].phase;
+		json_t *overrides = NULL;
+		double runtime_s = -1;
+		int rc = c->phases ? phase_entry(c->phases, i, &name, &overrides, &runtime_s, err,
+						 errlen)
+				   : 0;
+		if (rc == 0)
+			rc = add_phase_steps(p, c, devices, device_count, out_dir, name, overrides,
+					     runtime_s, err, errlen);
+		json_decref(overrides);
+		if (rc) {
+			plan_free(p);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	free(p->steps);
+	p->steps = NULL;
+	p->count = 0;
+}

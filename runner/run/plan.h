@@ -1,0 +1,53 @@
+/* plan.h - the run as a list of steps: each phase on every device in turn,
+ * never two devices at once, in the seed's order (layout, 4k randread
+ * qd32, 4k randwrite qd32, 4k randread qd1, 1 MiB sequential read and
+ * write qd8).  Every step is a fio job built through the option table. */
+#ifndef EBSBENCH_PLAN_H
+#define EBSBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/config.h"
+#include "device/discover.h"
+#include "analysis/ebs_model.h"
+#include "job/options.h"
+
+#define PLAN_MAX_PHASES 16
+
+/* A device the run will use: what discovery found, what the config says. */
+struct run_device {
+	char label[32];
+	struct discovered_device info;
+	struct ebs_volume volume;
+	bool type_assumed; /* not given in the config */
+	bool size_assumed;
+	struct ebs_prediction randread; /* 4k random at full demand */
+};
+
+struct plan_step {
+	char phase[32];
+	char short_name[16]; /* in log names: gp2_rr_iops.1.log */
+	size_t device;	     /* index into the run's devices */
+	struct job_options job;
+	uint64_t planned_ns; /* estimate, for ETAs and URL expiry checks */
+};
+
+struct plan {
+	struct plan_step *steps;
+	size_t count;
+	char phases[PLAN_MAX_PHASES][32];
+	size_t phase_count;
+	bool writes;	       /* some step writes: the safety check applies */
+	uint64_t total_ns;     /* sum of the estimates */
+	unsigned log_avg_msec; /* per-second windows, time-scaled */
+};
+
+/* Builds the plan; log files go under out_dir.  Returns 0, or -1 with a
+ * one-line reason naming the phase or option at fault. */
+int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,
+	       size_t device_count, const char *out_dir, char *err, size_t errlen);
+void plan_free(struct plan *p);
+
+#endif

@@ -1,0 +1,141 @@
+/* run_devices.c - device selection, volume facts and the write guard. */
+#include "run/run_devices.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool same_path(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	if (!strcmp(a, b))
+		return true;
+	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+static const struct discovered_device *find_device(const struct discover_list *found,
+						   const struct device_config *want)
+{
+	for (size_t i = 0; i < found->count; i++) {
+		const struct discovered_device *d = &found->devices[i];
+		if (want->path[0] ? same_path(want->path, d->dev_path)
+				  : !strcmp(want->volume_id, d->volume_id))
+			return d;
+	}
+	return NULL;
+}
+
+/* Facts the config gives are facts; the rest is derived and says so. */
+static void volume_facts(struct run_device *r, const struct device_config *want)
+{
+	double device_gib = (double)r->info.size_bytes / (double)(1ull << 30);
+	enum ebs_type type = want && want->has_type ? want->type : EBS_GP3;
+	r->type_assumed = !(want && want->has_type);
+	r->size_assumed = !(want && want->size_gib > 0);
+	ebs_volume_init(&r->volume, type, r->size_assumed ? device_gib : want->size_gib);
+	if (want && want->iops > 0) {
+		r->volume.iops = want->iops;
+		r->volume.iops_assumed = false;
+	}
+	if (want && want->throughput_mibs > 0) {
+		r->volume.throughput_mibs = want->throughput_mibs;
+		r->volume.throughput_assumed = false;
+	}
+	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
+	r->randread = ebs_predict(&r->volume, &w);
+}
+
+void run_devices_label(struct run_device *devices, size_t n, const char *base)
+{
+	struct run_device *r = &devices[n];
+	snprintf(r->label, sizeof(r->label), "%s", base);
+	for (unsigned k = 2; k < 100; k++) {
+		bool taken = false;
+		for (size_t i = 0; i < n; i++)
+			taken |= !strcmp(devices[i].label, r->label);
+		if (!taken)
+			return;
+		snprintf(r->label, sizeof(r->label), "%.24s-%u", base, k);
+	}
+}
+
+static void assign_label(struct run_device *devices, size_t n, const struct device_config *want)
+{
+	const char *base = want && want->label[0]   ? want->label
+			   : want && want->has_type ? ebs_type_name(want->type)
+						    : devices[n].info.name;
+	run_devices_label(devices, n, base);
+}
+
+static void add_device(struct run_device *devices, size_t *count, const struct discovered_device *d,
+		       const struct device_config *want)
+{
+	struct run_device *r = &devices[*count];
+	memset(r, 0, sizeof(*r));
+	r->info = *d;
+	volume_facts(r, want);
+	assign_label(devices, *count, want);
+	(*count)++;
+}
+
+int run_devices_resolve(const struct run_config *c, const struct discover_list *found,
+			struct run_device *devices, size_t *count, char *err, size_t errlen)
+{
+	*count = 0;
+	for (size_t i = 0; i < c->device_count; i++) {
+		const struct device_config *want = &c->devices[i];
+		const struct discovered_device *d = find_device(found, want);
+		if (!d) {
+			snprintf(err, errlen,
+				 "device %s was not found (ebsbench discover lists "
+				 "what is attached)",
+				 want->path[0] ? want->path : want->volume_id);
+			return -1;
+		}
+		add_device(devices, count, d, want);
+	}
+	for (size_t i = 0; !c->device_count && i < found->count; i++) {
+		const struct discovered_device *d = &found->devices[i];
+		char why[512];
+		if (!d->ebs_like || d->system || *count == CONFIG_MAX_DEVICES)
+			continue;
+		/* Unasked, only blank volumes: an appliance's own boot disk (a
+		 * GPT with its ESP, mounted nowhere) or a data volume is never
+		 * picked up by default, even for a read-only plan. */
+		if (discover_blocker(d, NULL, 0, why, sizeof(why)) != DISCOVER_WRITE_OK) {
+			char name[sizeof(d->dev_path) + sizeof(d->volume_id) + 4];
+			discover_device_name(d, name, sizeof(name));
+			fprintf(stderr,
+				"ebsbench run: leaving out %s: %s; only blank volumes are taken "
+				"unasked (name it in the config's devices to test it)\n",
+				name, why);
+			continue;
+		}
+		add_device(devices, count, d, NULL);
+	}
+	if (*count == 0) {
+		snprintf(err, errlen,
+			 "no EBS volume found to test (name devices in the config, or "
+			 "set accept_model for an emulator)");
+		return -1;
+	}
+	return 0;
+}
+
+int run_devices_check_writes(const struct run_config *c, const struct run_device *devices,
+			     size_t count, char *err, size_t errlen)
+{
+	const char *allow[CONFIG_MAX_ALLOW];
+	for (size_t i = 0; i < c->allow_count; i++)
+		allow[i] = c->allow_destroy[i];
+	for (size_t i = 0; i < count; i++) {
+		char why[512];
+		if (discover_write_refusal(&devices[i].info, allow, c->allow_count, why,
+					   sizeof(why)) != DISCOVER_WRITE_OK) {
+			snprintf(err, errlen, "refusing to write: %s", why);
+			return -1;
+		}
+	}
+	return 0;
+}

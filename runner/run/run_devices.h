@@ -1,0 +1,29 @@
+/* run_devices.h - from the config and what discovery found to the devices a
+ * run uses, and the safety rule that guards every write plan. */
+#ifndef EBSBENCH_RUN_DEVICES_H
+#define EBSBENCH_RUN_DEVICES_H
+
+#include <stddef.h>
+
+#include "run/config.h"
+#include "device/discover.h"
+#include "run/plan.h"
+
+/* Picks the devices: those the config names (by path or volume id), else
+ * every EBS(-like) volume that is not a system disk.  Fills devices[] (at
+ * most CONFIG_MAX_DEVICES) and *count; -1 with a one-line reason. */
+int run_devices_resolve(const struct run_config *c, const struct discover_list *found,
+			struct run_device *devices, size_t *count, char *err, size_t errlen);
+
+/* Labels name files and table columns: the config's, else the type
+ * ("gp2"), else the device name; devices[n] gets base, numbered ("gp2-2")
+ * when one of devices[0..n) has it already. */
+void run_devices_label(struct run_device *devices, size_t n, const char *base);
+
+/* Refuses a write plan on any device that holds data not listed in
+ * allow_destroy, or that is mounted, held or a system disk, before any
+ * I/O; the reason names the device and what was found. */
+int run_devices_check_writes(const struct run_config *c, const struct run_device *devices,
+			     size_t count, char *err, size_t errlen);
+
+#endif

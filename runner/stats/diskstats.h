@@ -1,0 +1,27 @@
+/* diskstats.h - /sys/block/DEV/stat before and after a job, as fio's
+ * disk_util: what the kernel saw, to hold against what the engine counted. */
+#ifndef EBSBENCH_DISKSTATS_H
+#define EBSBENCH_DISKSTATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "stats/stats.h"
+
+struct disk_sample {
+	char name[64];
+	bool valid;
+	uint64_t read_ios, read_merges, read_ticks;
+	uint64_t write_ios, write_merges, write_ticks;
+	uint64_t read_sectors, write_sectors;
+	uint64_t io_ticks, in_queue;
+};
+
+/* Samples the whole disk behind dev (a partition counts as its disk);
+ * valid stays false where there is none, as for a file on tmpfs. */
+void disk_sample_take(dev_t dev, struct disk_sample *out);
+void disk_sample_delta(const struct disk_sample *before, const struct disk_sample *after,
+		       uint64_t elapsed_ns, struct disk_util *out);
+
+#endif

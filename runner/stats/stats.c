@@ -1,0 +1,126 @@
+/* stats.c - running moments and fio's coarse depth/latency buckets.
+ *
+ * A zeroed running_stat or sample_stat is empty and reads min = max = 0;
+ * the first sample sets both, so no sentinel leaks into the output. */
+#include <math.h>
+#include <string.h>
+
+#include "stats/stats.h"
+
+const char *const depth_level_label[DEPTH_LEVELS] = {
+	"1", "2", "4", "8", "16", "32", ">=64",
+};
+
+/* fio labels a bucket by its (exclusive) upper bound. */
+const char *const latency_ns_label[LATENCY_NS_LEVELS] = {
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+};
+
+const char *const latency_us_label[LATENCY_US_LEVELS] = {
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+};
+
+const char *const latency_ms_label[LATENCY_MS_LEVELS] = {
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
+};
+
+/* Welford's update: a single pass with no catastrophic cancellation, which
+ * the naive sum-of-squares suffers once latencies reach 10^9 ns. */
+static void welford_add(uint64_t *n, double *mean, double *m2, double value)
+{
+	double delta = value - *mean;
+
+	(*n)++;
+	*mean += delta / (double)*n;
+	*m2 += delta * (value - *mean);
+}
+
+/* Sample (n - 1) deviation, as fio reports. */
+static double welford_stddev(uint64_t n, double m2)
+{
+	if (n < 2)
+		return 0.0;
+	return sqrt(m2 / (double)(n - 1));
+}
+
+void running_stat_add(struct running_stat *s, uint64_t value)
+{
+	if (s->n == 0 || value < s->min)
+		s->min = value;
+	if (s->n == 0 || value > s->max)
+		s->max = value;
+	welford_add(&s->n, &s->mean, &s->m2, (double)value);
+}
+
+double running_stat_stddev(const struct running_stat *s)
+{
+	return welford_stddev(s->n, s->m2);
+}
+
+void sample_stat_add(struct sample_stat *s, double value)
+{
+	if (s->n == 0 || value < s->min)
+		s->min = value;
+	if (s->n == 0 || value > s->max)
+		s->max = value;
+	welford_add(&s->n, &s->mean, &s->m2, value);
+}
+
+double sample_stat_stddev(const struct sample_stat *s)
+{
+	return welford_stddev(s->n, s->m2);
+}
+
+void job_stats_init(struct job_stats *s)
+{
+	int d;
+
+	memset(s, 0, sizeof(*s));
+	for (d = 0; d < DDIR_COUNT; d++)
+		histogram_init(&s->dir[d].clat_hist);
+}
+
+/* fio's io_u_mark_depth buckets; each is named by its lower bound.  fio
+ * would put depth 0 into ">=64" via its switch default; nothing submits at
+ * depth 0, and "1" is the less surprising place for it. */
+unsigned depth_level_index(unsigned depth)
+{
+	if (depth >= 64)
+		return 6;
+	if (depth >= 32)
+		return 5;
+	if (depth >= 16)
+		return 4;
+	if (depth >= 8)
+		return 3;
+	if (depth >= 4)
+		return 2;
+	if (depth >= 2)
+		return 1;
+	return 0;
+}
+
+/* Lower bounds of fio's ns/us/ms buckets; the ms scale adds 1000 and 2000. */
+static const uint64_t latency_floor[LATENCY_MS_LEVELS] = {
+	0, 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000,
+};
+
+static unsigned latency_level(uint64_t scaled, unsigned levels)
+{
+	unsigned i = levels - 1;
+
+	while (i > 0 && scaled < latency_floor[i])
+		i--;
+	return i;
+}
+
+void job_stats_count_latency(struct job_stats *s, uint64_t lat_ns)
+{
+	/* Truncating division, as fio: 1999 ns is "1 us" and lands in us "2". */
+	if (lat_ns < 1000)
+		s->latency_ns[latency_level(lat_ns, LATENCY_NS_LEVELS)]++;
+	else if (lat_ns < 1000000)
+		s->latency_us[latency_level(lat_ns / 1000, LATENCY_US_LEVELS)]++;
+	else
+		s->latency_ms[latency_level(lat_ns / 1000000, LATENCY_MS_LEVELS)]++;
+}

@@ -1,0 +1,98 @@
+/* stats.h - what one job measured, per direction.
+ *
+ * The engine loop feeds completions in; output, logs and the analysis read
+ * the result out.  Nothing here knows which engine ran. */
+#ifndef EBSBENCH_STATS_H
+#define EBSBENCH_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats/histogram.h"
+
+enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
+
+/* Running min/max/mean/variance (Welford), as fio's {min,max,mean,stddev,N}. */
+struct running_stat {
+	uint64_t n;
+	uint64_t min;
+	uint64_t max;
+	double mean;
+	double m2;
+};
+
+void running_stat_add(struct running_stat *s, uint64_t value);
+double running_stat_stddev(const struct running_stat *s);
+
+/* Same for per-window samples, which are rates and so not integers. */
+struct sample_stat {
+	uint64_t n;
+	double min;
+	double max;
+	double mean;
+	double m2;
+};
+
+void sample_stat_add(struct sample_stat *s, double value);
+double sample_stat_stddev(const struct sample_stat *s);
+
+struct direction_stats {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t short_ios;
+	struct running_stat slat;
+	struct running_stat clat;
+	struct running_stat lat;
+	struct histogram clat_hist;
+	struct sample_stat iops_samples; /* IOPS of each window */
+	struct sample_stat bw_samples;	 /* KiB/s of each window */
+};
+
+/* fio's depth buckets: 1, 2, 4, 8, 16, 32, >=64. */
+#define DEPTH_LEVELS 7
+/* fio's latency buckets: 2..1000 ns, 2..1000 us, 2..2000 ms and >=2000 ms. */
+#define LATENCY_NS_LEVELS 10
+#define LATENCY_US_LEVELS 10
+#define LATENCY_MS_LEVELS 12
+
+struct disk_util {
+	char name[64];
+	bool valid;
+	uint64_t read_ios, write_ios, read_merges, write_merges;
+	uint64_t read_sectors, write_sectors; /* 512-byte units, whatever the device */
+	uint64_t read_ticks, write_ticks, in_queue, io_ticks;
+	double util; /* percent of the run the device was busy */
+};
+
+struct job_stats {
+	struct direction_stats dir[DDIR_COUNT];
+	uint64_t runtime_ns; /* measured span, ramp excluded */
+	uint64_t elapsed_ns; /* whole job, ramp included */
+	double usr_cpu;	     /* percent of runtime */
+	double sys_cpu;
+	uint64_t ctx, majf, minf;
+	uint64_t usr_ns, sys_ns; /* CPU seconds, for the bench */
+	uint64_t max_rss_kib;
+	uint64_t depth_level[DEPTH_LEVELS];	/* submissions seen at each depth */
+	uint64_t latency_ns[LATENCY_NS_LEVELS]; /* completions per total-latency bucket */
+	uint64_t latency_us[LATENCY_US_LEVELS];
+	uint64_t latency_ms[LATENCY_MS_LEVELS];
+	struct disk_util disk;
+	int error;	       /* errno of the first failed I/O, 0 if none */
+	char engine_ran[16];   /* the engine that actually ran */
+	char engine_note[160]; /* why another engine ran, empty if none */
+	int64_t start_unix_ms; /* wall clock at start, for "timestamp" */
+};
+
+void job_stats_init(struct job_stats *s);
+unsigned depth_level_index(unsigned depth);
+/* Counts one completion's total latency into latency_ns/us/ms. */
+void job_stats_count_latency(struct job_stats *s, uint64_t lat_ns);
+
+/* Labels fio prints for the buckets above, in order. */
+extern const char *const depth_level_label[DEPTH_LEVELS];
+extern const char *const latency_ns_label[LATENCY_NS_LEVELS];
+extern const char *const latency_us_label[LATENCY_US_LEVELS];
+extern const char *const latency_ms_label[LATENCY_MS_LEVELS];
+
+#endif

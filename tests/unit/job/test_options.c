@@ -1,0 +1,172 @@
+/* test_options.c - the option table: values, units and one-line errors. */
+#include <string.h>
+
+#include "check.h"
+#include "job/options.h"
+#include "job/options_json.h"
+
+static int parse(struct job_options *o, char *err, int argc, char **argv)
+{
+	options_defaults(o);
+	return options_parse_argv(o, argc, argv, err, 256);
+}
+
+static void test_seed_command(struct checks *checks)
+{
+	char *argv[] = { "--name=gp2-randread",
+			 "--filename=/dev/nvme1n1",
+			 "--size=8G",
+			 "--rw=randread",
+			 "--bs=4k",
+			 "--iodepth=32",
+			 "--runtime=2700",
+			 "--time_based",
+			 "--write_iops_log=gp2_rr",
+			 "--log_avg_msec=1000",
+			 "--ioengine=libaio",
+			 "--direct=1",
+			 "--group_reporting",
+			 "--output-format=json" };
+	struct job_options o;
+	char err[256] = "";
+	CHECK(parse(&o, err, 14, argv) == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	CHECK(!strcmp(o.name, "gp2-randread"));
+	CHECK_EQ_U64(o.size, 8ull << 30);
+	CHECK(o.rw == RW_RANDREAD);
+	CHECK_EQ_U64(o.bs, 4096);
+	CHECK_EQ_U64(o.iodepth, 32);
+	CHECK_EQ_U64(o.runtime_ns, 2700ull * 1000000000ull);
+	CHECK(o.time_based && o.direct && o.group_reporting);
+	CHECK(o.ioengine == ENGINE_LIBAIO);
+	CHECK(o.output_format == OUTPUT_JSON);
+	CHECK_EQ_U64(o.log_avg_msec, 1000);
+	CHECK(!strcmp(o.iops_log, "gp2_rr"));
+	CHECK_EQ_U64(o.given_count, 14);
+	CHECK(!strcmp(o.given[2].name, "size") && !strcmp(o.given[2].value, "8G"));
+}
+
+static void test_units(struct checks *checks)
+{
+	uint64_t v;
+	CHECK(parse_size("4k", &v) == 0 && v == 4096);
+	CHECK(parse_size("1M", &v) == 0 && v == 1048576);
+	CHECK(parse_size("1MiB", &v) == 0 && v == 1048576);
+	CHECK(parse_size("512", &v) == 0 && v == 512);
+	CHECK(parse_size("2t", &v) == 0 && v == 2ull << 40);
+	CHECK(parse_size("", &v) < 0);
+	CHECK(parse_size("k", &v) < 0);
+	CHECK(parse_size("4x", &v) < 0);
+	CHECK(parse_size("-4k", &v) < 0);
+	CHECK(parse_size("99999999999999999999", &v) < 0);
+	CHECK(parse_size("16777216P", &v) < 0); /* 2^24 PiB overflows */
+	CHECK(parse_duration_ns("60", &v) == 0 && v == 60000000000ull);
+	CHECK(parse_duration_ns("500ms", &v) == 0 && v == 500000000ull);
+	CHECK(parse_duration_ns("2m", &v) == 0 && v == 120000000000ull);
+	CHECK(parse_duration_ns("1h", &v) == 0 && v == 3600000000000ull);
+	CHECK(parse_duration_ns("10 s", &v) < 0);
+	CHECK(parse_duration_ns("1y", &v) < 0);
+}
+
+static void expect_error(struct checks *checks, const char *word, const char *needle)
+{
+	struct job_options o;
+	char err[256] = "";
+	char *argv[] = { (char *)word };
+	CHECK(parse(&o, err, 1, argv) < 0);
+	if (!CHECK(strstr(err, needle) != NULL))
+		fprintf(stderr, "error for %s was: %s\n", word, err);
+	CHECK(strchr(err, '\n') == NULL);
+}
+
+static void test_errors_name_the_option(struct checks *checks)
+{
+	expect_error(checks, "--numjobs=4", "'numjobs'");
+	expect_error(checks, "--bogus", "'bogus'");
+	expect_error(checks, "--bs=abc", "'bs'");
+	expect_error(checks, "--bs=0", "'bs'");
+	expect_error(checks, "--rw=sideways", "'rw'");
+	expect_error(checks, "--iodepth=5000", "'iodepth'");
+	expect_error(checks, "--ioengine=sync", "'ioengine'");
+	expect_error(checks, "--rwmixread=101", "'rwmixread'");
+	expect_error(checks, "--direct=maybe", "'direct'");
+	expect_error(checks, "--percentile_list=50:abc", "'percentile_list'");
+	expect_error(checks, "--output-format=terse", "'output-format'");
+	expect_error(checks, "--size", "'size'");
+	expect_error(checks, "jobfile.fio", "jobfile.fio");
+	expect_error(checks, "--", "'--'");
+}
+
+static void test_second_job_is_refused(struct checks *checks)
+{
+	char *argv[] = { "--name=a", "--filename=/tmp/x", "--name=b" };
+	struct job_options o;
+	char err[256] = "";
+	CHECK(parse(&o, err, 3, argv) < 0);
+	CHECK(strstr(err, "second --name") != NULL);
+}
+
+static void test_validate(struct checks *checks)
+{
+	struct job_options o;
+	char err[256];
+	options_defaults(&o);
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "--name"));
+	options_set(&o, "name", "x", err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "--filename"));
+	options_set(&o, "filename", "/dev/null", err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	options_set(&o, "time_based", NULL, err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "runtime"));
+	options_set(&o, "runtime", "5", err, sizeof(err));
+	options_set(&o, "write_iops_log", "p", err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "log_avg_msec"));
+	options_set(&o, "log_avg_msec", "1000", err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+}
+
+static void test_percentile_list(struct checks *checks)
+{
+	struct job_options o;
+	char err[256];
+	options_defaults(&o);
+	CHECK_EQ_U64(o.percentile_count, 17);
+	CHECK(options_set(&o, "percentile_list", "50:99.9:99.99", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(o.percentile_count, 3);
+	CHECK_NEAR(o.percentiles[1], 99.9, 1e-12);
+}
+
+static void test_json_job_uses_the_same_table(struct checks *checks)
+{
+	const char *text = "{\"name\": \"gp3-lat\", \"filename\": \"/dev/nvme2n1\", "
+			   "\"size\": \"8G\", \"rw\": \"randread\", \"bs\": 4096, "
+			   "\"iodepth\": 1, \"runtime\": 60, \"time_based\": true, "
+			   "\"direct\": 1, \"norandommap\": false}";
+	json_error_t jerr;
+	json_t *obj = json_loads(text, JSON_PRESERVE_ORDER, &jerr);
+	struct job_options o;
+	char err[256] = "";
+	options_defaults(&o);
+	CHECK(obj != NULL);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	CHECK(!strcmp(o.name, "gp3-lat") && o.rw == RW_RANDREAD);
+	CHECK_EQ_U64(o.size, 8ull << 30);
+	CHECK_EQ_U64(o.bs, 4096);
+	CHECK_EQ_U64(o.runtime_ns, 60ull * 1000000000ull);
+	CHECK(o.time_based && o.direct && !o.norandommap);
+	json_decref(obj);
+
+	obj = json_loads("{\"name\": \"x\", \"numjobs\": 4}", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'numjobs'"));
+	json_decref(obj);
+	obj = json_loads("{\"bs\": [4096]}", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'bs'"));
+	json_decref(obj);
+	obj = json_loads("[1]", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0);
+	json_decref(obj);
+}
+
+CHECK_MAIN(test_seed_command, test_units, test_errors_name_the_option, test_second_job_is_refused,
+	   test_validate, test_percentile_list, test_json_job_uses_the_same_table)

@@ -1,0 +1,367 @@
+/* test_output.c - fio-shaped JSON, JSON+ and normal reports from hand-made stats. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "output/output.h"
+
+static const double fio_percentiles[] = {
+	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
+};
+
+/* fio 3.33's key order, as consumers that read positionally rely on. */
+static const char *const top_keys[] = {
+	"fio version", "timestamp", "timestamp_ms", "time", "jobs", "disk_util",
+};
+
+static const char *const job_keys[] = {
+	"jobname",
+	"groupid",
+	"error",
+	"eta",
+	"elapsed",
+	"job options",
+	"read",
+	"write",
+	"trim",
+	"sync",
+	"job_runtime",
+	"usr_cpu",
+	"sys_cpu",
+	"ctx",
+	"majf",
+	"minf",
+	"iodepth_level",
+	"iodepth_submit",
+	"iodepth_complete",
+	"latency_ns",
+	"latency_us",
+	"latency_ms",
+	"latency_depth",
+	"latency_target",
+	"latency_percentile",
+	"latency_window",
+};
+
+static const char *const dir_keys[] = {
+	"io_bytes",  "io_kbytes", "bw_bytes",  "bw",	      "iops",	      "runtime",
+	"total_ios", "short_ios", "drop_ios",  "slat_ns",     "clat_ns",      "lat_ns",
+	"bw_min",    "bw_max",	  "bw_agg",    "bw_mean",     "bw_dev",	      "bw_samples",
+	"iops_min",  "iops_max",  "iops_mean", "iops_stddev", "iops_samples",
+};
+
+static const char *const disk_keys[] = {
+	"name",	      "read_ios",    "write_ios", "read_merges", "write_merges",
+	"read_ticks", "write_ticks", "in_queue",  "util",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void give(struct job_options *o, const char *name, const char *value)
+{
+	struct given_option *g = &o->given[o->given_count++];
+
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	snprintf(g->value, sizeof(g->value), "%s", value);
+}
+
+static void make_options(struct job_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->name, sizeof(o->name), "x");
+	snprintf(o->filename, sizeof(o->filename), "/tmp/fiot");
+	o->rw = RW_RANDRW;
+	o->rwmixread = 50;
+	o->bs = 4096;
+	o->iodepth = 8;
+	o->ioengine = ENGINE_LIBAIO;
+	o->runtime_ns = 2000000000;
+	memcpy(o->percentiles, fio_percentiles, sizeof(fio_percentiles));
+	o->percentile_count = COUNT(fio_percentiles);
+	give(o, "name", "x");
+	give(o, "filename", "/tmp/fiot");
+	give(o, "rw", "randrw");
+	give(o, "bs", "4k");
+	give(o, "iodepth", "8");
+}
+
+/* n completions spread from base ns upwards, with fixed submission cost. */
+static void add_ios(struct job_stats *s, enum ddir d, unsigned n, uint64_t base)
+{
+	struct direction_stats *ds = &s->dir[d];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t clat = base + (uint64_t)i * 997 % 200000, slat = 3000 + i % 50;
+
+		running_stat_add(&ds->slat, slat);
+		running_stat_add(&ds->clat, clat);
+		running_stat_add(&ds->lat, slat + clat);
+		histogram_add(&ds->clat_hist, clat);
+		job_stats_count_latency(s, slat + clat);
+		s->depth_level[depth_level_index(8)]++;
+		ds->ios++;
+		ds->bytes += 4096;
+	}
+	sample_stat_add(&ds->iops_samples, n / 2.0 - 10);
+	sample_stat_add(&ds->iops_samples, n / 2.0 + 10);
+	sample_stat_add(&ds->bw_samples, (n / 2.0 - 10) * 4);
+	sample_stat_add(&ds->bw_samples, (n / 2.0 + 10) * 4);
+}
+
+static void make_stats(struct job_stats *s)
+{
+	job_stats_init(s);
+	s->runtime_ns = 2000500000; /* rounds up to 2001 ms, as fio's would */
+	s->elapsed_ns = 2300000000;
+	s->usr_cpu = 10.5;
+	s->sys_cpu = 60.25;
+	s->ctx = 9615;
+	s->minf = 13;
+	s->start_unix_ms = 1795988247046;
+	snprintf(s->engine_ran, sizeof(s->engine_ran), "libaio");
+	add_ios(s, DDIR_READ, 1000, 40000);
+	add_ios(s, DDIR_WRITE, 500, 80000);
+	s->disk.valid = true;
+	snprintf(s->disk.name, sizeof(s->disk.name), "vda");
+	s->disk.read_ios = 990;
+	s->disk.write_ios = 495;
+	s->disk.util = 68.82;
+}
+
+static json_t *render_json(const struct job_options *o, const struct job_stats *s, bool plus)
+{
+	FILE *f = tmpfile();
+	json_error_t err;
+	json_t *root = NULL;
+
+	if (!f)
+		return NULL;
+	if (output_json(f, o, s, plus) == 0) {
+		rewind(f);
+		root = json_loadf(f, 0, &err);
+		if (!root)
+			fprintf(stderr, "json_loadf: %s at line %d\n", err.text, err.line);
+	}
+	fclose(f);
+	return root;
+}
+
+static char *render_normal(const struct job_options *o, const struct job_stats *s)
+{
+	FILE *f = tmpfile();
+	char *text = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (output_normal(f, o, s) == 0 && (len = ftell(f)) >= 0 && (text = calloc(1, len + 1))) {
+		rewind(f);
+		if (fread(text, 1, (size_t)len, f) != (size_t)len)
+			text[0] = '\0';
+	}
+	fclose(f);
+	return text;
+}
+
+/* The object's keys, in file order, start with the expected list. */
+static bool keys_in_order(json_t *obj, const char *const *keys, size_t n)
+{
+	void *it = json_object_iter(obj);
+	size_t i;
+
+	for (i = 0; i < n; i++, it = json_object_iter_next(obj, it)) {
+		if (!it || strcmp(json_object_iter_key(it), keys[i]) != 0) {
+			fprintf(stderr, "key %zu: want \"%s\", got \"%s\"\n", i, keys[i],
+				it ? json_object_iter_key(it) : "(end)");
+			return false;
+		}
+	}
+	return true;
+}
+
+static json_t *first_job(json_t *root)
+{
+	return json_array_get(json_object_get(root, "jobs"), 0);
+}
+
+static json_t *path(json_t *root, const char *dir, const char *key)
+{
+	json_t *job = first_job(root);
+
+	return json_object_get(dir ? json_object_get(job, dir) : job, key);
+}
+
+static uint64_t bins_sum(json_t *bins)
+{
+	const char *key;
+	json_t *v;
+	uint64_t sum = 0;
+
+	json_object_foreach(bins, key, v) sum += (uint64_t)json_integer_value(v);
+	return sum;
+}
+
+static void test_key_order(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats s;
+	json_t *root;
+
+	make_options(&o);
+	make_stats(&s);
+	root = render_json(&o, &s, false);
+	if (!CHECK(root != NULL))
+		return;
+	CHECK(keys_in_order(root, top_keys, COUNT(top_keys)));
+	CHECK(keys_in_order(first_job(root), job_keys, COUNT(job_keys)));
+	CHECK(keys_in_order(path(root, NULL, "read"), dir_keys, COUNT(dir_keys)));
+	CHECK(keys_in_order(path(root, NULL, "trim"), dir_keys, COUNT(dir_keys)));
+	CHECK(keys_in_order(json_array_get(json_object_get(root, "disk_util"), 0), disk_keys,
+			    COUNT(disk_keys)));
+	json_decref(root);
+}
+
+static void test_json_values(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats s;
+	json_t *root, *opts;
+
+	make_options(&o);
+	make_stats(&s);
+	root = render_json(&o, &s, false);
+	if (!CHECK(root != NULL))
+		return;
+	CHECK(strncmp(json_string_value(json_object_get(root, "fio version")), "ebsbench-", 9) ==
+	      0);
+	CHECK_EQ_U64(json_integer_value(json_object_get(root, "timestamp")), 1795988247);
+	CHECK_EQ_U64(json_integer_value(path(root, NULL, "elapsed")), 3);
+	CHECK_EQ_U64(json_integer_value(path(root, NULL, "job_runtime")), 2000);
+	CHECK_EQ_U64(json_integer_value(path(root, "read", "runtime")), 2001);
+	CHECK_EQ_U64(json_integer_value(path(root, "read", "total_ios")), 1000);
+	CHECK_EQ_U64(json_integer_value(path(root, "write", "io_kbytes")), 2000);
+	CHECK(json_is_real(path(root, "read", "iops")));
+	CHECK_NEAR(json_real_value(path(root, "read", "iops")), 1000 * 1e9 / 2000500000, 1e-6);
+	CHECK_EQ_U64(json_integer_value(path(root, "read", "bw")),
+		     4096000 * 1e9 / 2000500000 / 1024);
+	CHECK_EQ_U64(json_integer_value(path(root, "read", "iops_min")), 490);
+	CHECK_NEAR(json_real_value(path(root, "read", "iops_mean")), 500.0, 1e-9);
+	CHECK_EQ_U64(json_integer_value(path(root, "trim", "runtime")), 0);
+	CHECK(json_object_get(path(root, "trim", "clat_ns"), "percentile") == NULL);
+	CHECK(json_object_get(path(root, "read", "clat_ns"), "bins") == NULL);
+	CHECK_NEAR(json_real_value(json_object_get(path(root, NULL, "iodepth_level"), "8")), 100.0,
+		   1e-9);
+	CHECK_EQ_U64(json_integer_value(path(root, NULL, "latency_depth")), 8);
+	CHECK_EQ_U64(json_array_size(json_object_get(root, "disk_util")), 1);
+	CHECK(strcmp(json_string_value(json_object_get(path(root, NULL, "ebsbench"), "ioengine")),
+		     "libaio") == 0);
+	CHECK(json_object_get(path(root, NULL, "ebsbench"), "engine_note") == NULL);
+	opts = path(root, NULL, "job options");
+	CHECK(keys_in_order(opts,
+			    (const char *const[]){ "name", "filename", "rw", "bs", "iodepth" }, 5));
+	CHECK(strcmp(json_string_value(json_object_get(opts, "bs")), "4k") == 0);
+	json_decref(root);
+}
+
+static void test_percentiles_and_bins(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats s;
+	json_t *root, *clat, *p99;
+
+	make_options(&o);
+	make_stats(&s);
+	root = render_json(&o, &s, true);
+	if (!CHECK(root != NULL))
+		return;
+	clat = path(root, "read", "clat_ns");
+	p99 = json_object_get(json_object_get(clat, "percentile"), "99.000000");
+	CHECK(json_is_integer(p99));
+	CHECK(json_integer_value(p99) >= json_integer_value(json_object_get(clat, "min")));
+	CHECK(json_integer_value(p99) <= json_integer_value(json_object_get(clat, "max")));
+	CHECK_EQ_U64(json_object_size(json_object_get(clat, "percentile")), COUNT(fio_percentiles));
+	CHECK(json_object_get(json_object_get(clat, "percentile"), "99.990000") != NULL);
+	CHECK_EQ_U64(bins_sum(json_object_get(clat, "bins")), 1000);
+	CHECK_EQ_U64(bins_sum(json_object_get(path(root, "write", "clat_ns"), "bins")), 500);
+	CHECK(json_object_get(path(root, "trim", "clat_ns"), "bins") == NULL);
+	json_decref(root);
+}
+
+static void test_empty_job(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats s;
+	json_t *root;
+
+	make_options(&o);
+	job_stats_init(&s);
+	snprintf(s.engine_note, sizeof(s.engine_note), "io_uring unavailable, ran psync");
+	root = render_json(&o, &s, true);
+	if (!CHECK(root != NULL))
+		return;
+	CHECK_EQ_U64(json_integer_value(path(root, "read", "bw_min")), 0);
+	CHECK_NEAR(json_real_value(path(root, "read", "bw_agg")), 0.0, 0.0);
+	CHECK(json_object_get(path(root, "read", "clat_ns"), "percentile") == NULL);
+	CHECK(json_object_get(path(root, "read", "clat_ns"), "bins") == NULL);
+	CHECK_EQ_U64(json_array_size(json_object_get(root, "disk_util")), 0);
+	CHECK(json_object_get(path(root, NULL, "ebsbench"), "engine_note") != NULL);
+	CHECK_NEAR(json_real_value(json_object_get(path(root, NULL, "iodepth_submit"), "4")), 0.0,
+		   0.0);
+	json_decref(root);
+}
+
+static void test_normal(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats s;
+	char *text;
+
+	make_options(&o);
+	make_stats(&s);
+	text = render_normal(&o, &s);
+	if (!CHECK(text != NULL))
+		return;
+	CHECK(strstr(text, "x: (g=0): rw=randrw, bs=(R) 4096B-4096B") != NULL);
+	CHECK(strstr(text, "ioengine=libaio, iodepth=8\n") != NULL);
+	CHECK(strstr(text, "  read: IOPS=") != NULL);
+	CHECK(strstr(text, "  write: IOPS=") != NULL);
+	CHECK(strstr(text, "    clat percentiles (usec):\n     |  1.00th=[") != NULL);
+	CHECK(strstr(text, "| 99.99th=[") != NULL);
+	CHECK(strstr(text, "  IO depths    : 1=0.0%, 2=0.0%, 4=0.0%, 8=100.0%,") != NULL);
+	CHECK(strstr(text, "issued rwts: total=1000,500,0,0") != NULL);
+	CHECK(strstr(text, "\nRun status group 0 (all jobs):\n   READ: bw=") != NULL);
+	CHECK(strstr(text, "run=2001-2001msec") != NULL);
+	CHECK(strstr(text, "\nDisk stats (read/write):\n  vda: ios=990/495") != NULL);
+	free(text);
+}
+
+/* fio's num2str figures for a known rate: 19579 IOPS of 4 KiB in 1 s. */
+static void test_normal_numbers(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats s;
+	char *text;
+
+	make_options(&o);
+	o.rw = RW_READ;
+	job_stats_init(&s);
+	s.runtime_ns = 1000000000;
+	snprintf(s.engine_ran, sizeof(s.engine_ran), "io_uring");
+	s.dir[DDIR_READ].ios = 19579;
+	s.dir[DDIR_READ].bytes = 19579ull * 4096;
+	text = render_normal(&o, &s);
+	if (!CHECK(text != NULL))
+		return;
+	CHECK(strstr(text, "  read: IOPS=19.6k, BW=76.5MiB/s (80.2MB/s)(76.5MiB/1000msec)\n") !=
+	      NULL);
+	CHECK(strstr(text, "write:") == NULL);
+	CHECK(strstr(text,
+		     "   READ: bw=76.5MiB/s (80.2MB/s), 76.5MiB/s-76.5MiB/s "
+		     "(80.2MB/s-80.2MB/s), io=76.5MiB (80.2MB), run=1000-1000msec\n") != NULL);
+	free(text);
+}
+
+CHECK_MAIN(test_key_order, test_json_values, test_percentiles_and_bins, test_empty_job, test_normal,
+	   test_normal_numbers)

@@ -1,0 +1,269 @@
+/* test_summary.c - summary.md from the seed's run says what the seed says
+ * (3,001 -> 300 at the cliff, 601 from a refilled bucket, $11.40 against
+ * $9.12), and a results.json with most keys missing renders dashes
+ * instead of crashing. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli/cmd_report.h"
+#include "fixtures/seed_fixture.h"
+#include "results/report_data.h"
+#include "report/summary.h"
+
+static char *render_summary(json_t *const *runs, size_t nruns)
+{
+	int rc = -1;
+	char *text = seed_render(summary_write, runs, nruns, &rc);
+	return rc == 0 ? text : (free(text), NULL);
+}
+
+static bool has(const char *text, const char *what)
+{
+	if (text && strstr(text, what))
+		return true;
+	fprintf(stderr, "summary lacks: %s\n", what);
+	return false;
+}
+
+static void test_counts_and_times(struct checks *checks)
+{
+	char buf[REPORT_NUM_LEN];
+
+	CHECK(!strcmp(report_count(buf, sizeof(buf), 0), "0"));
+	CHECK(!strcmp(report_count(buf, sizeof(buf), 999.4), "999"));
+	CHECK(!strcmp(report_count(buf, sizeof(buf), 2999.6), "3,000"));
+	CHECK(!strcmp(report_count(buf, sizeof(buf), 1234567), "1,234,567"));
+	CHECK(!strcmp(report_count(buf, sizeof(buf), -1500), "-1,500"));
+	CHECK(!strcmp(report_count(buf, sizeof(buf), NAN), REPORT_MISSING));
+	CHECK(!strcmp(report_ms(buf, sizeof(buf), 109.6e6), "109.6 ms"));
+	CHECK(!strcmp(report_ms(buf, sizeof(buf), 1.651e6), "1.65 ms"));
+	CHECK(!strcmp(report_ms(buf, sizeof(buf), 0.564e6), "0.564 ms"));
+	CHECK(!strcmp(report_usd(buf, sizeof(buf), 11.4), "$11.40"));
+}
+
+static void test_seed_tldr(struct checks *checks)
+{
+	json_t *run = seed_load();
+	char *md = render_summary(&run, 1);
+
+	CHECK(md != NULL);
+	CHECK(has(md, "| Measured | gp2 (gp2, 100 GiB) | gp3 (gp3, 100 GiB) |"));
+	CHECK(has(md, "| Random read IOPS (4k, qd32) | 3,001 \xe2\x86\x92 300, cliff at 2,000 s | "
+		      "3,001 mean, flat over 600 s (min 2,991) |"));
+	CHECK(has(md, "| Random read p99 latency (4k, qd32) | 109.6 ms"));
+	CHECK(has(md, "| 601 (partly refilled bucket; predicted 600) | 3,025 |"));
+	CHECK(has(md, "mean 1.65 ms, bimodal: p50 0.602 ms / p95 3.39 ms"));
+	CHECK(has(md, "mean 0.564 ms / p99 0.872 ms"));
+	CHECK(has(md,
+		  "| Sequential read / write (1 MiB, qd8) | 130 / 129 MiB/s | 127 / 126 MiB/s |"));
+	CHECK(has(md, "| Monthly cost | $11.40 | $9.12 |"));
+	CHECK(has(md, "![IOPS timeline](iops_timeline.svg)"));
+	CHECK(has(md, "![Latency percentiles](latency_percentiles.svg)"));
+	CHECK(has(md, "Instance **m5.xlarge**"));
+	CHECK(!strstr(md, "Time scale"));
+	free(md);
+	json_decref(run);
+}
+
+static void test_seed_sections(struct checks *checks)
+{
+	json_t *run = seed_load();
+	char *md = render_summary(&run, 1), line[128];
+	const json_t *p;
+	size_t i;
+
+	CHECK(has(md, "### gp2: credit cliff at 2,000 s"));
+	CHECK(has(md, "| Mean IOPS | 3,001 | 300 |"));
+	/* Little's law: 32 / 3,001 and 32 / 300.2. */
+	CHECK(has(md, "| Mean latency by Little's law (qd32) | 10.7 ms | 106.6 ms |"));
+	CHECK(has(md, "| IOPS per window, min / max | 290 / 3,005 | 2,991 / 3,002 |"));
+	CHECK(has(md, "| EBS: throttled by | volume-iops, exceeded 699 s of 2,700 s |"));
+	CHECK(has(md, "| Little's law | 32.0 in flight at qd32: consistent |"));
+	CHECK(has(md, "| Kernel / engine I/Os | 6,210,543 / 6,210,540: agree |"));
+	CHECK(has(md, "- gp2: 3,001 IOPS until 2,000 s, then 300 IOPS: the credit cliff"));
+	CHECK(has(md, "| gp2 (gp2, 100 GiB) | $11.40 | $114.00 |"));
+	CHECK(has(md, "| gp3 (gp3, 100 GiB) | $9.12 | $9.12 |"));
+	CHECK(has(md, "Prices: ap-northeast-2, as of 2026-09."));
+	/* A section per phase kind and a line per phase, in run order. */
+	CHECK(has(md, "## Random write \xe2\x80\x94 randwrite (4k, qd32)"));
+	CHECK(has(md, "## Latency at queue depth 1 \xe2\x80\x94 lat (4k, qd1)"));
+	CHECK(has(md, "## Sequential write \xe2\x80\x94 seqwrite (1 MiB, qd8)"));
+	json_array_foreach(json_object_get(run, "phases"), i, p)
+	{
+		snprintf(line, sizeof(line), "| %zu | %s | %s | %s |", i + 1,
+			 json_string_value(json_object_get(p, "phase")),
+			 json_string_value(json_object_get(p, "device")),
+			 json_string_value(json_object_get(p, "rw")));
+		CHECK(has(md, line));
+	}
+	CHECK(has(md, "| 5 | randwrite | gp3 | randwrite | 4k | 32 | 120 s | 2,700 s |"));
+	free(md);
+	json_decref(run);
+}
+
+/* analysis.c names a found cliff "cliff" (cliff_result_name), results.h
+ * says "found": both render. */
+static void test_cliff_status_names(struct checks *checks)
+{
+	json_t *run = seed_load();
+	json_t *cliff = json_object_get(
+		json_array_get(json_object_get(json_object_get(run, "analysis"), "devices"), 0),
+		"cliff");
+	char *md;
+
+	json_object_set_new(cliff, "status", json_string("cliff"));
+	md = render_summary(&run, 1);
+	CHECK(has(md, "cliff at 2,000 s"));
+	free(md);
+	json_decref(run);
+}
+
+static void test_without_analysis(struct checks *checks)
+{
+	json_t *run = seed_load();
+	char *md;
+
+	json_object_del(run, "analysis");
+	json_object_set_new(json_object_get(run, "plan"), "time_scale", json_real(0.1));
+	md = render_summary(&run, 1);
+	CHECK(has(md, "| Monthly cost | \xe2\x80\x94 | \xe2\x80\x94 |"));
+	/* No analysis, no claim of flatness or a cliff: just the numbers. */
+	CHECK(has(md,
+		  "| 2,300 mean, over 2,700 s (min 290) | 3,001 mean, over 600 s (min 2,991) |"));
+	CHECK(has(md, "| 601 | 3,025 |"));
+	CHECK(has(md, "no analysis in this results.json"));
+	CHECK(has(md, "**Time scale 0.1.**"));
+	CHECK(md && !strstr(md, "credit cliff at"));
+	free(md);
+	json_decref(run);
+}
+
+static const char *const sparse_docs[] = {
+	"{}",
+	"{\"schema\": 1, \"devices\": [{\"label\": \"gp2\"}], \"phases\": "
+	"[{\"phase\": \"randread\", \"device\": \"gp2\"}, {\"phase\": \"lat\", \"device\": "
+	"\"gp2\", "
+	"\"job\": {}}, {\"phase\": 7}, {\"device\": \"x\"}]}",
+	"{\"devices\": 3, \"phases\": \"no\", \"analysis\": {\"devices\": [{\"device\": \"gp2\", "
+	"\"cliff\": {\"status\": \"found\"}, \"cost\": {\"monthly_usd\": \"lots\"}}], "
+	"\"findings\": [3, null]}}",
+	"{\"phases\": [{\"phase\": \"randread\", \"device\": \"solo\", \"iops_series\": [1, \"x\", "
+	"null], \"job\": {\"read\": {\"clat_ns\": {\"percentile\": {}}}}, \"ebs_stats\": "
+	"{\"available\": true}, \"disk_check\": {}}]}",
+};
+
+static void test_sparse_documents_render_dashes(struct checks *checks)
+{
+	for (size_t i = 0; i < sizeof(sparse_docs) / sizeof(sparse_docs[0]); i++) {
+		json_t *run = json_loads(sparse_docs[i], 0, NULL);
+		char *md = render_summary(&run, 1);
+		CHECK(run != NULL);
+		CHECK(has(md, "## TL;DR"));
+		CHECK(has(md, REPORT_MISSING));
+		free(md);
+		json_decref(run);
+	}
+	json_t *run = json_loads(sparse_docs[1], 0, NULL);
+	char *md = render_summary(&run, 1);
+	CHECK(has(md, "| Measured | gp2 (\xe2\x80\x94, \xe2\x80\x94 GiB) |"));
+	CHECK(has(md, "| Random read IOPS | \xe2\x80\x94 |"));
+	free(md);
+	json_decref(run);
+	/* Devices only named by the phases still get a column. */
+	run = json_loads(sparse_docs[3], 0, NULL);
+	md = render_summary(&run, 1);
+	CHECK(has(md, "| Measured | solo (\xe2\x80\x94, \xe2\x80\x94 GiB) |"));
+	free(md);
+	json_decref(run);
+}
+
+static void test_fleet(struct checks *checks)
+{
+	json_t *runs[2] = { seed_load(), seed_load() };
+	json_t *env = json_object_get(runs[1], "environment");
+	char *md;
+
+	json_object_set_new(env, "instance_id", json_string("i-0fleet"));
+	json_object_set_new(env, "started", json_string("2026-09-03T08:00:00Z"));
+	json_object_set_new(env, "stopped_early", json_true());
+	json_object_set_new(json_object_get(runs[1], "plan"), "time_scale", json_real(0.1));
+	md = render_summary(runs, 2);
+	CHECK(has(md, "started 2026-09-03T08:00:00Z \xc2\xb7 **time scale 0.1: durations scaled** "
+		      "\xc2\xb7 **stopped early**\n"));
+	CHECK(has(md, "# EBS benchmark: 2 runs"));
+	CHECK(has(md,
+		  "| Measured | run 1 \xc2\xb7 i-0123456789abcdef0 \xc2\xb7 2026-09-02T15:16:00Z"
+		  "<br>gp2 (gp2, 100 GiB) |"));
+	CHECK(has(
+		md,
+		"| run 2 \xc2\xb7 i-0fleet \xc2\xb7 2026-09-03T08:00:00Z<br>gp3 (gp3, 100 GiB) |"));
+	CHECK(has(md, "| Monthly cost | $11.40 | $9.12 | $11.40 | $9.12 |"));
+	CHECK(has(md, "| run 2: gp3 (gp3, 100 GiB) | $9.12 | $9.12 |"));
+	CHECK(has(md, "## Run 2 findings"));
+	/* Per-run measurement sections are left to each run's own summary. */
+	CHECK(md && !strstr(md, "## Random write"));
+	free(md);
+	json_decref(runs[0]);
+	json_decref(runs[1]);
+}
+
+static void test_markdown_escaping_and_tldr_only(struct checks *checks)
+{
+	json_t *run = seed_load();
+	char *md;
+	int rc = -1;
+
+	json_object_set_new(json_array_get(json_object_get(run, "devices"), 0), "label",
+			    json_string("a|b<c"));
+	md = render_summary(&run, 1);
+	CHECK(has(md, "| a\\|b&lt;c (gp2, 100 GiB) |"));
+	free(md);
+	md = seed_render(summary_write_tldr, &run, 1, &rc);
+	CHECK(rc == 0);
+	CHECK(has(md, "| Monthly cost |"));
+	CHECK(md && !strstr(md, "## Findings"));
+	free(md);
+	json_decref(run);
+}
+
+static bool file_exists(const char *dir, const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !stat(path, &st) && st.st_size > 0;
+}
+
+/* `ebsbench report`: writes into the one directory, wants --out for
+ * several, names a directory without results.json. */
+static void test_cmd_report(struct checks *checks)
+{
+	char dir[] = "/tmp/ebsbench-report-XXXXXX", path[512], out[64];
+	json_t *run = seed_load();
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	CHECK(json_dump_file(run, path, JSON_COMPACT) == 0);
+	CHECK(cmd_report(1, (char *[]){ dir, NULL }) == 0);
+	CHECK(file_exists(dir, "summary.md"));
+	CHECK(file_exists(dir, "iops_timeline.svg"));
+	CHECK(file_exists(dir, "latency_percentiles.svg"));
+	CHECK(cmd_report(2, (char *[]){ dir, dir, NULL }) == 2);
+	CHECK(cmd_report(1, (char *[]){ "--bogus", NULL }) == 2);
+	CHECK(cmd_report(0, (char *[]){ NULL }) == 2);
+	CHECK(cmd_report(1, (char *[]){ "/nonexistent-ebsbench", NULL }) == 1);
+	snprintf(out, sizeof(out), "%s/fleet", dir);
+	CHECK(cmd_report(4, (char *[]){ "--out", out, dir, dir, NULL }) == 0);
+	CHECK(file_exists(out, "summary.md"));
+	json_decref(run);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0);
+}
+
+CHECK_MAIN(test_counts_and_times, test_seed_tldr, test_seed_sections, test_cliff_status_names,
+	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet,
+	   test_markdown_escaping_and_tldr_only, test_cmd_report)

@@ -1,0 +1,348 @@
+/* test_svg.c - the charts are well-formed XML a browser shows, the cliff
+ * is marked where it happened, and a 2,700-second series is thinned to at
+ * most ~2,000 points without losing the post-cliff minimum. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fixtures/seed_fixture.h"
+#include "report/svg.h"
+
+#define MAX_DEPTH 32
+#define MAX_NAME 32
+
+static bool entity_ok(const char *p)
+{
+	static const char *const known[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (!strncmp(p, known[i], strlen(known[i])))
+			return true;
+	}
+	return false;
+}
+
+/* One tag from '<' to its '>': its name into name, whether it closes
+ * itself, and the position after it; NULL if malformed (a raw '<' or '&'
+ * in an attribute, an unterminated quote). */
+static const char *read_tag(const char *p, char *name, bool *self_closing)
+{
+	size_t n = 0;
+	char quote = 0;
+
+	for (p++; *p && !strchr(" \t\n/>", *p); p++) {
+		if (n + 1 < MAX_NAME)
+			name[n++] = *p;
+	}
+	name[n] = '\0';
+	for (; *p && (quote || *p != '>'); p++) {
+		if (quote && (*p == '<' || (*p == '&' && !entity_ok(p))))
+			return NULL;
+		if (*p == '"' || *p == '\'')
+			quote = quote == *p ? 0 : quote ? quote : *p;
+	}
+	if (!*p || !n)
+		return NULL;
+	*self_closing = p[-1] == '/';
+	return p + 1;
+}
+
+/* Balanced tags, one root, escaped text: enough XML to catch what a
+ * renderer gets wrong. */
+static bool well_formed(const char *xml)
+{
+	char stack[MAX_DEPTH][MAX_NAME], name[MAX_NAME];
+	size_t depth = 0, roots = 0;
+	const char *p = xml;
+
+	if (!p)
+		return false;
+	if (!strncmp(p, "<?xml", 5) && !(p = strstr(p, "?>")))
+		return false;
+	for (p += p == xml ? 0 : 2; *p;) {
+		bool self = false;
+		if (*p == '&' && !entity_ok(p))
+			return false;
+		if (*p != '<') {
+			p++;
+			continue;
+		}
+		if (p[1] == '/') {
+			size_t n = strcspn(p + 2, ">");
+			if (!depth || n != strlen(stack[depth - 1]) ||
+			    strncmp(p + 2, stack[--depth], n))
+				return false;
+			p += n + 3;
+			continue;
+		}
+		if (!(p = read_tag(p, name, &self)))
+			return false;
+		roots += depth == 0;
+		if (!self && depth == MAX_DEPTH)
+			return false;
+		if (!self)
+			strcpy(stack[depth++], name);
+	}
+	return depth == 0 && roots == 1;
+}
+
+/* And the real parser, where the machine has it. */
+static bool xmllint_ok(const char *svg)
+{
+	char path[] = "/tmp/ebsbench-svg-XXXXXX", cmd[128];
+	int fd;
+	FILE *f;
+	bool ok;
+
+	if (access("/usr/bin/xmllint", X_OK))
+		return true;
+	fd = mkstemp(path);
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		return false;
+	fputs(svg, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "/usr/bin/xmllint --noout %s", path);
+	ok = system(cmd) == 0;
+	unlink(path);
+	return ok;
+}
+
+static double attr(const char *tag, const char *name)
+{
+	char key[32];
+	const char *end = tag ? strchr(tag, '>') : NULL, *at;
+
+	if (!end)
+		return NAN;
+	snprintf(key, sizeof(key), " %s=\"", name);
+	at = strstr(tag, key);
+	return at && at < end ? strtod(at + strlen(key), NULL) : NAN;
+}
+
+/* The position of a tick label: the x of an "xtick", the y of a "ytick". */
+static double tick_at(const char *svg, const char *cls, const char *label)
+{
+	char want[64];
+	const char *p = svg;
+
+	snprintf(want, sizeof(want), ">%s</text>", label);
+	while (p && (p = strstr(p, cls))) {
+		const char *tag = p;
+		while (tag > svg && *tag != '<')
+			tag--;
+		if (!strncmp(strchr(p, '>'), want, strlen(want)))
+			return attr(tag, strcmp(cls, "class=\"xtick\"") ? "y" : "x");
+		p++;
+	}
+	return NAN;
+}
+
+struct points {
+	size_t count;
+	double x[4200], y[4200];
+};
+
+/* The points of <polyline id="series-N">. */
+static bool polyline_points(const char *svg, size_t n, struct points *pts)
+{
+	char id[32];
+	const char *p, *end;
+
+	snprintf(id, sizeof(id), "id=\"series-%zu\"", n);
+	if (!svg || !(p = strstr(svg, id)) || !(p = strstr(p, "points=\"")))
+		return false;
+	end = strchr(p += 8, '"');
+	pts->count = 0;
+	if (!end)
+		return false;
+	while (p < end && pts->count < 4200) {
+		char *next;
+		pts->x[pts->count] = strtod(p, &next);
+		if (*next != ',')
+			return false;
+		pts->y[pts->count++] = strtod(next + 1, &next);
+		p = next;
+	}
+	return true;
+}
+
+/* From above 2,900 to below 400 IOPS within 3 s (px_2000 pixels per
+ * 2,000 s): the cliff is a step, not a slope. */
+static bool sharp_drop(const struct points *pts, double px_2000, double y0, double y3000)
+{
+	double px_s = px_2000 / 2000, per_iops = (y3000 - y0) / 3000, last_high = -HUGE_VAL;
+
+	for (size_t i = 0; i < pts->count; i++) {
+		if (pts->y[i] <= y0 + 2900 * per_iops)
+			last_high = pts->x[i];
+		else if (pts->y[i] >= y0 + 400 * per_iops &&
+			 pts->x[i] - last_high <= 3 * px_s + 0.1)
+			return true;
+	}
+	return false;
+}
+
+static size_t count_of(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = text; p && (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+static char *render(seed_render_fn *fn, json_t *const *runs, size_t nruns)
+{
+	int rc = -1;
+	char *svg = seed_render(fn, runs, nruns, &rc);
+
+	return rc == 0 ? svg : (free(svg), NULL);
+}
+
+static void test_timeline_is_valid_svg(struct checks *checks)
+{
+	json_t *run = seed_load();
+	char *svg = render(svg_iops_timeline, &run, 1);
+
+	CHECK(svg != NULL);
+	CHECK(well_formed(svg));
+	CHECK(xmllint_ok(svg));
+	CHECK(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"") != NULL);
+	CHECK(strstr(svg, "viewBox=\"0 0 960 ") != NULL);
+	CHECK(strstr(svg, ">gp2 (gp2, 100 GiB)</text>") != NULL);
+	CHECK(strstr(svg, ">3,000</text>") != NULL);
+	CHECK(strstr(svg, ">cliff at 2,000 s</text>") != NULL);
+	CHECK(strstr(svg, ">predicted at 2,000 s</text>") != NULL);
+	/* Self-contained: the namespace is the only URL, no links or styles. */
+	CHECK_EQ_U64(count_of(svg, "http"), 1);
+	CHECK_EQ_U64(count_of(svg, "href") + count_of(svg, "<style") + count_of(svg, "url("), 0);
+	free(svg);
+	json_decref(run);
+}
+
+static void test_cliff_marker_and_downsampling(struct checks *checks)
+{
+	json_t *run = seed_load();
+	char *svg = render(svg_iops_timeline, &run, 1);
+	static struct points gp2, gp3;
+	const char *cliff = svg ? strstr(svg, "<line class=\"cliff\"") : NULL;
+	double x0 = tick_at(svg, "class=\"xtick\"", "0");
+	double x2000 = tick_at(svg, "class=\"xtick\"", "2,000");
+	double y0 = tick_at(svg, "class=\"ytick\"", "0");
+	double y3000 = tick_at(svg, "class=\"ytick\"", "3,000");
+	double want_x, want_y, lowest = -HUGE_VAL;
+	bool kept = false;
+
+	CHECK(cliff != NULL);
+	CHECK_NEAR(attr(cliff, "x1"), x2000, 0.051);
+	CHECK_NEAR(attr(cliff, "x2"), x2000, 0.051);
+	CHECK(polyline_points(svg, 1, &gp2));
+	CHECK(polyline_points(svg, 2, &gp3));
+	CHECK(gp2.count <= 2100);
+	CHECK(gp2.count >= 1000);
+	/* 600 samples need no thinning: all but the queue-fill one. */
+	CHECK_EQ_U64(gp3.count, SEED_GP3_SECONDS - 1);
+	/* The single 290-IOPS second after the cliff survives the buckets. */
+	want_x = x0 + (x2000 - x0) * SEED_POST_CLIFF_MIN_AT / 2000.0;
+	want_y = y0 + (y3000 - y0) * SEED_POST_CLIFF_MIN / 3000.0;
+	for (size_t i = 0; i < gp2.count; i++)
+		kept = kept || (fabs(gp2.x[i] - want_x) < 0.15 && fabs(gp2.y[i] - want_y) < 0.15);
+	CHECK(kept);
+	/* Nothing drawn lower: it is the minimum. */
+	for (size_t i = 0; i < gp2.count; i++)
+		lowest = fmax(lowest, gp2.y[i]);
+	CHECK_NEAR(lowest, want_y, 0.15);
+	/* The edge stays sharp: from above 2,900 to below 400 IOPS within a
+	 * bucket's few seconds of the cliff. */
+	CHECK(sharp_drop(&gp2, x2000 - x0, y0, y3000));
+	free(svg);
+	json_decref(run);
+}
+
+static void test_latency_chart(struct checks *checks)
+{
+	json_t *run = seed_load();
+	char *svg = render(svg_latency_percentiles, &run, 1);
+
+	CHECK(svg != NULL);
+	CHECK(well_formed(svg));
+	CHECK(xmllint_ok(svg));
+	/* A p50 per phase and device, and the legend's. */
+	CHECK_EQ_U64(count_of(svg, "<circle"), 12 + 1);
+	CHECK(svg && strstr(svg, ">p99 109.6 ms</text>"));
+	CHECK(svg && strstr(svg, ">randread \xc2\xb7 gp2</text>"));
+	CHECK(!isnan(tick_at(svg, "class=\"xtick\"", "0.1")));
+	CHECK(!isnan(tick_at(svg, "class=\"xtick\"", "1,000")));
+	free(svg);
+	json_decref(run);
+}
+
+static void test_labels_are_escaped(struct checks *checks)
+{
+	json_t *run = seed_load();
+	const char *evil = "<gp2 & \"co\">";
+	char *svg;
+
+	json_object_set_new(json_array_get(json_object_get(run, "devices"), 0), "label",
+			    json_string(evil));
+	json_object_set_new(seed_phase(run, "randread", "gp2"), "device", json_string(evil));
+	svg = render(svg_iops_timeline, &run, 1);
+	CHECK(well_formed(svg));
+	CHECK(xmllint_ok(svg));
+	CHECK(svg && strstr(svg, "&lt;gp2 &amp; &quot;co&quot;&gt; (gp2, 100 GiB)"));
+	free(svg);
+	svg = render(svg_latency_percentiles, &run, 1);
+	CHECK(well_formed(svg));
+	CHECK(xmllint_ok(svg));
+	free(svg);
+	json_decref(run);
+}
+
+static void test_sparse_and_fleet(struct checks *checks)
+{
+	static const char *const docs[] = {
+		"{}",
+		"{\"devices\": [{\"label\": \"x\"}], \"phases\": [{\"phase\": \"randread\", "
+		"\"device\": \"x\", \"iops_series\": [\"a\", null, -5], \"job\": 3}]}",
+		"{\"phases\": 1, \"analysis\": {\"devices\": [{\"device\": \"x\", \"cliff\": "
+		"{\"status\": \"cliff\", \"second\": -1}}]}}",
+	};
+	json_t *runs[2] = { seed_load(), seed_load() };
+	char *svg;
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		json_t *doc = json_loads(docs[i], 0, NULL);
+		for (int chart = 0; chart < 2; chart++) {
+			svg = render(chart ? svg_latency_percentiles : svg_iops_timeline, &doc, 1);
+			CHECK(well_formed(svg));
+			CHECK(xmllint_ok(svg));
+			free(svg);
+		}
+		json_decref(doc);
+	}
+	svg = render(svg_iops_timeline, runs, 2);
+	CHECK(well_formed(svg));
+	CHECK(svg && strstr(svg, ">run 2: gp2</text>"));
+	CHECK(svg && strstr(svg, "id=\"series-4\""));
+	free(svg);
+	svg = render(svg_latency_percentiles, runs, 2);
+	CHECK(well_formed(svg));
+	CHECK(svg && strstr(svg, ">lat \xc2\xb7 run 2: gp3</text>"));
+	free(svg);
+	json_decref(runs[0]);
+	json_decref(runs[1]);
+}
+
+static void test_checker_rejects_bad_xml(struct checks *checks)
+{
+	CHECK(well_formed("<svg><g/><text>a &amp; b</text></svg>"));
+	CHECK(!well_formed("<svg><g></svg>"));
+	CHECK(!well_formed("<svg><text>a & b</text></svg>"));
+	CHECK(!well_formed("<svg><text a=\"<\"/></svg>"));
+	CHECK(!well_formed("<svg/><svg/>"));
+}
+
+CHECK_MAIN(test_checker_rejects_bad_xml, test_timeline_is_valid_svg,
+	   test_cliff_marker_and_downsampling, test_latency_chart, test_labels_are_escaped,
+	   test_sparse_and_fleet)
