@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "net/http.h"
+#include "net/net.h"
 
 /* User-data is at most 16 KiB on EC2; leave room. */
 #define IMDS_BODY_MAX (64 * 1024)

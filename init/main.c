@@ -24,14 +24,13 @@
 
 #include "boot.h"
 #include "boot_guard.h"
-#include "lib/clock.h"
+#include "lib/lib.h"
 #include "cmdline.h"
 #include "config_source.h"
 #include "imds.h"
 #include "net.h"
 #include "supervise.h"
 #include "verdict.h"
-#include "lib/version.h"
 
 #define EBSBENCH_BIN "/bin/ebsbench"
 #define RUN_DIR "/run/ebsbench"

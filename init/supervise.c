@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/clock.h"
+#include "lib/lib.h"
 
 static void waited_set(sigset_t *s)
 {

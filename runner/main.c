@@ -1,15 +1,10 @@
-/* main.c - ebsbench: subcommand dispatch and the one signal flag. */
+/* main.c - ebsbench: the command table, the usage printed from it, and the
+ * one signal flag. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cmd_discover.h"
-#include "cli/cmd_fio.h"
-#include "cli/cmd_presign.h"
-#include "cli/cmd_report.h"
-#include "cli/cmd_run.h"
-
-#include "lib/version.h"
+#include "cli/cli.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -31,33 +26,44 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-static const char usage[] =
-	"usage: ebsbench COMMAND [options]\n"
-	"commands:\n"
-	"  fio       run one job given with fio's options (ebsbench fio --help)\n"
-	"  presign   sign S3 upload URLs for a run (ebsbench presign --help)\n"
-	"  version   print the version\n";
+/* Every command, once: the dispatch and the usage both read this table,
+ * so a command cannot exist without being listed. */
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, const volatile sig_atomic_t *stop);
+	const char *help;
+} commands[] = {
+	{ "run", cmd_run,
+	  "benchmark the volumes a config names (or finds), analyse, report, upload" },
+	{ "discover", cmd_discover,
+	  "list block devices, their EBS facts and whether they are safe to write" },
+	{ "report", cmd_report, "rebuild summary.md and the charts from results directories" },
+	{ "presign", cmd_presign, "sign S3 upload URLs for a run, where the credentials are" },
+	{ "fio", cmd_fio, "run one job given with fio's options and output formats" },
+	{ "version", cmd_version, "print the version" },
+};
+
+static void print_usage(FILE *f)
+{
+	fputs("usage: ebsbench COMMAND [options]   (ebsbench COMMAND --help for each)\n"
+	      "commands:\n",
+	      f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
+}
 
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		fputs(usage, argc < 2 ? stderr : stdout);
+		print_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	install_signals();
-	if (!strcmp(argv[1], "fio"))
-		return cmd_fio(argc - 2, argv + 2, &stop_requested);
-	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 2, argv + 2, &stop_requested);
-	if (!strcmp(argv[1], "discover"))
-		return cmd_discover(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "report"))
-		return cmd_report(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "presign"))
-		return cmd_presign(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
-		printf("ebsbench %s\n", EBSBENCH_VERSION);
-		return 0;
+	const char *name = !strcmp(argv[1], "--version") ? "version" : argv[1];
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(name, commands[i].name))
+			continue;
+		install_signals();
+		return commands[i].fn(argc - 2, argv + 2, &stop_requested);
 	}
 	fprintf(stderr, "ebsbench: unknown command '%s' (try ebsbench --help)\n", argv[1]);
 	return 2;

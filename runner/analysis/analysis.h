@@ -12,4 +12,8 @@
 /* Replaces results["analysis"]. */
 void analysis_build(json_t *results, const struct ebs_prices *prices);
 
+/* The rest of the folder's face (last: each sees what is declared above). */
+#include "analysis/cliff.h"
+#include "analysis/little.h"
+
 #endif

@@ -1,12 +1,11 @@
 /* cmd_discover.c - the device table, or the same as JSON. */
-#include "cli/cmd_discover.h"
+#include "cli/cli.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "device/blkdev_probe.h"
-#include "device/discover.h"
+#include "device/device.h"
 
 static const char usage[] =
 	"usage: ebsbench discover [--json] [--all] [--accept-model MODEL]\n"
@@ -97,8 +96,9 @@ static void print_table(FILE *out, const struct discover_list *list)
 	}
 }
 
-int cmd_discover(int argc, char **argv)
+int cmd_discover(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
+	(void)stop; /* short: it has nothing to stop early */
 	struct discover_options opt = { 0 };
 	struct discover_list list;
 	bool as_json = false;

@@ -1,17 +1,14 @@
 /* cmd_fio.c - options -> target -> job -> output, for one fio-style job. */
-#include "cli/cmd_fio.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/iolog.h"
 #include "job/job.h"
-#include "job/options.h"
 #include "output/output.h"
 #include "stats/stats.h"
-#include "job/target.h"
 
 static const char usage[] =
 	"usage: ebsbench fio --name=NAME --filename=DEV|FILE [options]\n"

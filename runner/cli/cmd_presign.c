@@ -5,7 +5,7 @@
  * can fix (options, credentials, the plan).  The secret key is never
  * printed; the URLs themselves grant write access until they expire, which
  * one stderr line says every time. */
-#include "cli/cmd_presign.h"
+#include "cli/cli.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -14,9 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "run/config.h"
-#include "job/options.h"
-#include "run/presign.h"
+#include "run/run.h"
+#include "job/job.h"
 
 #define EXIT_USAGE 2
 /* Boot, discovery and the upload itself come on top of the plan. */
@@ -232,8 +231,9 @@ static int print_block(json_t *block, const struct presign_request *r)
 	return 0;
 }
 
-int cmd_presign(int argc, char **argv)
+int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
+	(void)stop; /* short: it has nothing to stop early */
 	struct presign_args a;
 	struct presign_request r;
 

@@ -2,7 +2,7 @@
  *
  * stdout carries only what was asked for: nothing, or with --print the
  * summary.md text.  Errors are one line on stderr naming the directory. */
-#include "cli/cmd_report.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -13,9 +13,7 @@
 #include <sys/stat.h>
 
 #include "report/report.h"
-#include "report/report_analysis.h"
 #include "results/results.h"
-#include "report/summary.h"
 
 #define EXIT_USAGE 2
 
@@ -136,8 +134,9 @@ static int render(const struct report_args *a, json_t *const *runs)
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
+	(void)stop; /* short: it has nothing to stop early */
 	struct report_args a = { .dirs = calloc((size_t)argc + 1, sizeof(char *)) };
 	json_t **runs = calloc((size_t)argc + 1, sizeof(*runs));
 	int rc = 1;

@@ -1,5 +1,5 @@
 /* cmd_run.c - config -> devices -> plan -> steps -> results.json -> report. */
-#include "cli/cmd_run.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,17 +10,12 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
-#include "lib/clock.h"
-#include "run/config.h"
-#include "job/iolog.h"
+#include "lib/lib.h"
+#include "run/run.h"
 #include "job/job.h"
-#include "output/output_json.h"
-#include "run/plan.h"
+#include "output/output.h"
 #include "report/report.h"
 #include "results/results.h"
-#include "run/run_devices.h"
-#include "run/run_record.h"
-#include "job/target.h"
 #include "upload/upload.h"
 
 struct run_state {
@@ -37,7 +32,7 @@ struct run_state {
 
 static const char usage[] =
 	"usage: ebsbench run --config FILE|- [--out DIR] [--dry-run]\n"
-	"Runs the seed's measurement sequence on the configured (or discovered) EBS volumes,\n"
+	"Runs the EKS gp2/gp3 benchmark sequence on the configured (or discovered) EBS volumes,\n"
 	"one device at a time, and writes results.json, fio-format IOPS logs, summary.md and\n"
 	"SVG charts to DIR.  --dry-run prints the plan and touches no device.\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"

@@ -9,7 +9,7 @@
  *  2056  write latency histogram: the same
  *  3600  per-I/O-size histogram index (version 1; not used here) */
 #include "device/ebs_stats.h"
-#include "lib/le.h"
+#include "lib/lib.h"
 
 #include <errno.h>
 #include <linux/nvme_ioctl.h>

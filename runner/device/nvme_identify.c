@@ -1,6 +1,6 @@
 /* nvme_identify.c - Identify Controller page parsing and the admin ioctl. */
 #include "device/nvme_identify.h"
-#include "lib/le.h"
+#include "lib/lib.h"
 
 #include <errno.h>
 #include <linux/nvme_ioctl.h>

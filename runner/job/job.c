@@ -9,9 +9,9 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 
-#include "lib/clock.h"
-#include "device/data_mark.h"
-#include "stats/diskstats.h"
+#include "lib/lib.h"
+#include "device/device.h"
+#include "stats/stats.h"
 #include "engine/engine.h"
 #include "job/offsets.h"
 #include "job/progress.h"

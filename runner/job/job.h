@@ -26,4 +26,8 @@ struct job_context {
 int job_run(const struct job_options *o, const struct target *t, struct io_logs *logs,
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen);
 
+/* The rest of the folder's face (last: each sees what is declared above). */
+#include "job/options_json.h"
+#include "job/window.h"
+
 #endif

@@ -12,11 +12,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "lib/clock.h"
+#include "lib/lib.h"
 #include "net/http_response.h"
 #include "net/tls.h"
 #include "net/url.h"
-#include "lib/version.h"
 
 #define HTTP_FILE_CHUNK (256 * 1024)
 

@@ -27,7 +27,7 @@
 #include <mbedtls/ssl.h>
 #include <mbedtls/x509_crt.h>
 
-#include "lib/clock.h"
+#include "lib/lib.h"
 
 struct tls {
 	mbedtls_entropy_context entropy;

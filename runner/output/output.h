@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "job/options.h"
+#include "job/job.h"
 #include "stats/stats.h"
 
 /* fio's JSON document for one job (json+ adds clat "bins").
@@ -14,5 +14,8 @@ int output_json(FILE *out, const struct job_options *o, const struct job_stats *
 
 /* The human report, laid out like fio's normal output. */
 int output_normal(FILE *out, const struct job_options *o, const struct job_stats *s);
+
+/* The rest of the folder's face (last: each sees what is declared above). */
+#include "output/output_json.h"
 
 #endif

@@ -15,7 +15,7 @@
 #include "output/output_json.h"
 #include "output/output_common.h"
 
-#include "lib/version.h"
+#include "lib/lib.h"
 
 /* An all-zero direction, printed for trim as fio does. */
 static const struct direction_stats no_io;

@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "job/options.h"
+#include "job/job.h"
 #include "stats/stats.h"
 
 /* One element of fio's "jobs" array. */

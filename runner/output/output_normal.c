@@ -13,7 +13,7 @@
 #include "output/output.h"
 #include "output/output_common.h"
 
-#include "lib/version.h"
+#include "lib/lib.h"
 
 /* fio's default sig_figs for sizes, rates and IOPS. */
 #define SIG_FIGS 4

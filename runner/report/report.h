@@ -18,4 +18,9 @@ int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err,
 /* The TL;DR table for a console: what the user sees whatever else happens. */
 void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns);
 
+/* The rest of the folder's face (last: each sees what is declared above). */
+#include "report/report_analysis.h"
+#include "report/summary.h"
+#include "report/svg.h"
+
 #endif

@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "run/config.h"
-#include "run/run_record.h"
+#include "run/run.h"
 
 static const char *const price_fields[] = { "gib_month", "iops_month", "mibs_month" };
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/little.h"
-#include "results/report_data.h"
+#include "analysis/analysis.h"
+#include "results/results.h"
 #include "report/summary_cells.h"
 
 #define CELL_LEN 256

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/little.h"
-#include "results/report_data.h"
+#include "analysis/analysis.h"
+#include "results/results.h"
 
 #define MIB (1024.0 * 1024.0)
 /* qd1 latency is bimodal (the seed's throttled gp2: p50 0.60, p95 3.39 ms)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/report_data.h"
+#include "results/results.h"
 
 #define WIDTH 960
 #define PLOT_LEFT 90.0

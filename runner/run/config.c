@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "job/options.h"
+#include "job/job.h"
 
 void config_defaults(struct run_config *c)
 {

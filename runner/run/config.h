@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/ebs_model.h"
+#include "analysis/analysis.h"
 #include "upload/upload.h"
 
 #define CONFIG_MAX_DEVICES 16

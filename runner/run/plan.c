@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/options_json.h"
+#include "job/job.h"
 
 struct phase_template {
 	const char *phase;

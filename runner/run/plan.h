@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "run/config.h"
-#include "device/discover.h"
-#include "analysis/ebs_model.h"
-#include "job/options.h"
+#include "device/device.h"
+#include "analysis/analysis.h"
+#include "job/job.h"
 
 #define PLAN_MAX_PHASES 16
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/ebs_model.h"
+#include "analysis/analysis.h"
 #include "run/plan.h"
 #include "report/report.h"
 #include "results/results.h"

@@ -24,7 +24,7 @@
 #include <time.h>
 
 #include "run/config.h"
-#include "upload/sigv4.h"
+#include "upload/upload.h"
 
 #define PRESIGN_MAX_KEY 1024 /* S3's limit on a key, in bytes */
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "run/config.h"
-#include "device/discover.h"
+#include "device/device.h"
 #include "run/plan.h"
 
 /* Picks the devices: those the config names (by path or volume id), else

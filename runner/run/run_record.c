@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/version.h"
+#include "lib/lib.h"
 
 void ebs_sample_take(const char *dev_path, struct ebs_sample *out)
 {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "device/ebs_stats.h"
+#include "device/device.h"
 #include "run/plan.h"
 #include "stats/stats.h"
 #include "run/config.h"

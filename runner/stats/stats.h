@@ -95,4 +95,7 @@ extern const char *const latency_ns_label[LATENCY_NS_LEVELS];
 extern const char *const latency_us_label[LATENCY_US_LEVELS];
 extern const char *const latency_ms_label[LATENCY_MS_LEVELS];
 
+/* The rest of the folder's face (last: each sees what is declared above). */
+#include "stats/diskstats.h"
+
 #endif

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/clock.h"
-#include "net/http.h"
+#include "lib/lib.h"
+#include "net/net.h"
 #include "results/results.h"
 
 #define UPLOADS_KEY "uploads"

@@ -125,4 +125,7 @@ int uploader_send(struct uploader *up, const char *name, enum upload_when when);
  * one.  Returns 0, or -1 when any file failed. */
 int uploader_finish(struct uploader *up, const char *const *names, size_t count);
 
+/* The rest of the folder's face (last: each sees what is declared above). */
+#include "upload/sigv4.h"
+
 #endif

@@ -11,7 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "net/url.h"
+#include "net/net.h"
 
 #define UPLOAD_CHUNK (64 * 1024)
 

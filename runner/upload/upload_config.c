@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "upload/sigv4.h"
-#include "net/url.h"
+#include "net/net.h"
 
 /* A URL must parse and be https: over plain HTTP its signature, a bearer
  * credential, would cross the network in clear. */

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cli/cmd_report.h"
+#include "cli/cli.h"
 #include "fixtures/seed_fixture.h"
 #include "results/report_data.h"
 #include "report/summary.h"
@@ -248,16 +248,16 @@ static void test_cmd_report(struct checks *checks)
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	CHECK(json_dump_file(run, path, JSON_COMPACT) == 0);
-	CHECK(cmd_report(1, (char *[]){ dir, NULL }) == 0);
+	CHECK(cmd_report(1, (char *[]){ dir, NULL }, NULL) == 0);
 	CHECK(file_exists(dir, "summary.md"));
 	CHECK(file_exists(dir, "iops_timeline.svg"));
 	CHECK(file_exists(dir, "latency_percentiles.svg"));
-	CHECK(cmd_report(2, (char *[]){ dir, dir, NULL }) == 2);
-	CHECK(cmd_report(1, (char *[]){ "--bogus", NULL }) == 2);
-	CHECK(cmd_report(0, (char *[]){ NULL }) == 2);
-	CHECK(cmd_report(1, (char *[]){ "/nonexistent-ebsbench", NULL }) == 1);
+	CHECK(cmd_report(2, (char *[]){ dir, dir, NULL }, NULL) == 2);
+	CHECK(cmd_report(1, (char *[]){ "--bogus", NULL }, NULL) == 2);
+	CHECK(cmd_report(0, (char *[]){ NULL }, NULL) == 2);
+	CHECK(cmd_report(1, (char *[]){ "/nonexistent-ebsbench", NULL }, NULL) == 1);
 	snprintf(out, sizeof(out), "%s/fleet", dir);
-	CHECK(cmd_report(4, (char *[]){ "--out", out, dir, dir, NULL }) == 0);
+	CHECK(cmd_report(4, (char *[]){ "--out", out, dir, dir, NULL }, NULL) == 0);
 	CHECK(file_exists(out, "summary.md"));
 	json_decref(run);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);

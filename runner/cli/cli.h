@@ -1,0 +1,33 @@
+/* cli.h - the subcommands: argv in, exit status out.  main.c's command
+ * table points at these; each parses its own options and calls the floors
+ * below.  Exit statuses are shared: 0 done, 1 the work failed, 2 bad usage
+ * or config. */
+#ifndef EBSBENCH_CLI_H
+#define EBSBENCH_CLI_H
+
+#include <signal.h>
+
+/* `ebsbench run`: discover, guard, run the plan, analyse, report.  Also 3:
+ * refused to write to a device that holds data. */
+int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop);
+
+/* `ebsbench fio`: one job from fio-style options.  Also 5: stopped early by
+ * SIGINT/SIGTERM (the partial results were written). */
+int cmd_fio(int argc, char **argv, const volatile sig_atomic_t *stop);
+
+/* `ebsbench discover`: what is attached, and what is safe. */
+int cmd_discover(int argc, char **argv, const volatile sig_atomic_t *stop);
+
+/* `ebsbench report [--out DIR] [--print] DIR...`: summary.md and the SVG
+ * charts, rebuilt from results directories (one run, or a fleet side by
+ * side).  1: a results.json missing or invalid, or an output write failed. */
+int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop);
+
+/* `ebsbench presign`: sign the upload URLs (or a POST policy) for one run,
+ * on the operator's machine, where the credentials are. */
+int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop);
+
+/* `ebsbench version`. */
+int cmd_version(int argc, char **argv, const volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,10 @@
+/* lib.h - floor 0: what every floor may use (monotonic clock, little-endian
+ * loads, the version). */
+#ifndef EBSBENCH_LIB_FACE_H
+#define EBSBENCH_LIB_FACE_H
+
+#include "lib/clock.h"
+#include "lib/le.h"
+#include "lib/version.h"
+
+#endif

@@ -1,0 +1,10 @@
+/* net.h - the network floor: URLs (and their redaction), and one HTTP/1.1
+ * exchange per connection over TCP or verified TLS.  Used by upload/ and by
+ * ebsbench-init (IMDS). */
+#ifndef EBSBENCH_NET_FACE_H
+#define EBSBENCH_NET_FACE_H
+
+#include "net/url.h"
+#include "net/http.h"
+
+#endif

@@ -1,0 +1,12 @@
+/* run.h - one run: the config, the devices chosen, the plan of phases, the
+ * record of what was measured, and the presigned upload block. */
+#ifndef EBSBENCH_RUN_FACE_H
+#define EBSBENCH_RUN_FACE_H
+
+#include "run/config.h"
+#include "run/run_devices.h"
+#include "run/plan.h"
+#include "run/run_record.h"
+#include "run/presign.h"
+
+#endif
