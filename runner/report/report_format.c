@@ -7,10 +7,9 @@
 
 #include "results/results.h"
 
-#define MIB (1024.0 * 1024.0)
-#define GIB (1024.0 * MIB)
+#define GIB (1024.0 * REPORT_MIB)
 
-static const char *missing(char *buf, size_t len)
+const char *report_missing(char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", REPORT_MISSING);
 	return buf;
@@ -22,7 +21,7 @@ const char *report_count(char *buf, size_t len, double value)
 	size_t n, i, o = 0;
 
 	if (!isfinite(value) || fabs(value) >= 1e18 || len < 2)
-		return missing(buf, len);
+		return report_missing(buf, len);
 	snprintf(digits, sizeof(digits), "%.0f", fabs(value));
 	n = strlen(digits);
 	if (value <= -0.5)
@@ -41,7 +40,7 @@ const char *report_ms(char *buf, size_t len, double ns)
 	double ms = ns / 1e6;
 
 	if (!isfinite(ms) || ms < 0)
-		return missing(buf, len);
+		return report_missing(buf, len);
 	snprintf(buf, len, ms >= 10 ? "%.1f ms" : ms >= 1 ? "%.2f ms" : "%.3f ms", ms);
 	return buf;
 }
@@ -49,15 +48,15 @@ const char *report_ms(char *buf, size_t len, double ns)
 const char *report_mibs(char *buf, size_t len, double bytes_per_s)
 {
 	if (!isfinite(bytes_per_s))
-		return missing(buf, len);
-	snprintf(buf, len, "%.1f MiB/s", bytes_per_s / MIB);
+		return report_missing(buf, len);
+	snprintf(buf, len, "%.1f MiB/s", bytes_per_s / REPORT_MIB);
 	return buf;
 }
 
 const char *report_usd(char *buf, size_t len, double usd)
 {
 	if (!isfinite(usd))
-		return missing(buf, len);
+		return report_missing(buf, len);
 	snprintf(buf, len, "$%.2f", usd);
 	return buf;
 }

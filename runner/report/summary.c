@@ -18,7 +18,6 @@
 #include "report/summary_cells.h"
 
 #define CELL_LEN 256
-#define MIB (1024.0 * 1024.0)
 #define DOT " \xc2\xb7 " /* U+00B7 middle dot */
 
 /* Markdown table cells: '|' would split the cell, a newline the row, and
@@ -61,9 +60,9 @@ static void column_header(FILE *out, const struct results_column *col, bool flee
 static const char *size_text(char *buf, size_t len, double bytes)
 {
 	if (!isfinite(bytes))
-		snprintf(buf, len, "%s", REPORT_MISSING);
-	else if (bytes >= MIB)
-		snprintf(buf, len, "%g MiB", bytes / MIB);
+		report_missing(buf, len);
+	else if (bytes >= REPORT_MIB)
+		snprintf(buf, len, "%g MiB", bytes / REPORT_MIB);
 	else if (bytes >= 1024)
 		snprintf(buf, len, "%gk", bytes / 1024);
 	else
@@ -368,7 +367,7 @@ static const char *seconds_text(char *buf, size_t len, double seconds)
 	char n[REPORT_NUM_LEN];
 
 	if (!isfinite(seconds))
-		snprintf(buf, len, "%s", REPORT_MISSING);
+		report_missing(buf, len);
 	else if (seconds < 100)
 		snprintf(buf, len, "%.1f s", seconds);
 	else

@@ -12,16 +12,11 @@
 #include "results/results.h"
 #include "report/report_format.h"
 
-#define MIB (1024.0 * 1024.0)
-/* qd1 latency is bimodal (the reference benchmark's throttled gp2: p50 0.60, p95 3.39 ms)
- * when p95 is this many times p50: a mean alone would hide it. */
+/* qd1 latency is bimodal (the reference benchmark's throttled gp2: p50
+ * 0.60, p95 3.39 ms) when p95 is this many times p50: a mean alone would
+ * hide it. */
 #define BIMODAL_RATIO 3.0
 #define ARROW "\xe2\x86\x92" /* U+2192 */
-
-static void missing(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", REPORT_MISSING);
-}
 
 static double dir_num(const json_t *phase, const char *key)
 {
@@ -52,8 +47,10 @@ static void rr_iops_cell(char *buf, size_t len, const struct summary_cell_ctx *c
 	struct results_series s = results_series_stats(json_object_get(c->phase, "iops_series"));
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN], d[REPORT_NUM_LEN];
 
-	if (!c->phase)
-		return missing(buf, len);
+	if (!c->phase) {
+		report_missing(buf, len);
+		return;
+	}
 	if (cliff) {
 		report_count(a, sizeof(a), results_num(RESULTS_GET(cliff, "before", "mean")));
 		report_count(b, sizeof(b), results_num(RESULTS_GET(cliff, "after", "mean")));
@@ -63,8 +60,10 @@ static void rr_iops_cell(char *buf, size_t len, const struct summary_cell_ctx *c
 	}
 	if (!s.used) {
 		double iops = dir_num(c->phase, "iops");
-		if (!isfinite(iops))
-			return missing(buf, len);
+		if (!isfinite(iops)) {
+			report_missing(buf, len);
+			return;
+		}
 		snprintf(buf, len, "%s mean", report_count(a, sizeof(a), iops));
 		return;
 	}
@@ -125,8 +124,10 @@ static void qd1_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 	       p95 = results_clat_pct_ns(dir, "95.000000");
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	if (!c->phase)
-		return missing(buf, len);
+	if (!c->phase) {
+		report_missing(buf, len);
+		return;
+	}
 	report_ms(a, sizeof(a), mean_lat_ns(c->phase));
 	if (p95 > BIMODAL_RATIO * p50) {
 		char d[REPORT_NUM_LEN];
@@ -144,9 +145,9 @@ static const char *whole_mibs(char *buf, size_t len, const json_t *phase)
 	double bw = dir_num(phase, "bw_bytes");
 
 	if (!phase || !isfinite(bw))
-		snprintf(buf, len, "%s", REPORT_MISSING);
+		report_missing(buf, len);
 	else
-		snprintf(buf, len, "%.0f", bw / MIB);
+		snprintf(buf, len, "%.0f", bw / REPORT_MIB);
 	return buf;
 }
 
@@ -156,8 +157,10 @@ static void seq_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 
 	whole_mibs(a, sizeof(a), results_phase(c->run, "seqread", c->device));
 	whole_mibs(b, sizeof(b), results_phase(c->run, "seqwrite", c->device));
-	if (!strcmp(a, REPORT_MISSING) && !strcmp(b, REPORT_MISSING))
-		return missing(buf, len);
+	if (!strcmp(a, REPORT_MISSING) && !strcmp(b, REPORT_MISSING)) {
+		report_missing(buf, len);
+		return;
+	}
 	snprintf(buf, len, "%s / %s MiB/s", a, b);
 }
 
@@ -191,8 +194,10 @@ static void series_range_cell(char *buf, size_t len, const struct summary_cell_c
 	struct results_series s = results_series_stats(json_object_get(c->phase, "iops_series"));
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	if (!s.used)
-		return missing(buf, len);
+	if (!s.used) {
+		report_missing(buf, len);
+		return;
+	}
 	snprintf(buf, len, "%s / %s", report_count(a, sizeof(a), s.min),
 		 report_count(b, sizeof(b), s.max));
 }
@@ -212,8 +217,10 @@ static void percentiles_cell(char *buf, size_t len, const struct summary_cell_ct
 	const json_t *dir = results_direction(c->phase);
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN], d[REPORT_NUM_LEN];
 
-	if (!json_is_object(RESULTS_GET(dir, "clat_ns", "percentile")))
-		return missing(buf, len);
+	if (!json_is_object(RESULTS_GET(dir, "clat_ns", "percentile"))) {
+		report_missing(buf, len);
+		return;
+	}
 	snprintf(buf, len, "%s / %s / %s",
 		 report_ms(a, sizeof(a), results_clat_pct_ns(dir, "50.000000")),
 		 report_ms(b, sizeof(b), results_clat_pct_ns(dir, "95.000000")),
@@ -239,8 +246,10 @@ static void ebs_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 		snprintf(buf, len, "not available (%s)", why ? why : "no reason given");
 		return;
 	}
-	if (!by)
-		return missing(buf, len);
+	if (!by) {
+		report_missing(buf, len);
+		return;
+	}
 	if (!strcmp(by, "none")) {
 		snprintf(buf, len, "none");
 		return;
@@ -269,8 +278,10 @@ static void little_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 	struct little_check l = little_judge(dir_num(c->phase, "iops"), mean_lat_ns(c->phase) / 1e9,
 					     qd, LITTLE_TOLERANCE);
 
-	if (l.verdict == LITTLE_NO_DATA)
-		return missing(buf, len);
+	if (l.verdict == LITTLE_NO_DATA) {
+		report_missing(buf, len);
+		return;
+	}
 	snprintf(buf, len, "%.1f in flight at qd%.0f: %s", l.in_flight, qd, little_word(l.verdict));
 }
 
@@ -282,8 +293,10 @@ static void disk_check_cell(char *buf, size_t len, const struct summary_cell_ctx
 	const json_t *agrees = json_object_get(check, "agrees");
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	if (!json_is_object(check))
-		return missing(buf, len);
+	if (!json_is_object(check)) {
+		report_missing(buf, len);
+		return;
+	}
 	report_count(a, sizeof(a), results_num(json_object_get(check, "kernel_ios")));
 	report_count(b, sizeof(b), results_num(json_object_get(check, "engine_ios")));
 	snprintf(buf, len, "%s / %s: %s", a, b,
