@@ -4,30 +4,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "analysis/cliff.h"
 #include "analysis/little.h"
-
-static double number(const json_t *obj, const char *key, double fallback)
-{
-	const json_t *v = json_object_get(obj, key);
-	return json_is_number(v) ? json_number_value(v) : fallback;
-}
-
-static json_t *find_phase(json_t *results, const char *device, const char *phase)
-{
-	size_t i;
-	json_t *p;
-	json_array_foreach(json_object_get(results, "phases"), i, p)
-	{
-		const char *d = json_string_value(json_object_get(p, "device"));
-		const char *n = json_string_value(json_object_get(p, "phase"));
-		if (d && n && !strcmp(d, device) && !strcmp(n, phase))
-			return p;
-	}
-	return NULL;
-}
+#include "results/results.h"
 
 static void volume_from_json(const json_t *device, struct ebs_volume *v)
 {
@@ -36,11 +16,11 @@ static void volume_from_json(const json_t *device, struct ebs_volume *v)
 	enum ebs_type type = EBS_GP3;
 	if (name)
 		ebs_type_parse(name, &type);
-	ebs_volume_init(v, type, number(vol, "size_gib", 0));
-	if (number(vol, "iops", 0) > 0)
-		v->iops = number(vol, "iops", 0);
-	if (number(vol, "throughput_mibs", 0) > 0)
-		v->throughput_mibs = number(vol, "throughput_mibs", 0);
+	ebs_volume_init(v, type, results_num_or(vol, "size_gib", 0));
+	if (results_num_or(vol, "iops", 0) > 0)
+		v->iops = results_num_or(vol, "iops", 0);
+	if (results_num_or(vol, "throughput_mibs", 0) > 0)
+		v->throughput_mibs = results_num_or(vol, "throughput_mibs", 0);
 }
 
 /* Measured IOPS and mean latency of a phase, both directions together. */
@@ -50,9 +30,9 @@ static void phase_rate(const json_t *phase, double *iops, double *lat_s)
 	double sum = 0, weighted = 0;
 	for (int d = 0; d < 2; d++) {
 		const json_t *dir = json_object_get(job, d ? "write" : "read");
-		double rate = number(dir, "iops", 0);
+		double rate = results_num_or(dir, "iops", 0);
 		sum += rate;
-		weighted += rate * number(json_object_get(dir, "lat_ns"), "mean", 0) / 1e9;
+		weighted += rate * results_num_or(json_object_get(dir, "lat_ns"), "mean", 0) / 1e9;
 	}
 	*iops = sum;
 	*lat_s = sum > 0 ? weighted / sum : 0;
@@ -71,7 +51,7 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 			  json_t *findings, const char *label)
 {
 	const json_t *series = json_object_get(phase, "iops_series");
-	double window_s = number(phase, "window_ms", 1000) / 1000.0;
+	double window_s = results_window_s(phase);
 	size_t n = json_array_size(series);
 	double *iops = calloc(n ? n : 1, sizeof(*iops));
 	struct cliff c;
@@ -132,16 +112,17 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 
 /* After the bucket ran dry, an idle gap of I seconds refills I x baseline
  * credits, which a test of D seconds spends on top of the baseline: the
- * seed's 300 + 120 x 300 / 120 = 600 (measured 601). */
+ * reference benchmark's 300 + 120 x 300 / 120 = 600 (measured 601). */
 static json_t *refill_json(json_t *results, const char *label, const struct ebs_prediction *pred,
 			   json_t *findings)
 {
 	static const char *const after_cliff[] = { "randwrite", "lat" };
 	json_t *list = json_array();
 	for (size_t i = 0; i < sizeof(after_cliff) / sizeof(after_cliff[0]); i++) {
-		json_t *phase = find_phase(results, label, after_cliff[i]);
-		double idle = number(phase, "idle_before_s", 0);
-		double duration = number(json_object_get(phase, "job"), "job_runtime", 0) / 1000.0;
+		const json_t *phase = results_phase(results, after_cliff[i], label);
+		double idle = results_num_or(phase, "idle_before_s", 0);
+		double duration =
+			results_num_or(json_object_get(phase, "job"), "job_runtime", 0) / 1000.0;
 		double base = pred->baseline.ops, iops, lat;
 		if (!phase || idle <= 0 || duration <= 0)
 			continue;
@@ -168,9 +149,8 @@ static json_t *little_json(json_t *results, const char *label, json_t *findings)
 	json_t *phase;
 	json_array_foreach(json_object_get(results, "phases"), i, phase)
 	{
-		const char *device = json_string_value(json_object_get(phase, "device"));
-		double iops, lat, depth = number(phase, "iodepth", 1);
-		if (!device || strcmp(device, label))
+		double iops, lat, depth = results_num_or(phase, "iodepth", 1);
+		if (!results_str_is(json_object_get(phase, "device"), label))
 			continue;
 		phase_rate(phase, &iops, &lat);
 		struct little_check c = little_judge(iops, lat, depth, LITTLE_TOLERANCE);
@@ -208,7 +188,7 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 			       const struct ebs_prices *prices, json_t *findings)
 {
 	const char *label = json_string_value(json_object_get(device, "label"));
-	double time_scale = number(json_object_get(results, "plan"), "time_scale", 1);
+	double time_scale = results_num_or(json_object_get(results, "plan"), "time_scale", 1);
 	struct ebs_volume v;
 	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
 	if (!label)
@@ -217,11 +197,10 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	struct ebs_prediction pred = ebs_predict(&v, &w);
 	json_t *o = json_pack("{ss}", "device", label);
 	json_object_set_new(o, "prediction", prediction_json(&v, &pred));
-	json_t *randread = find_phase(results, label, "randread");
+	const json_t *randread = results_phase(results, "randread", label);
 	json_t *cliff =
 		randread ? cliff_json(randread, &pred, time_scale, findings, label) : json_null();
-	bool dried = json_is_string(json_object_get(cliff, "status")) &&
-		     !strcmp(json_string_value(json_object_get(cliff, "status")), "found");
+	bool dried = results_str_is(json_object_get(cliff, "status"), "found");
 	json_object_set_new(o, "cliff", cliff);
 	json_object_set_new(o, "refill",
 			    dried ? refill_json(results, label, &pred, findings) : json_array());

@@ -6,15 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "job/job.h"
 #include "output/output.h"
 #include "stats/stats.h"
 
-static const char usage[] =
+/* The usage, in two parts around the engine names the registry gives. */
+static const char usage_head[] =
 	"usage: ebsbench fio --name=NAME --filename=DEV|FILE [options]\n"
 	"Runs one job the way fio would, with fio's option names:\n"
 	"  --size --offset --rw=read|write|randread|randwrite|randrw|rw --rwmixread --bs\n"
-	"  --iodepth --runtime --time_based --ramp_time --ioengine=io_uring|libaio|psync\n"
+	"  --iodepth --runtime --time_based --ramp_time --ioengine=";
+static const char usage_tail[] =
+	"\n"
 	"  --direct --norandommap --randrepeat --randseed --group_reporting\n"
 	"  --output-format=normal|json|json+ --output=FILE --percentile_list=A:B:...\n"
 	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
@@ -82,7 +86,10 @@ static int run_job(const struct job_options *o, const volatile sig_atomic_t *sto
 int cmd_fio(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-		fputs(usage, stdout);
+		char engines[128];
+		fputs(usage_head, stdout);
+		fputs(engine_names(engines, sizeof(engines), "|", "|"), stdout);
+		fputs(usage_tail, stdout);
 		return 0;
 	}
 	struct job_options *o = malloc(sizeof(*o));

@@ -197,7 +197,7 @@ static json_t *sign(const struct presign_args *a, const struct presign_request *
 	uint64_t max_bytes = 1ull << 30;
 	json_t *block = NULL;
 
-	if (a->max_size && (parse_size(a->max_size, &max_bytes) || !max_bytes)) {
+	if (a->max_size && (options_parse_size(a->max_size, &max_bytes) || !max_bytes)) {
 		usage_error("--max-size wants a size like 1G, not", a->max_size);
 		return NULL;
 	}

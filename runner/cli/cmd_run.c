@@ -72,7 +72,7 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 			    idle_ns ? json_real((double)idle_ns / 1e9) : json_null());
 	json_object_set_new(p, "iodepth", json_integer(o->iodepth));
 	json_object_set_new(p, "bs", json_integer(o->bs));
-	json_object_set_new(p, "rw", json_string(rw_name(o->rw)));
+	json_object_set_new(p, "rw", json_string(options_rw_name(o->rw)));
 	json_object_set_new(p, "runtime_s", json_real((double)o->runtime_ns / 1e9));
 	json_object_set_new(p, "window_ms", json_integer(o->log_avg_msec));
 	json_object_set_new(p, "job", output_job_json(o, js, false));

@@ -1,12 +1,15 @@
-/* engine.h - an I/O engine is a table of operations, as in fio.
+/* engine.h - an I/O engine is a table of operations, as in fio, and one
+ * registry (engine.c) knows them all by name.
  *
  * The job loop owns the io_units and their buffers; an engine only moves
  * them to the kernel and back.  Nothing above this header knows which
- * engine runs. */
+ * engine runs, nor how many there are: options, usage texts and the
+ * io_uring -> libaio fallback all ask the registry. */
 #ifndef EBSBENCH_ENGINE_H
 #define EBSBENCH_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "stats/stats.h"
@@ -47,8 +50,30 @@ struct engine {
 	void *priv;
 };
 
+/* Each engine's table, in its own file; the registry lists them. */
 extern const struct engine_ops engine_io_uring_ops;
 extern const struct engine_ops engine_libaio_ops;
 extern const struct engine_ops engine_psync_ops;
+
+/* The engine called `name` (fio's --ioengine value); NULL if none is. */
+const struct engine_ops *engine_find(const char *name);
+/* The engine a job runs when it names none: io_uring. */
+const struct engine_ops *engine_default(void);
+/* Every name in registry order, joined by sep and, before the last, by
+ * last_sep: ", " and " or " give "io_uring, libaio or psync".  Returns buf. */
+const char *engine_names(char *buf, size_t len, const char *sep, const char *last_sep);
+
+/* The engine to run instead when `refused` failed its setup with -errno
+ * `ret` because the host forbids it: libaio for io_uring refused with
+ * ENOSYS (seccomp), EPERM (io_uring_disabled, seccomp) or EACCES.  NULL
+ * when nothing stands in: the failure is the job's. */
+const struct engine_ops *engine_fallback(const struct engine_ops *refused, int ret);
+
+/* Sets up `ops` on fd for depth I/Os in flight, or its fallback (then
+ * note says which ran and why, e.g. "io_uring refused (EPERM: Operation
+ * not permitted); ran libaio instead"; else note is ""). Returns 0 with
+ * e->ops the engine that runs, or -1 with err and e->ops NULL. */
+int engine_start(struct engine *e, const struct engine_ops *ops, int fd, unsigned depth, char *note,
+		 size_t notelen, char *err, size_t errlen);
 
 #endif

@@ -19,8 +19,8 @@ int io_logs_open(struct io_logs *l, const struct job_options *o, char *err, size
 {
 	memset(l, 0, sizeof(*l));
 	l->windowed = o->log_avg_msec > 0;
-	l->dirs[DDIR_READ] = rw_reads(o->rw);
-	l->dirs[DDIR_WRITE] = rw_writes(o->rw);
+	l->dirs[DDIR_READ] = options_rw_reads(o->rw);
+	l->dirs[DDIR_WRITE] = options_rw_writes(o->rw);
 	if (o->iops_log[0] && !(l->iops = open_log(o->iops_log, "iops", err, errlen)))
 		return -1;
 	if (o->bw_log[0] && !(l->bw = open_log(o->bw_log, "bw", err, errlen)))

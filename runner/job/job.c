@@ -46,31 +46,13 @@ struct job_loop {
 	size_t errlen;
 };
 
-static int engine_start(struct job_loop *L, int fd)
+/* Starts the job's engine, or the registry's stand-in for it. */
+static int loop_engine_start(struct job_loop *L, int fd)
 {
-	static const struct engine_ops *const by_kind[] = {
-		[ENGINE_IO_URING] = &engine_io_uring_ops,
-		[ENGINE_LIBAIO] = &engine_libaio_ops,
-		[ENGINE_PSYNC] = &engine_psync_ops,
-	};
 	struct job_stats *s = L->s;
-	L->engine.ops = by_kind[L->o->ioengine];
-	int ret = L->engine.ops->setup(&L->engine, fd, L->depth);
-	/* Hosts that block io_uring (sysctl, seccomp) still get a run. */
-	if (ret == -ENOSYS || ret == -EPERM || ret == -EACCES) {
-		if (L->o->ioengine == ENGINE_IO_URING) {
-			snprintf(s->engine_note, sizeof(s->engine_note),
-				 "io_uring refused (%s); ran libaio instead", strerror(-ret));
-			L->engine.ops = &engine_libaio_ops;
-			ret = L->engine.ops->setup(&L->engine, fd, L->depth);
-		}
-	}
-	if (ret < 0) {
-		snprintf(L->err, L->errlen, "ioengine %s cannot start: %s", L->engine.ops->name,
-			 strerror(-ret));
-		L->engine.ops = NULL;
+	if (engine_start(&L->engine, L->o->ioengine, fd, L->depth, s->engine_note,
+			 sizeof(s->engine_note), L->err, L->errlen))
 		return -1;
-	}
 	snprintf(s->engine_ran, sizeof(s->engine_ran), "%s", L->engine.ops->name);
 	return 0;
 }
@@ -107,7 +89,7 @@ static enum ddir choose_ddir(struct job_loop *L)
 	enum rw_pattern rw = L->o->rw;
 	if (rw == RW_RANDRW || rw == RW_READWRITE)
 		return rng_below(&L->mix, 100) < L->o->rwmixread ? DDIR_READ : DDIR_WRITE;
-	return rw_writes(rw) ? DDIR_WRITE : DDIR_READ;
+	return options_rw_writes(rw) ? DDIR_WRITE : DDIR_READ;
 }
 
 /* Fills the queue back up to depth; returns how many were queued. */
@@ -333,19 +315,18 @@ int job_run(const struct job_options *o, const struct target *t, struct io_logs 
 	struct job_loop L = { .o = o, .t = t, .s = s, .logs = logs, .err = err, .errlen = errlen };
 	struct timespec wall;
 	uint64_t seed = o->randrepeat ? o->randseed : clock_now_ns();
-	bool sync_engine = o->ioengine == ENGINE_PSYNC;
 
 	/* Sync engines complete inside submit: more depth would only queue. */
-	L.depth = sync_engine ? 1 : o->iodepth;
+	L.depth = o->ioengine->synchronous ? 1 : o->iodepth;
 	rng_seed(&L.mix, seed ^ 0x5bd1e995u);
-	offset_gen_init(&L.offsets, t->region_offset, t->region_size, o->bs, rw_is_random(o->rw),
-			o->norandommap, seed);
+	offset_gen_init(&L.offsets, t->region_offset, t->region_size, o->bs,
+			options_rw_is_random(o->rw), o->norandommap, seed);
 	window_init(&L.windows, (o->log_avg_msec ? o->log_avg_msec : 500) * 1000000ull, on_window,
 		    &L);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	s->start_unix_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
 	int ret = -1;
-	if (units_alloc(&L) == 0 && engine_start(&L, t->fd) == 0) {
+	if (units_alloc(&L) == 0 && loop_engine_start(&L, t->fd) == 0) {
 		char label[192];
 		snprintf(label, sizeof(label), "%.40s on %.100s (%s)", o->name, o->filename,
 			 s->engine_ran);

@@ -23,7 +23,7 @@ void options_defaults(struct job_options *o)
 	o->rwmixread = 50;
 	o->bs = 4096;
 	o->iodepth = 1;
-	o->ioengine = ENGINE_IO_URING;
+	o->ioengine = engine_default();
 	o->randrepeat = true;
 	o->randseed = 0x89abcdefu;
 	o->output_format = OUTPUT_NORMAL;
@@ -33,7 +33,7 @@ void options_defaults(struct job_options *o)
 
 /* Sizes as fio reads them with its default kb_base=1024: "4k", "8G",
  * "1MiB", "512" (bytes). */
-int parse_size(const char *text, uint64_t *out)
+int options_parse_size(const char *text, uint64_t *out)
 {
 	char *end;
 	errno = 0;
@@ -64,7 +64,7 @@ int parse_size(const char *text, uint64_t *out)
 }
 
 /* Durations: a bare number is seconds, as for fio's runtime and ramp_time. */
-int parse_duration_ns(const char *text, uint64_t *out)
+int options_parse_duration_ns(const char *text, uint64_t *out)
 {
 	static const struct {
 		const char *suffix;
@@ -144,14 +144,10 @@ static int set_rw(struct job_options *o, const char *v)
 
 static int set_engine(struct job_options *o, const char *v)
 {
-	if (!strcmp(v, "io_uring"))
-		o->ioengine = ENGINE_IO_URING;
-	else if (!strcmp(v, "libaio"))
-		o->ioengine = ENGINE_LIBAIO;
-	else if (!strcmp(v, "psync"))
-		o->ioengine = ENGINE_PSYNC;
-	else
+	const struct engine_ops *ops = engine_find(v);
+	if (!ops)
 		return -1;
+	o->ioengine = ops;
 	return 0;
 }
 
@@ -199,7 +195,7 @@ struct option_spec {
 	size_t field; /* offsetof into struct job_options */
 	size_t cap;   /* VALUE_TEXT: buffer size; VALUE_UINT: maximum */
 	int (*custom)(struct job_options *o, const char *value);
-	const char *expects; /* for the error message */
+	const char *expects; /* for the error message; NULL: the engine names */
 };
 
 #define FIELD(f) offsetof(struct job_options, f)
@@ -224,7 +220,7 @@ static const struct option_spec option_table[] = {
 	{ "runtime", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m" },
 	{ "ramp_time", VALUE_DURATION, FIELD(ramp_ns), 0, NULL, "a duration such as 5 or 500ms" },
 	{ "time_based", VALUE_BOOL, FIELD(time_based), 0, NULL, "0 or 1" },
-	{ "ioengine", VALUE_CUSTOM, 0, 0, set_engine, "io_uring, libaio or psync" },
+	{ "ioengine", VALUE_CUSTOM, 0, 0, set_engine, NULL }, /* the registry names them */
 	{ "direct", VALUE_BOOL, FIELD(direct), 0, NULL, "0 or 1" },
 	{ "group_reporting", VALUE_BOOL, FIELD(group_reporting), 0, NULL, "0 or 1" },
 	{ "norandommap", VALUE_BOOL, FIELD(norandommap), 0, NULL, "0 or 1" },
@@ -256,7 +252,7 @@ static int apply_value(struct job_options *o, const struct option_spec *spec, co
 	case VALUE_TEXT:
 		return value ? copy_text(field, spec->cap, value) : -1;
 	case VALUE_SIZE:
-		if (!value || parse_size(value, &n))
+		if (!value || options_parse_size(value, &n))
 			return -1;
 		if (spec->field == FIELD(bs)) {
 			if (n == 0 || n > (64u << 20))
@@ -267,7 +263,7 @@ static int apply_value(struct job_options *o, const struct option_spec *spec, co
 		}
 		return 0;
 	case VALUE_DURATION:
-		if (!value || parse_duration_ns(value, &n))
+		if (!value || options_parse_duration_ns(value, &n))
 			return -1;
 		memcpy(field, &n, sizeof(n));
 		return 0;
@@ -299,8 +295,11 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 		return -1;
 	}
 	if (apply_value(o, spec, value)) {
+		char engines[128];
 		snprintf(err, errlen, "option '%s': invalid value '%s' (expected %s)", name,
-			 value ? value : "", spec->expects);
+			 value ? value : "",
+			 spec->expects ? spec->expects
+				       : engine_names(engines, sizeof(engines), ", ", " or "));
 		return -1;
 	}
 	remember_given(o, name, value);
@@ -362,30 +361,24 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 	return -1;
 }
 
-bool rw_is_random(enum rw_pattern rw)
+bool options_rw_is_random(enum rw_pattern rw)
 {
 	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
 }
 
-bool rw_reads(enum rw_pattern rw)
+bool options_rw_reads(enum rw_pattern rw)
 {
 	return rw != RW_WRITE && rw != RW_RANDWRITE;
 }
 
-bool rw_writes(enum rw_pattern rw)
+bool options_rw_writes(enum rw_pattern rw)
 {
 	return rw != RW_READ && rw != RW_RANDREAD;
 }
 
-const char *rw_name(enum rw_pattern rw)
+const char *options_rw_name(enum rw_pattern rw)
 {
 	static const char *const names[] = { "read",	  "write",  "randread",
 					     "randwrite", "randrw", "rw" };
 	return names[rw];
-}
-
-const char *engine_name(enum engine_kind kind)
-{
-	static const char *const names[] = { "io_uring", "libaio", "psync" };
-	return names[kind];
 }

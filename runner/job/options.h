@@ -10,12 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/engine.h"
+
 #define OPTIONS_MAX_PERCENTILES 64
 #define OPTIONS_MAX_GIVEN 64
 #define OPTIONS_PATH_MAX 4096
 
 enum rw_pattern { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE };
-enum engine_kind { ENGINE_IO_URING, ENGINE_LIBAIO, ENGINE_PSYNC };
 enum output_format_bits { OUTPUT_NORMAL = 1, OUTPUT_JSON = 2, OUTPUT_JSON_PLUS = 4 };
 
 /* An option as the user wrote it, echoed back in fio's "job options". */
@@ -36,7 +37,7 @@ struct job_options {
 	uint64_t runtime_ns; /* 0 = no limit */
 	uint64_t ramp_ns;
 	bool time_based;
-	enum engine_kind ioengine;
+	const struct engine_ops *ioengine; /* from the engine registry */
 	bool direct;
 	bool group_reporting;
 	bool norandommap;
@@ -68,14 +69,17 @@ int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, 
  * bs non-zero, iodepth in range and so on. */
 int options_validate(const struct job_options *o, char *err, size_t errlen);
 
-/* Parsers shared with the JSON plan reader. */
-int parse_size(const char *text, uint64_t *out);
-int parse_duration_ns(const char *text, uint64_t *out);
+/* Parsers shared with the JSON plan reader and the run config: a size as
+ * fio reads it ("4k", "8G", "1MiB"), a duration (bare number: seconds).
+ * Return 0, or -1 for text that is not one. */
+int options_parse_size(const char *text, uint64_t *out);
+int options_parse_duration_ns(const char *text, uint64_t *out);
 
-bool rw_is_random(enum rw_pattern rw);
-bool rw_reads(enum rw_pattern rw);
-bool rw_writes(enum rw_pattern rw);
-const char *rw_name(enum rw_pattern rw);
-const char *engine_name(enum engine_kind kind);
+/* What a pattern does: random offsets, any reads, any writes. */
+bool options_rw_is_random(enum rw_pattern rw);
+bool options_rw_reads(enum rw_pattern rw);
+bool options_rw_writes(enum rw_pattern rw);
+/* The pattern's fio name: "randread". */
+const char *options_rw_name(enum rw_pattern rw);
 
 #endif

@@ -75,7 +75,7 @@ static int lay_out_file(int fd, const char *path, uint64_t from, uint64_t end, c
 static int open_file(struct target *t, const struct job_options *o, const struct stat *st,
 		     bool exists, char *err, size_t errlen)
 {
-	bool writes = rw_writes(o->rw);
+	bool writes = options_rw_writes(o->rw);
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
 	if (exists && !writes && (uint64_t)st->st_size >= o->offset + o->size)
 		flags = O_RDONLY | O_CLOEXEC;
@@ -109,7 +109,7 @@ static int open_file(struct target *t, const struct job_options *o, const struct
 static int open_block(struct target *t, const struct job_options *o, const struct stat *st,
 		      char *err, size_t errlen)
 {
-	bool writes = rw_writes(o->rw);
+	bool writes = options_rw_writes(o->rw);
 	/* O_EXCL on a block device fails with EBUSY while it is mounted or
 	 * held by dm/md: a write job never touches a device in use. */
 	int flags = (writes ? O_RDWR | O_EXCL : O_RDONLY) | O_CLOEXEC;

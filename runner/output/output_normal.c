@@ -73,7 +73,7 @@ static void print_banner(FILE *out, const struct job_options *o, const struct jo
 	num2str(bs, sizeof(bs), o->bs, SIG_FIGS, true, UNIT_BYTE);
 	fprintf(out,
 		"%s: (g=0): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-		o->name, rw_name(o->rw), bs, bs, bs, bs, bs, bs, s->engine_ran, o->iodepth);
+		o->name, options_rw_name(o->rw), bs, bs, bs, bs, bs, bs, s->engine_ran, o->iodepth);
 	if (s->engine_note[0])
 		fprintf(out, "ebsbench: %s\n", s->engine_note);
 	fprintf(out, "ebsbench-%s\nStarting 1 process\n\n", EBSBENCH_VERSION);

@@ -1,4 +1,4 @@
-/* summary.c - summary.md laid out as the seed's write-up: TL;DR, one
+/* summary.c - summary.md laid out as the reference benchmark's write-up: TL;DR, one
  * measurement table per phase, the cliff, findings, cost.
  *
  * Tables are rows of cell functions (summary_cells.c) over columns, a
@@ -14,59 +14,11 @@
 
 #include "analysis/analysis.h"
 #include "results/results.h"
+#include "report/report_format.h"
 #include "report/summary_cells.h"
 
 #define CELL_LEN 256
-#define MIB (1024.0 * 1024.0)
 #define DOT " \xc2\xb7 " /* U+00B7 middle dot */
-
-struct column {
-	const json_t *run;
-	const json_t *device;
-	size_t run_index; /* from 1 */
-};
-
-/* Every device of every run, in order; the device arrays stay referenced
- * until columns_free. */
-struct columns {
-	struct column *col;
-	size_t count;
-	json_t **devices;
-	size_t nruns;
-};
-
-static void columns_free(struct columns *c)
-{
-	for (size_t r = 0; c->devices && r < c->nruns; r++)
-		json_decref(c->devices[r]);
-	free(c->devices);
-	free(c->col);
-}
-
-static int columns_build(struct columns *c, json_t *const *runs, size_t nruns)
-{
-	size_t r, i, total = 0;
-
-	c->count = 0;
-	c->nruns = nruns;
-	c->col = NULL;
-	c->devices = calloc(nruns ? nruns : 1, sizeof(*c->devices));
-	if (!c->devices)
-		return -1;
-	for (r = 0; r < nruns; r++) {
-		c->devices[r] = report_devices(runs[r]);
-		total += json_array_size(c->devices[r]);
-	}
-	c->col = calloc(total ? total : 1, sizeof(*c->col));
-	if (!c->col)
-		return -1;
-	for (r = 0; r < nruns; r++) {
-		for (i = 0; i < json_array_size(c->devices[r]); i++)
-			c->col[c->count++] =
-				(struct column){ runs[r], json_array_get(c->devices[r], i), r + 1 };
-	}
-	return 0;
-}
 
 /* Markdown table cells: '|' would split the cell, a newline the row, and
  * '<' could open HTML. */
@@ -86,11 +38,11 @@ static void put_cell(FILE *out, const char *text)
 
 static const char *env_str(const json_t *run, const char *key)
 {
-	const char *s = json_string_value(REPORT_GET(run, "environment", key));
+	const char *s = json_string_value(RESULTS_GET(run, "environment", key));
 	return s ? s : REPORT_MISSING;
 }
 
-static void column_header(FILE *out, const struct column *col, bool fleet)
+static void column_header(FILE *out, const struct results_column *col, bool fleet)
 {
 	char title[CELL_LEN];
 
@@ -108,9 +60,9 @@ static void column_header(FILE *out, const struct column *col, bool fleet)
 static const char *size_text(char *buf, size_t len, double bytes)
 {
 	if (!isfinite(bytes))
-		snprintf(buf, len, "%s", REPORT_MISSING);
-	else if (bytes >= MIB)
-		snprintf(buf, len, "%g MiB", bytes / MIB);
+		report_missing(buf, len);
+	else if (bytes >= REPORT_MIB)
+		snprintf(buf, len, "%g MiB", bytes / REPORT_MIB);
 	else if (bytes >= 1024)
 		snprintf(buf, len, "%gk", bytes / 1024);
 	else
@@ -119,16 +71,16 @@ static const char *size_text(char *buf, size_t len, double bytes)
 }
 
 /* " (4k, qd32)" from the first column that ran the phase, else "". */
-static void phase_shape(char *buf, size_t len, const struct column *cols, size_t ncols,
+static void phase_shape(char *buf, size_t len, const struct results_column *cols, size_t ncols,
 			const char *phase)
 {
 	char size[REPORT_NUM_LEN];
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < ncols; i++) {
-		const json_t *p = report_phase(cols[i].run, phase, report_label(cols[i].device));
-		double bs = report_num(json_object_get(p, "bs"));
-		double qd = report_num(json_object_get(p, "iodepth"));
+		const json_t *p = results_phase(cols[i].run, phase, results_label(cols[i].device));
+		double bs = results_num(json_object_get(p, "bs"));
+		double qd = results_num(json_object_get(p, "iodepth"));
 		if (isfinite(bs) && isfinite(qd)) {
 			snprintf(buf, len, " (%s, qd%.0f)", size_text(size, sizeof(size), bs), qd);
 			return;
@@ -136,8 +88,8 @@ static void phase_shape(char *buf, size_t len, const struct column *cols, size_t
 	}
 }
 
-static void write_header_row(FILE *out, const char *corner, const struct column *cols, size_t ncols,
-			     bool fleet)
+static void write_header_row(FILE *out, const char *corner, const struct results_column *cols,
+			     size_t ncols, bool fleet)
 {
 	size_t i;
 
@@ -157,7 +109,7 @@ static void write_header_row(FILE *out, const char *corner, const struct column 
  * labels carry the phase's shape; else a phase section, where a row with
  * nothing in any column is left out. */
 static void write_rows(FILE *out, const struct summary_row *rows, size_t nrows,
-		       const struct column *cols, size_t ncols, const char *section_phase)
+		       const struct results_column *cols, size_t ncols, const char *section_phase)
 {
 	char *cells = malloc(ncols * CELL_LEN + 1), shape[CELL_LEN];
 
@@ -166,10 +118,10 @@ static void write_rows(FILE *out, const struct summary_row *rows, size_t nrows,
 		bool any = !section_phase;
 		size_t i;
 		for (i = 0; i < ncols; i++) {
-			const char *label = report_label(cols[i].device);
+			const char *label = results_label(cols[i].device);
 			struct summary_cell_ctx ctx = {
 				cols[i].run, label,
-				phase ? report_phase(cols[i].run, phase, label) : NULL
+				phase ? results_phase(cols[i].run, phase, label) : NULL
 			};
 			rows[r].cell(cells + i * CELL_LEN, CELL_LEN, &ctx);
 			any = any || strcmp(cells + i * CELL_LEN, REPORT_MISSING);
@@ -190,18 +142,18 @@ static void write_rows(FILE *out, const struct summary_row *rows, size_t nrows,
 	free(cells);
 }
 
-static void write_tldr(FILE *out, const struct columns *c)
+static void write_tldr(FILE *out, const struct results_columns *c)
 {
 	write_header_row(out, "Measured", c->col, c->count, c->nruns > 1);
-	write_rows(out, summary_tldr_rows, summary_tldr_row_count, c->col, c->count, NULL);
+	write_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count, NULL);
 }
 
 /* Seconds in the report are the run's; say so when the plan shrank them.
  * A fleet lists runs one a line, so there the notes are short and inline. */
 static void write_run_notes(FILE *out, const json_t *run, bool fleet)
 {
-	double scale = report_num(REPORT_GET(run, "plan", "time_scale"));
-	bool stopped = json_is_true(REPORT_GET(run, "environment", "stopped_early"));
+	double scale = results_num(RESULTS_GET(run, "plan", "time_scale"));
+	bool stopped = json_is_true(RESULTS_GET(run, "environment", "stopped_early"));
 
 	if (fleet && isfinite(scale) && scale != 1.0)
 		fprintf(out, DOT "**time scale %g: durations scaled**", scale);
@@ -220,8 +172,8 @@ static void write_run_notes(FILE *out, const json_t *run, bool fleet)
 
 static void write_environment(FILE *out, const json_t *run, bool fleet)
 {
-	const char *version = json_string_value(REPORT_GET(run, "ebsbench", "version"));
-	const char *region = json_string_value(REPORT_GET(run, "plan", "region"));
+	const char *version = json_string_value(RESULTS_GET(run, "ebsbench", "version"));
+	const char *region = json_string_value(RESULTS_GET(run, "plan", "region"));
 
 	fputs("Instance **", out);
 	put_cell(out, env_str(run, "instance_type"));
@@ -266,8 +218,8 @@ static const char *plateau_span(char *buf, size_t len, const json_t *plateau)
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
 	snprintf(buf, len, "%s\xe2\x80\x93%s s",
-		 report_count(a, sizeof(a), report_num(json_object_get(plateau, "from_s"))),
-		 report_count(b, sizeof(b), report_num(json_object_get(plateau, "to_s"))));
+		 report_count(a, sizeof(a), results_num(json_object_get(plateau, "from_s"))),
+		 report_count(b, sizeof(b), results_num(json_object_get(plateau, "to_s"))));
 	return buf;
 }
 
@@ -277,7 +229,7 @@ static void write_cliff(FILE *out, const json_t *run, const char *device, const 
 {
 	const json_t *side[2] = { json_object_get(cliff, "before"),
 				  json_object_get(cliff, "after") };
-	double qd = report_num(json_object_get(report_phase(run, "randread", device), "iodepth"));
+	double qd = results_num(json_object_get(results_phase(run, "randread", device), "iodepth"));
 	const char *verdict = json_string_value(json_object_get(cliff, "verdict"));
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
@@ -286,25 +238,26 @@ static void write_cliff(FILE *out, const json_t *run, const char *device, const 
 	fprintf(out,
 		": credit cliff at %s s\n\n| | Before the cliff | After the cliff "
 		"|\n|---|---|---|\n",
-		report_count(a, sizeof(a), report_num(json_object_get(cliff, "second"))));
+		report_count(a, sizeof(a), results_num(json_object_get(cliff, "second"))));
 	fprintf(out, "| Time | %s |", plateau_span(a, sizeof(a), side[0]));
 	fprintf(out, " %s |\n| Mean IOPS |", plateau_span(a, sizeof(a), side[1]));
 	for (int s = 0; s < 2; s++)
 		fprintf(out, " %s |",
-			report_count(a, sizeof(a), report_num(json_object_get(side[s], "mean"))));
+			report_count(a, sizeof(a), results_num(json_object_get(side[s], "mean"))));
 	fputs("\n| Min / max IOPS |", out);
 	for (int s = 0; s < 2; s++)
 		fprintf(out, " %s / %s |",
-			report_count(a, sizeof(a), report_num(json_object_get(side[s], "min"))),
-			report_count(b, sizeof(b), report_num(json_object_get(side[s], "max"))));
+			report_count(a, sizeof(a), results_num(json_object_get(side[s], "min"))),
+			report_count(b, sizeof(b), results_num(json_object_get(side[s], "max"))));
 	fprintf(out, "\n| Mean latency by Little's law (qd%.0f) |", qd);
 	for (int s = 0; s < 2; s++) {
-		double iops = report_num(json_object_get(side[s], "mean"));
+		double iops = results_num(json_object_get(side[s], "mean"));
 		fprintf(out, " %s |", report_ms(a, sizeof(a), little_latency_s(qd, iops) * 1e9));
 	}
 	fprintf(out, "\n\nThe drop took %s s; the model predicted the cliff at %s s",
-		report_count(a, sizeof(a), report_num(json_object_get(cliff, "transition_s"))),
-		report_count(b, sizeof(b), report_num(json_object_get(cliff, "predicted_second"))));
+		report_count(a, sizeof(a), results_num(json_object_get(cliff, "transition_s"))),
+		report_count(b, sizeof(b),
+			     results_num(json_object_get(cliff, "predicted_second"))));
 	fputs(verdict ? " (" : ".\n", out);
 	if (verdict) {
 		put_cell(out, verdict);
@@ -312,27 +265,27 @@ static void write_cliff(FILE *out, const json_t *run, const char *device, const 
 	}
 }
 
-static void write_phase_section(FILE *out, const struct column *cols, size_t ncols,
+static void write_phase_section(FILE *out, const struct results_column *cols, size_t ncols,
 				const char *phase)
 {
-	struct column *ran = calloc(ncols ? ncols : 1, sizeof(*ran));
+	struct results_column *ran = calloc(ncols ? ncols : 1, sizeof(*ran));
 	char shape[CELL_LEN];
 	size_t i, n = 0;
 
 	if (!ran)
 		return;
 	for (i = 0; i < ncols; i++) {
-		if (report_phase(cols[i].run, phase, report_label(cols[i].device)))
+		if (results_phase(cols[i].run, phase, results_label(cols[i].device)))
 			ran[n++] = cols[i];
 	}
 	phase_shape(shape, sizeof(shape), ran, n, phase);
 	fprintf(out, "## %s", phase_title(phase));
 	fprintf(out, " \xe2\x80\x94 %s%s\n\n", phase, shape);
 	write_header_row(out, "", ran, n, false);
-	write_rows(out, summary_phase_rows, summary_phase_row_count, ran, n, phase);
+	write_rows(out, summary_cells_phase_rows, summary_cells_phase_count, ran, n, phase);
 	for (i = 0; !strcmp(phase, "randread") && i < n; i++) {
-		const char *label = report_label(ran[i].device);
-		const json_t *cliff = report_cliff_found(ran[i].run, label);
+		const char *label = results_label(ran[i].device);
+		const json_t *cliff = results_cliff_found(ran[i].run, label);
 		if (cliff)
 			write_cliff(out, ran[i].run, label, cliff);
 	}
@@ -343,14 +296,14 @@ static void write_phase_section(FILE *out, const struct column *cols, size_t nco
 static bool named_before(const json_t *phases, size_t upto, const char *name)
 {
 	for (size_t i = 0; i < upto; i++) {
-		if (report_str_is(json_object_get(json_array_get(phases, i), "phase"), name))
+		if (results_str_is(json_object_get(json_array_get(phases, i), "phase"), name))
 			return true;
 	}
 	return false;
 }
 
 /* One section per phase name, in the order the phases first ran. */
-static void write_phase_sections(FILE *out, const json_t *run, const struct columns *c)
+static void write_phase_sections(FILE *out, const json_t *run, const struct results_columns *c)
 {
 	const json_t *phases = json_object_get(run, "phases"), *p;
 	size_t i;
@@ -365,7 +318,7 @@ static void write_phase_sections(FILE *out, const json_t *run, const struct colu
 
 static void write_findings(FILE *out, const json_t *run)
 {
-	const json_t *findings = REPORT_GET(run, "analysis", "findings"), *f;
+	const json_t *findings = RESULTS_GET(run, "analysis", "findings"), *f;
 	size_t i;
 
 	if (!json_array_size(findings)) {
@@ -381,7 +334,7 @@ static void write_findings(FILE *out, const json_t *run)
 	}
 }
 
-static void write_cost(FILE *out, const struct columns *c)
+static void write_cost(FILE *out, const struct results_columns *c)
 {
 	const json_t *prices = json_object_get(c->count ? c->col[0].run : NULL, "prices");
 	const char *region = json_string_value(json_object_get(prices, "region"));
@@ -391,10 +344,10 @@ static void write_cost(FILE *out, const struct columns *c)
 	fputs("## Cost\n\n| Volume | Monthly cost | Per 3,000 sustained IOPS |\n|---|---|---|\n",
 	      out);
 	for (size_t i = 0; i < c->count; i++) {
-		const char *label = report_label(c->col[i].device);
+		const char *label = results_label(c->col[i].device);
 		struct summary_cell_ctx ctx = { c->col[i].run, label, NULL };
-		summary_monthly_cell(a, sizeof(a), &ctx);
-		summary_per_3000_cell(b, sizeof(b), &ctx);
+		summary_cells_monthly(a, sizeof(a), &ctx);
+		summary_cells_per_3000(b, sizeof(b), &ctx);
 		fputs("| ", out);
 		if (c->nruns > 1)
 			fprintf(out, "run %zu: ", c->col[i].run_index);
@@ -414,7 +367,7 @@ static const char *seconds_text(char *buf, size_t len, double seconds)
 	char n[REPORT_NUM_LEN];
 
 	if (!isfinite(seconds))
-		snprintf(buf, len, "%s", REPORT_MISSING);
+		report_missing(buf, len);
 	else if (seconds < 100)
 		snprintf(buf, len, "%.1f s", seconds);
 	else
@@ -425,11 +378,11 @@ static const char *seconds_text(char *buf, size_t len, double seconds)
 static void write_phase_row(FILE *out, size_t index, const json_t *p)
 {
 	const char *fields[] = { "phase", "device", "rw" };
-	double idle = report_num(json_object_get(p, "idle_before_s"));
-	double ran = (report_num(json_object_get(p, "ended_ms")) -
-		      report_num(json_object_get(p, "started_ms"))) /
+	double idle = results_num(json_object_get(p, "idle_before_s"));
+	double ran = (results_num(json_object_get(p, "ended_ms")) -
+		      results_num(json_object_get(p, "started_ms"))) /
 		     1e3;
-	const json_t *dir = report_direction(p);
+	const json_t *dir = results_direction(p);
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
 	fprintf(out, "| %zu |", index);
@@ -439,13 +392,13 @@ static void write_phase_row(FILE *out, size_t index, const json_t *p)
 		put_cell(out, s ? s : REPORT_MISSING);
 		fputs(" |", out);
 	}
-	fprintf(out, " %s | %s |", size_text(a, sizeof(a), report_num(json_object_get(p, "bs"))),
-		report_count(b, sizeof(b), report_num(json_object_get(p, "iodepth"))));
+	fprintf(out, " %s | %s |", size_text(a, sizeof(a), results_num(json_object_get(p, "bs"))),
+		report_count(b, sizeof(b), results_num(json_object_get(p, "iodepth"))));
 	fprintf(out, " %s | %s |", seconds_text(a, sizeof(a), ran),
 		seconds_text(b, sizeof(b), idle));
 	fprintf(out, " %s | %s |\n",
-		report_count(a, sizeof(a), report_num(json_object_get(dir, "iops"))),
-		report_mibs(b, sizeof(b), report_num(json_object_get(dir, "bw_bytes"))));
+		report_count(a, sizeof(a), results_num(json_object_get(dir, "iops"))),
+		report_mibs(b, sizeof(b), results_num(json_object_get(dir, "bw_bytes"))));
 }
 
 /* Every phase in the order it ran, with the idle gap that refilled credits. */
@@ -465,7 +418,7 @@ static void write_phase_list(FILE *out, const json_t *run)
 	fputc('\n', out);
 }
 
-static void write_single(FILE *out, const json_t *run, const struct columns *c)
+static void write_single(FILE *out, const json_t *run, const struct results_columns *c)
 {
 	char title[CELL_LEN];
 
@@ -490,7 +443,8 @@ static void write_single(FILE *out, const json_t *run, const struct columns *c)
 }
 
 /* A fleet: the runs side by side, then what each run found. */
-static void write_fleet(FILE *out, json_t *const *runs, size_t nruns, const struct columns *c)
+static void write_fleet(FILE *out, json_t *const *runs, size_t nruns,
+			const struct results_columns *c)
 {
 	size_t r;
 
@@ -514,24 +468,24 @@ static void write_fleet(FILE *out, json_t *const *runs, size_t nruns, const stru
 
 int summary_write(FILE *out, json_t *const *runs, size_t nruns)
 {
-	struct columns c;
-	int rc = columns_build(&c, runs, nruns);
+	struct results_columns c;
+	int rc = results_columns_build(&c, runs, nruns);
 
 	if (!rc && nruns == 1)
 		write_single(out, runs[0], &c);
 	else if (!rc)
 		write_fleet(out, runs, nruns, &c);
-	columns_free(&c);
+	results_columns_free(&c);
 	return rc || fflush(out) || ferror(out) ? -1 : 0;
 }
 
 int summary_write_tldr(FILE *out, json_t *const *runs, size_t nruns)
 {
-	struct columns c;
-	int rc = columns_build(&c, runs, nruns);
+	struct results_columns c;
+	int rc = results_columns_build(&c, runs, nruns);
 
 	if (!rc)
 		write_tldr(out, &c);
-	columns_free(&c);
+	results_columns_free(&c);
 	return rc || fflush(out) || ferror(out) ? -1 : 0;
 }

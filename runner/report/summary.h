@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* One run (nruns == 1): environment, the seed's TL;DR, a section per
+/* One run (nruns == 1): environment, the reference benchmark's TL;DR, a section per
  * phase, the cliff, findings, cost and the list of phases.  A fleet
  * (nruns > 1): one TL;DR with a column per run and device, cost, and each
  * run's findings.  Returns 0, or -1 on a write error. */

@@ -1,5 +1,5 @@
 /* summary_cells.c - the text of each table cell in summary.md, worded as
- * the seed words it: "3,001 -> 300, cliff at 2,000 s", "601 (partly
+ * the reference benchmark words it: "3,001 -> 300, cliff at 2,000 s", "601 (partly
  * refilled bucket; predicted 600)", "mean 1.65 ms, bimodal: ...". */
 #include "report/summary_cells.h"
 
@@ -10,60 +10,60 @@
 
 #include "analysis/analysis.h"
 #include "results/results.h"
+#include "report/report_format.h"
 
-#define MIB (1024.0 * 1024.0)
-/* qd1 latency is bimodal (the seed's throttled gp2: p50 0.60, p95 3.39 ms)
- * when p95 is this many times p50: a mean alone would hide it. */
+/* qd1 latency is bimodal (the reference benchmark's throttled gp2: p50
+ * 0.60, p95 3.39 ms) when p95 is this many times p50: a mean alone would
+ * hide it. */
 #define BIMODAL_RATIO 3.0
 #define ARROW "\xe2\x86\x92" /* U+2192 */
 
-static void missing(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", REPORT_MISSING);
-}
-
 static double dir_num(const json_t *phase, const char *key)
 {
-	return report_num(json_object_get(report_direction(phase), key));
+	return results_num(json_object_get(results_direction(phase), key));
 }
 
 static double mean_lat_ns(const json_t *phase)
 {
-	return report_num(REPORT_GET(report_direction(phase), "lat_ns", "mean"));
+	return results_num(RESULTS_GET(results_direction(phase), "lat_ns", "mean"));
 }
 
 static double seconds_of(const json_t *phase, size_t samples)
 {
-	return (double)samples * report_window_s(phase);
+	return (double)samples * results_window_s(phase);
 }
 
 /* A flat series is the analysis' verdict, not ours to claim without it. */
 static bool analysed_flat(const struct summary_cell_ctx *c)
 {
 	const json_t *status =
-		REPORT_GET(report_analysis_device(c->run, c->device), "cliff", "status");
-	return report_str_is(status, "none") || report_str_is(status, "no cliff");
+		RESULTS_GET(results_analysis_device(c->run, c->device), "cliff", "status");
+	return results_str_is(status, "none") || results_str_is(status, "no cliff");
 }
 
 static void rr_iops_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
-	const json_t *cliff = report_cliff_found(c->run, c->device);
-	struct report_series s = report_series_stats(json_object_get(c->phase, "iops_series"));
+	const json_t *cliff = results_cliff_found(c->run, c->device);
+	struct results_series s = results_series_stats(json_object_get(c->phase, "iops_series"));
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN], d[REPORT_NUM_LEN];
 
-	if (!c->phase)
-		return missing(buf, len);
+	if (!c->phase) {
+		report_missing(buf, len);
+		return;
+	}
 	if (cliff) {
-		report_count(a, sizeof(a), report_num(REPORT_GET(cliff, "before", "mean")));
-		report_count(b, sizeof(b), report_num(REPORT_GET(cliff, "after", "mean")));
-		report_count(d, sizeof(d), report_num(json_object_get(cliff, "second")));
+		report_count(a, sizeof(a), results_num(RESULTS_GET(cliff, "before", "mean")));
+		report_count(b, sizeof(b), results_num(RESULTS_GET(cliff, "after", "mean")));
+		report_count(d, sizeof(d), results_num(json_object_get(cliff, "second")));
 		snprintf(buf, len, "%s " ARROW " %s, cliff at %s s", a, b, d);
 		return;
 	}
 	if (!s.used) {
 		double iops = dir_num(c->phase, "iops");
-		if (!isfinite(iops))
-			return missing(buf, len);
+		if (!isfinite(iops)) {
+			report_missing(buf, len);
+			return;
+		}
 		snprintf(buf, len, "%s mean", report_count(a, sizeof(a), iops));
 		return;
 	}
@@ -78,9 +78,9 @@ static void rr_p99_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
 	char a[REPORT_NUM_LEN];
 
-	report_ms(a, sizeof(a), report_clat_pct_ns(report_direction(c->phase), "99.000000"));
+	report_ms(a, sizeof(a), results_clat_pct_ns(results_direction(c->phase), "99.000000"));
 	snprintf(buf, len, "%s%s", a,
-		 c->phase && report_cliff_found(c->run, c->device)
+		 c->phase && results_cliff_found(c->run, c->device)
 			 ? " (mostly the time after the cliff)"
 			 : "");
 }
@@ -90,10 +90,10 @@ static const json_t *refill_for(const struct summary_cell_ctx *c, const char *ph
 	const json_t *r;
 	size_t i;
 
-	json_array_foreach(json_object_get(report_analysis_device(c->run, c->device), "refill"), i,
+	json_array_foreach(json_object_get(results_analysis_device(c->run, c->device), "refill"), i,
 			   r)
 	{
-		if (report_str_is(json_object_get(r, "phase"), phase))
+		if (results_str_is(json_object_get(r, "phase"), phase))
 			return r;
 	}
 	return NULL;
@@ -102,7 +102,7 @@ static const json_t *refill_for(const struct summary_cell_ctx *c, const char *ph
 /* Why a drained gp2 beats its baseline: the idle gap before refilled it. */
 static void rw_iops_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
-	double expected = report_num(json_object_get(refill_for(c, "randwrite"), "expected_iops"));
+	double expected = results_num(json_object_get(refill_for(c, "randwrite"), "expected_iops"));
 	char a[REPORT_NUM_LEN];
 
 	report_count(a, sizeof(a), dir_num(c->phase, "iops"));
@@ -119,13 +119,15 @@ static void rw_iops_cell(char *buf, size_t len, const struct summary_cell_ctx *c
  * they are far apart. */
 static void qd1_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
-	const json_t *dir = report_direction(c->phase);
-	double p50 = report_clat_pct_ns(dir, "50.000000"),
-	       p95 = report_clat_pct_ns(dir, "95.000000");
+	const json_t *dir = results_direction(c->phase);
+	double p50 = results_clat_pct_ns(dir, "50.000000"),
+	       p95 = results_clat_pct_ns(dir, "95.000000");
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	if (!c->phase)
-		return missing(buf, len);
+	if (!c->phase) {
+		report_missing(buf, len);
+		return;
+	}
 	report_ms(a, sizeof(a), mean_lat_ns(c->phase));
 	if (p95 > BIMODAL_RATIO * p50) {
 		char d[REPORT_NUM_LEN];
@@ -133,7 +135,7 @@ static void qd1_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 		report_ms(d, sizeof(d), p95);
 		snprintf(buf, len, "mean %s, bimodal: p50 %s / p95 %s", a, b, d);
 	} else {
-		report_ms(b, sizeof(b), report_clat_pct_ns(dir, "99.000000"));
+		report_ms(b, sizeof(b), results_clat_pct_ns(dir, "99.000000"));
 		snprintf(buf, len, "mean %s / p99 %s", a, b);
 	}
 }
@@ -143,9 +145,9 @@ static const char *whole_mibs(char *buf, size_t len, const json_t *phase)
 	double bw = dir_num(phase, "bw_bytes");
 
 	if (!phase || !isfinite(bw))
-		snprintf(buf, len, "%s", REPORT_MISSING);
+		report_missing(buf, len);
 	else
-		snprintf(buf, len, "%.0f", bw / MIB);
+		snprintf(buf, len, "%.0f", bw / REPORT_MIB);
 	return buf;
 }
 
@@ -153,24 +155,26 @@ static void seq_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	whole_mibs(a, sizeof(a), report_phase(c->run, "seqread", c->device));
-	whole_mibs(b, sizeof(b), report_phase(c->run, "seqwrite", c->device));
-	if (!strcmp(a, REPORT_MISSING) && !strcmp(b, REPORT_MISSING))
-		return missing(buf, len);
+	whole_mibs(a, sizeof(a), results_phase(c->run, "seqread", c->device));
+	whole_mibs(b, sizeof(b), results_phase(c->run, "seqwrite", c->device));
+	if (!strcmp(a, REPORT_MISSING) && !strcmp(b, REPORT_MISSING)) {
+		report_missing(buf, len);
+		return;
+	}
 	snprintf(buf, len, "%s / %s MiB/s", a, b);
 }
 
 static double cost_of(const struct summary_cell_ctx *c, const char *key)
 {
-	return report_num(REPORT_GET(report_analysis_device(c->run, c->device), "cost", key));
+	return results_num(RESULTS_GET(results_analysis_device(c->run, c->device), "cost", key));
 }
 
-void summary_monthly_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
+void summary_cells_monthly(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
 	report_usd(buf, len, cost_of(c, "monthly_usd"));
 }
 
-void summary_per_3000_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
+void summary_cells_per_3000(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
 	report_usd(buf, len, cost_of(c, "per_3000_iops_usd"));
 }
@@ -182,16 +186,18 @@ static void iops_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 
 static void series_mean_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
-	report_count(buf, len, report_series_stats(json_object_get(c->phase, "iops_series")).mean);
+	report_count(buf, len, results_series_stats(json_object_get(c->phase, "iops_series")).mean);
 }
 
 static void series_range_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
-	struct report_series s = report_series_stats(json_object_get(c->phase, "iops_series"));
+	struct results_series s = results_series_stats(json_object_get(c->phase, "iops_series"));
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	if (!s.used)
-		return missing(buf, len);
+	if (!s.used) {
+		report_missing(buf, len);
+		return;
+	}
 	snprintf(buf, len, "%s / %s", report_count(a, sizeof(a), s.min),
 		 report_count(b, sizeof(b), s.max));
 }
@@ -208,21 +214,23 @@ static void mean_lat_cell(char *buf, size_t len, const struct summary_cell_ctx *
 
 static void percentiles_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
-	const json_t *dir = report_direction(c->phase);
+	const json_t *dir = results_direction(c->phase);
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN], d[REPORT_NUM_LEN];
 
-	if (!json_is_object(REPORT_GET(dir, "clat_ns", "percentile")))
-		return missing(buf, len);
+	if (!json_is_object(RESULTS_GET(dir, "clat_ns", "percentile"))) {
+		report_missing(buf, len);
+		return;
+	}
 	snprintf(buf, len, "%s / %s / %s",
-		 report_ms(a, sizeof(a), report_clat_pct_ns(dir, "50.000000")),
-		 report_ms(b, sizeof(b), report_clat_pct_ns(dir, "95.000000")),
-		 report_ms(d, sizeof(d), report_clat_pct_ns(dir, "99.000000")));
+		 report_ms(a, sizeof(a), results_clat_pct_ns(dir, "50.000000")),
+		 report_ms(b, sizeof(b), results_clat_pct_ns(dir, "95.000000")),
+		 report_ms(d, sizeof(d), results_clat_pct_ns(dir, "99.000000")));
 }
 
 static double phase_seconds(const json_t *phase)
 {
-	return (report_num(json_object_get(phase, "ended_ms")) -
-		report_num(json_object_get(phase, "started_ms"))) /
+	return (results_num(json_object_get(phase, "ended_ms")) -
+		results_num(json_object_get(phase, "started_ms"))) /
 	       1e3;
 }
 
@@ -238,8 +246,10 @@ static void ebs_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 		snprintf(buf, len, "not available (%s)", why ? why : "no reason given");
 		return;
 	}
-	if (!by)
-		return missing(buf, len);
+	if (!by) {
+		report_missing(buf, len);
+		return;
+	}
 	if (!strcmp(by, "none")) {
 		snprintf(buf, len, "none");
 		return;
@@ -248,7 +258,7 @@ static void ebs_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 	snprintf(key, sizeof(key), "%s_exceeded_%s_us",
 		 strncmp(by, "instance", 8) ? "volume" : "instance",
 		 strstr(by, "throughput") ? "throughput" : "iops");
-	report_count(a, sizeof(a), report_num(json_object_get(stats, key)) / 1e6);
+	report_count(a, sizeof(a), results_num(json_object_get(stats, key)) / 1e6);
 	report_count(b, sizeof(b), phase_seconds(c->phase));
 	snprintf(buf, len, "%s, exceeded %s s of %s s", by, a, b);
 }
@@ -264,12 +274,14 @@ static const char *little_word(enum little_verdict v)
  * the queue an IOPS limit builds, not a slow device. */
 static void little_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
-	double qd = report_num(json_object_get(c->phase, "iodepth"));
+	double qd = results_num(json_object_get(c->phase, "iodepth"));
 	struct little_check l = little_judge(dir_num(c->phase, "iops"), mean_lat_ns(c->phase) / 1e9,
 					     qd, LITTLE_TOLERANCE);
 
-	if (l.verdict == LITTLE_NO_DATA)
-		return missing(buf, len);
+	if (l.verdict == LITTLE_NO_DATA) {
+		report_missing(buf, len);
+		return;
+	}
 	snprintf(buf, len, "%.1f in flight at qd%.0f: %s", l.in_flight, qd, little_word(l.verdict));
 }
 
@@ -281,27 +293,30 @@ static void disk_check_cell(char *buf, size_t len, const struct summary_cell_ctx
 	const json_t *agrees = json_object_get(check, "agrees");
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	if (!json_is_object(check))
-		return missing(buf, len);
-	report_count(a, sizeof(a), report_num(json_object_get(check, "kernel_ios")));
-	report_count(b, sizeof(b), report_num(json_object_get(check, "engine_ios")));
+	if (!json_is_object(check)) {
+		report_missing(buf, len);
+		return;
+	}
+	report_count(a, sizeof(a), results_num(json_object_get(check, "kernel_ios")));
+	report_count(b, sizeof(b), results_num(json_object_get(check, "engine_ios")));
 	snprintf(buf, len, "%s / %s: %s", a, b,
 		 json_is_true(agrees)	 ? "agree"
 		 : json_is_false(agrees) ? "DISAGREE"
 					 : REPORT_MISSING);
 }
 
-const struct summary_row summary_tldr_rows[] = {
+const struct summary_row summary_cells_tldr_rows[] = {
 	{ "Random read IOPS", "randread", rr_iops_cell },
 	{ "Random read p99 latency", "randread", rr_p99_cell },
 	{ "Random write IOPS", "randwrite", rw_iops_cell },
 	{ "Random read latency", "lat", qd1_cell },
 	{ "Sequential read / write", "seqread", seq_cell },
-	{ "Monthly cost", NULL, summary_monthly_cell },
+	{ "Monthly cost", NULL, summary_cells_monthly },
 };
-const size_t summary_tldr_row_count = sizeof(summary_tldr_rows) / sizeof(summary_tldr_rows[0]);
+const size_t summary_cells_tldr_count =
+	sizeof(summary_cells_tldr_rows) / sizeof(summary_cells_tldr_rows[0]);
 
-const struct summary_row summary_phase_rows[] = {
+const struct summary_row summary_cells_phase_rows[] = {
 	{ "IOPS (whole phase)", NULL, iops_cell },
 	{ "IOPS per window, mean (first excluded)", NULL, series_mean_cell },
 	{ "IOPS per window, min / max", NULL, series_range_cell },
@@ -312,4 +327,5 @@ const struct summary_row summary_phase_rows[] = {
 	{ "Little's law", NULL, little_cell },
 	{ "Kernel / engine I/Os", NULL, disk_check_cell },
 };
-const size_t summary_phase_row_count = sizeof(summary_phase_rows) / sizeof(summary_phase_rows[0]);
+const size_t summary_cells_phase_count =
+	sizeof(summary_cells_phase_rows) / sizeof(summary_cells_phase_rows[0]);

@@ -1,5 +1,5 @@
 /* summary_cells.h - what each cell of summary.md's tables says: the rows of
- * the seed's TL;DR and of a measurement table, each a function of one
+ * the reference benchmark's TL;DR and of a measurement table, each a function of one
  * device's phase.  summary.c lays them out. */
 #ifndef EBSBENCH_SUMMARY_CELLS_H
 #define EBSBENCH_SUMMARY_CELLS_H
@@ -23,18 +23,18 @@ struct summary_row {
 	summary_cell_fn *cell;
 };
 
-/* The seed's TL;DR: random read IOPS and p99, random write IOPS, qd1
+/* The reference benchmark's TL;DR: random read IOPS and p99, random write IOPS, qd1
  * latency, sequential read / write, monthly cost. */
-extern const struct summary_row summary_tldr_rows[];
-extern const size_t summary_tldr_row_count;
+extern const struct summary_row summary_cells_tldr_rows[];
+extern const size_t summary_cells_tldr_count;
 
 /* A measurement table: IOPS, per-second mean and range, throughput,
  * latency, EBS throttling, Little's law, kernel-vs-engine check. */
-extern const struct summary_row summary_phase_rows[];
-extern const size_t summary_phase_row_count;
+extern const struct summary_row summary_cells_phase_rows[];
+extern const size_t summary_cells_phase_count;
 
 /* The cost table's columns: analysis.devices[].cost. */
-void summary_monthly_cell(char *buf, size_t len, const struct summary_cell_ctx *c);
-void summary_per_3000_cell(char *buf, size_t len, const struct summary_cell_ctx *c);
+void summary_cells_monthly(char *buf, size_t len, const struct summary_cell_ctx *c);
+void summary_cells_per_3000(char *buf, size_t len, const struct summary_cell_ctx *c);
 
 #endif

@@ -1,4 +1,4 @@
-/* svg.c - the IOPS timeline (the seed's figure: gp2 at 3,000 IOPS, then
+/* svg.c - the IOPS timeline (the reference benchmark's figure: gp2 at 3,000 IOPS, then
  * 300 from one second to the next) and the latency percentile chart. */
 #include "report/svg.h"
 
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "results/results.h"
+#include "report/report_format.h"
 
 #define WIDTH 960
 #define PLOT_LEFT 90.0
@@ -27,51 +28,39 @@ struct entry {
 	char name[NAME_LEN]; /* "gp2 (gp2, 100 GiB)", or "run 2: gp2" in a fleet */
 };
 
+/* The entries, one per column of results_columns_build. */
 struct entries {
 	struct entry *e;
 	size_t count;
-	json_t **devices; /* one reference per run, until entries_free */
-	size_t nruns;
+	struct results_columns columns;
 };
 
 static void entries_free(struct entries *es)
 {
-	for (size_t r = 0; es->devices && r < es->nruns; r++)
-		json_decref(es->devices[r]);
-	free(es->devices);
+	results_columns_free(&es->columns);
 	free(es->e);
 }
 
 static int entries_build(struct entries *es, json_t *const *runs, size_t nruns)
 {
-	size_t r, i, total = 0;
-
 	es->count = 0;
-	es->nruns = nruns;
 	es->e = NULL;
-	es->devices = calloc(nruns ? nruns : 1, sizeof(*es->devices));
-	if (!es->devices)
+	if (results_columns_build(&es->columns, runs, nruns))
 		return -1;
-	for (r = 0; r < nruns; r++) {
-		es->devices[r] = report_devices(runs[r]);
-		total += json_array_size(es->devices[r]);
-	}
-	es->e = calloc(total ? total : 1, sizeof(*es->e));
+	es->e = calloc(es->columns.count ? es->columns.count : 1, sizeof(*es->e));
 	if (!es->e)
 		return -1;
-	for (r = 0; r < nruns; r++) {
-		for (i = 0; i < json_array_size(es->devices[r]); i++) {
-			const json_t *device = json_array_get(es->devices[r], i);
-			struct entry *e = &es->e[es->count];
-			e->run = runs[r];
-			e->label = report_label(device);
-			e->colour = palette[es->count % PALETTE_SIZE];
-			if (nruns > 1)
-				snprintf(e->name, sizeof(e->name), "run %zu: %s", r + 1, e->label);
-			else
-				report_device_title(e->name, sizeof(e->name), device);
-			es->count++;
-		}
+	for (size_t i = 0; i < es->columns.count; i++) {
+		const struct results_column *col = &es->columns.col[i];
+		struct entry *e = &es->e[es->count];
+		e->run = col->run;
+		e->label = results_label(col->device);
+		e->colour = palette[es->count % PALETTE_SIZE];
+		if (nruns > 1)
+			snprintf(e->name, sizeof(e->name), "run %zu: %s", col->run_index, e->label);
+		else
+			report_device_title(e->name, sizeof(e->name), col->device);
+		es->count++;
 	}
 	return 0;
 }
@@ -182,7 +171,7 @@ static double tl_y(const struct scale *s, double iops)
 
 static const json_t *randread_series(const struct entry *e)
 {
-	return json_object_get(report_phase(e->run, "randread", e->label), "iops_series");
+	return json_object_get(results_phase(e->run, "randread", e->label), "iops_series");
 }
 
 /* x spans the longest phase; y the highest window, the first of each
@@ -194,8 +183,8 @@ static struct scale tl_scale(const struct entries *es, double *ystep)
 	for (size_t i = 0; i < es->count; i++) {
 		const json_t *series = randread_series(&es->e[i]);
 		double window =
-			report_window_s(report_phase(es->e[i].run, "randread", es->e[i].label));
-		struct report_series st = report_series_stats(series);
+			results_window_s(results_phase(es->e[i].run, "randread", es->e[i].label));
+		struct results_series st = results_series_stats(series);
 		s.xmax = fmax(s.xmax, (double)st.samples * window);
 		if (st.used)
 			s.ymax = fmax(s.ymax, st.max);
@@ -251,7 +240,7 @@ static void tl_axes(FILE *out, const struct scale *s, double ystep)
 static void tl_point(FILE *out, const struct scale *s, const json_t *series, size_t i,
 		     double window)
 {
-	double v = report_num(json_array_get(series, i));
+	double v = results_num(json_array_get(series, i));
 	fprintf(out, " %.1f,%.1f", tl_x(s, (double)i * window), tl_y(s, isfinite(v) ? v : 0));
 }
 
@@ -262,10 +251,10 @@ static void tl_bucket(FILE *out, const struct scale *s, const json_t *series, si
 	size_t lo = from, hi = from;
 
 	for (size_t i = from + 1; i < to; i++) {
-		double v = report_num(json_array_get(series, i));
-		if (v < report_num(json_array_get(series, lo)))
+		double v = results_num(json_array_get(series, i));
+		if (v < results_num(json_array_get(series, lo)))
 			lo = i;
-		if (v > report_num(json_array_get(series, hi)))
+		if (v > results_num(json_array_get(series, hi)))
 			hi = i;
 	}
 	tl_point(out, s, series, lo < hi ? lo : hi, window);
@@ -277,7 +266,7 @@ static void tl_bucket(FILE *out, const struct scale *s, const json_t *series, si
 static int tl_line(FILE *out, const struct scale *s, const struct entry *e, size_t index)
 {
 	const json_t *series = randread_series(e);
-	double window = report_window_s(report_phase(e->run, "randread", e->label));
+	double window = results_window_s(results_phase(e->run, "randread", e->label));
 	size_t n = json_array_size(series), used = n > 1 ? n - 1 : 0, b;
 
 	if (!used)
@@ -323,13 +312,13 @@ static void tl_mark(FILE *out, const struct scale *s, const struct entry *e, dou
 /* The cliff where it happened, and a lighter line where the model put it. */
 static void tl_cliff_marks(FILE *out, const struct scale *s, const struct entry *e, size_t k)
 {
-	const json_t *cliff = report_cliff_found(e->run, e->label);
+	const json_t *cliff = results_cliff_found(e->run, e->label);
 
 	if (!cliff)
 		return;
-	tl_mark(out, s, e, report_num(json_object_get(cliff, "second")), "cliff", "cliff",
+	tl_mark(out, s, e, results_num(json_object_get(cliff, "second")), "cliff", "cliff",
 		TL_TOP + 14 + 14 * (double)k);
-	tl_mark(out, s, e, report_num(json_object_get(cliff, "predicted_second")), "predicted",
+	tl_mark(out, s, e, results_num(json_object_get(cliff, "predicted_second")), "predicted",
 		"predicted", TL_BOTTOM - 8 - 14 * (double)k);
 }
 
@@ -356,7 +345,7 @@ int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns)
 			(PLOT_LEFT + PLOT_RIGHT) / 2, (TL_TOP + TL_BOTTOM) / 2,
 			"no random read series in these results");
 	for (i = 0; i < es.count; i++) {
-		if (report_cliff_found(es.e[i].run, es.e[i].label))
+		if (results_cliff_found(es.e[i].run, es.e[i].label))
 			tl_cliff_marks(out, &s, &es.e[i], cliffs++);
 	}
 	legend(out, &es, TL_LEGEND_TOP);
@@ -390,13 +379,13 @@ static double lp_x(const struct lp_scale *s, double ms)
 
 static bool lp_fill(struct lp_row *row, const struct entry *e, const char *phase)
 {
-	const json_t *dir = report_direction(report_phase(e->run, phase, e->label));
+	const json_t *dir = results_direction(results_phase(e->run, phase, e->label));
 	bool any = false;
 
 	row->e = e;
 	row->phase = phase;
 	for (int k = 0; k < 3; k++) {
-		row->ms[k] = report_clat_pct_ns(dir, lp_keys[k]) / 1e6;
+		row->ms[k] = results_clat_pct_ns(dir, lp_keys[k]) / 1e6;
 		any = any || row->ms[k] > 0;
 	}
 	return any;

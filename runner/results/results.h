@@ -82,6 +82,6 @@ json_t *results_load(const char *dir, char *err, size_t errlen);
 int results_save(const json_t *results, const char *dir, char *err, size_t errlen);
 
 /* The rest of the folder's face (last: each sees what is declared above). */
-#include "results/report_data.h"
+#include "results/results_read.h"
 
 #endif

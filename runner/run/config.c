@@ -5,13 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "job/job.h"
 
 void config_defaults(struct run_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	snprintf(c->region, sizeof(c->region), "ap-northeast-2");
-	snprintf(c->ioengine, sizeof(c->ioengine), "io_uring");
+	snprintf(c->ioengine, sizeof(c->ioengine), "%s", engine_default()->name);
 	snprintf(c->output_dir, sizeof(c->output_dir), "results");
 	c->time_scale = 1.0;
 	c->test_size = 8ull << 30; /* the seed's 8 GiB test region */
@@ -190,7 +191,7 @@ static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *
 	if (!strcmp(key, "time_scale"))
 		return get_positive(v, key, &c->time_scale, err, errlen);
 	if (!strcmp(key, "test_size")) {
-		if (!json_is_string(v) || parse_size(json_string_value(v), &c->test_size) ||
+		if (!json_is_string(v) || options_parse_size(json_string_value(v), &c->test_size) ||
 		    c->test_size == 0) {
 			snprintf(err, errlen, "config: 'test_size' must be a size such as \"8G\"");
 			return -1;

@@ -167,7 +167,7 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 			return -1;
 		s->planned_ns = estimate_ns(s, &devices[d]);
 		p->total_ns += s->planned_ns;
-		p->writes |= rw_writes(s->job.rw);
+		p->writes |= options_rw_writes(s->job.rw);
 	}
 	return 0;
 }

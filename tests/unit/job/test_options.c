@@ -38,7 +38,7 @@ static void test_seed_command(struct checks *checks)
 	CHECK_EQ_U64(o.iodepth, 32);
 	CHECK_EQ_U64(o.runtime_ns, 2700ull * 1000000000ull);
 	CHECK(o.time_based && o.direct && o.group_reporting);
-	CHECK(o.ioengine == ENGINE_LIBAIO);
+	CHECK(o.ioengine == &engine_libaio_ops);
 	CHECK(o.output_format == OUTPUT_JSON);
 	CHECK_EQ_U64(o.log_avg_msec, 1000);
 	CHECK(!strcmp(o.iops_log, "gp2_rr"));
@@ -49,23 +49,23 @@ static void test_seed_command(struct checks *checks)
 static void test_units(struct checks *checks)
 {
 	uint64_t v;
-	CHECK(parse_size("4k", &v) == 0 && v == 4096);
-	CHECK(parse_size("1M", &v) == 0 && v == 1048576);
-	CHECK(parse_size("1MiB", &v) == 0 && v == 1048576);
-	CHECK(parse_size("512", &v) == 0 && v == 512);
-	CHECK(parse_size("2t", &v) == 0 && v == 2ull << 40);
-	CHECK(parse_size("", &v) < 0);
-	CHECK(parse_size("k", &v) < 0);
-	CHECK(parse_size("4x", &v) < 0);
-	CHECK(parse_size("-4k", &v) < 0);
-	CHECK(parse_size("99999999999999999999", &v) < 0);
-	CHECK(parse_size("16777216P", &v) < 0); /* 2^24 PiB overflows */
-	CHECK(parse_duration_ns("60", &v) == 0 && v == 60000000000ull);
-	CHECK(parse_duration_ns("500ms", &v) == 0 && v == 500000000ull);
-	CHECK(parse_duration_ns("2m", &v) == 0 && v == 120000000000ull);
-	CHECK(parse_duration_ns("1h", &v) == 0 && v == 3600000000000ull);
-	CHECK(parse_duration_ns("10 s", &v) < 0);
-	CHECK(parse_duration_ns("1y", &v) < 0);
+	CHECK(options_parse_size("4k", &v) == 0 && v == 4096);
+	CHECK(options_parse_size("1M", &v) == 0 && v == 1048576);
+	CHECK(options_parse_size("1MiB", &v) == 0 && v == 1048576);
+	CHECK(options_parse_size("512", &v) == 0 && v == 512);
+	CHECK(options_parse_size("2t", &v) == 0 && v == 2ull << 40);
+	CHECK(options_parse_size("", &v) < 0);
+	CHECK(options_parse_size("k", &v) < 0);
+	CHECK(options_parse_size("4x", &v) < 0);
+	CHECK(options_parse_size("-4k", &v) < 0);
+	CHECK(options_parse_size("99999999999999999999", &v) < 0);
+	CHECK(options_parse_size("16777216P", &v) < 0); /* 2^24 PiB overflows */
+	CHECK(options_parse_duration_ns("60", &v) == 0 && v == 60000000000ull);
+	CHECK(options_parse_duration_ns("500ms", &v) == 0 && v == 500000000ull);
+	CHECK(options_parse_duration_ns("2m", &v) == 0 && v == 120000000000ull);
+	CHECK(options_parse_duration_ns("1h", &v) == 0 && v == 3600000000000ull);
+	CHECK(options_parse_duration_ns("10 s", &v) < 0);
+	CHECK(options_parse_duration_ns("1y", &v) < 0);
 }
 
 static void expect_error(struct checks *checks, const char *word, const char *needle)

@@ -75,7 +75,7 @@ static void make_options(struct job_options *o)
 	o->rwmixread = 50;
 	o->bs = 4096;
 	o->iodepth = 8;
-	o->ioengine = ENGINE_LIBAIO;
+	o->ioengine = &engine_libaio_ops;
 	o->runtime_ns = 2000000000;
 	memcpy(o->percentiles, fio_percentiles, sizeof(fio_percentiles));
 	o->percentile_count = COUNT(fio_percentiles);

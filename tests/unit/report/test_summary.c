@@ -10,7 +10,7 @@
 #include "check.h"
 #include "cli/cli.h"
 #include "fixtures/seed_fixture.h"
-#include "results/report_data.h"
+#include "report/report_format.h"
 #include "report/summary.h"
 
 static char *render_summary(json_t *const *runs, size_t nruns)

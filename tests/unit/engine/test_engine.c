@@ -1,0 +1,142 @@
+/* test_engine.c - the engine registry: lookup by name, the names list,
+ * an unknown name's error, the io_uring -> libaio fallback choice, and each
+ * engine found by name moving real I/O through a file. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "engine/engine.h"
+#include "job/options.h"
+
+static void test_lookup_each_name(struct checks *checks)
+{
+	static const char *const names[] = { "io_uring", "libaio", "psync" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct engine_ops *ops = engine_find(names[i]);
+		CHECK(ops != NULL);
+		CHECK(ops && !strcmp(ops->name, names[i]));
+	}
+	CHECK(engine_find("io_uring") == &engine_io_uring_ops);
+	CHECK(engine_find("libaio") == &engine_libaio_ops);
+	CHECK(engine_find("psync") == &engine_psync_ops);
+	CHECK(engine_find("psync")->synchronous);
+	CHECK(!engine_find("libaio")->synchronous);
+	CHECK(engine_default() == &engine_io_uring_ops);
+}
+
+static void test_unknown_name(struct checks *checks)
+{
+	struct job_options o;
+	char err[256] = "";
+	CHECK(engine_find("spdk") == NULL);
+	CHECK(engine_find("") == NULL);
+	CHECK(engine_find("IO_URING") == NULL);
+	CHECK(engine_find(NULL) == NULL);
+	options_defaults(&o);
+	CHECK(o.ioengine == engine_default());
+	CHECK(options_set(&o, "ioengine", "spdk", err, sizeof(err)) == -1);
+	CHECK(!strcmp(err, "option 'ioengine': invalid value 'spdk' "
+			   "(expected io_uring, libaio or psync)"));
+	CHECK(o.ioengine == engine_default());
+	CHECK(options_set(&o, "ioengine", "psync", err, sizeof(err)) == 0);
+	CHECK(o.ioengine == &engine_psync_ops);
+}
+
+static void test_names(struct checks *checks)
+{
+	char buf[64];
+	CHECK(!strcmp(engine_names(buf, sizeof(buf), ", ", " or "), "io_uring, libaio or psync"));
+	CHECK(!strcmp(engine_names(buf, sizeof(buf), "|", "|"), "io_uring|libaio|psync"));
+	/* Cut short, still a string. */
+	CHECK(!strcmp(engine_names(buf, 6, "|", "|"), "io_ur"));
+}
+
+static void test_fallback_choice(struct checks *checks)
+{
+	CHECK(engine_fallback(&engine_io_uring_ops, -ENOSYS) == &engine_libaio_ops);
+	CHECK(engine_fallback(&engine_io_uring_ops, -EPERM) == &engine_libaio_ops);
+	CHECK(engine_fallback(&engine_io_uring_ops, -EACCES) == &engine_libaio_ops);
+	/* Other failures are the job's, not the host's refusal. */
+	CHECK(engine_fallback(&engine_io_uring_ops, -EINVAL) == NULL);
+	CHECK(engine_fallback(&engine_io_uring_ops, -ENOMEM) == NULL);
+	CHECK(engine_fallback(&engine_io_uring_ops, 0) == NULL);
+	/* Nothing stands in for the others. */
+	CHECK(engine_fallback(&engine_libaio_ops, -EPERM) == NULL);
+	CHECK(engine_fallback(&engine_psync_ops, -ENOSYS) == NULL);
+}
+
+/* One I/O through a started engine: queue, commit, reap; its result. */
+static int64_t one_io(struct engine *e, struct io_unit *u)
+{
+	struct io_unit *done[1];
+	if (e->ops->queue(e, u) < 0 || e->ops->commit(e) < 0 || e->ops->reap(e, 1, done, 1) != 1)
+		return -1;
+	return done[0] == u ? u->result : -1;
+}
+
+/* Writes a block through the engine and reads it back through it. */
+static void round_trip(struct checks *checks, const char *name, int fd)
+{
+	struct engine e = { 0 };
+	char note[160], err[256];
+	void *wbuf = NULL, *rbuf = NULL;
+	CHECK(posix_memalign(&wbuf, 4096, 4096) == 0 && posix_memalign(&rbuf, 4096, 4096) == 0);
+	memset(wbuf, 0x5a, 4096);
+	memset(rbuf, 0, 4096);
+	CHECK(engine_start(&e, engine_find(name), fd, 4, note, sizeof(note), err, sizeof(err)) ==
+	      0);
+	/* io_uring may be refused on this host: then libaio runs, and says so. */
+	if (e.ops && e.ops != engine_find(name)) {
+		CHECK(!strcmp(name, "io_uring") && e.ops == &engine_libaio_ops);
+		CHECK(strstr(note, "io_uring refused (") == note);
+		CHECK(strstr(note, "); ran libaio instead") != NULL);
+	} else {
+		CHECK(note[0] == '\0');
+	}
+	if (e.ops) {
+		struct io_unit w = {
+			.offset = 8192, .length = 4096, .ddir = DDIR_WRITE, .buf = wbuf
+		};
+		struct io_unit r = {
+			.offset = 8192, .length = 4096, .ddir = DDIR_READ, .buf = rbuf
+		};
+		CHECK(one_io(&e, &w) == 4096);
+		CHECK(one_io(&e, &r) == 4096);
+		CHECK(memcmp(wbuf, rbuf, 4096) == 0);
+		e.ops->teardown(&e);
+	}
+	free(wbuf);
+	free(rbuf);
+}
+
+static void test_each_engine_moves_io(struct checks *checks)
+{
+	char path[] = "/tmp/test_engine.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	CHECK(ftruncate(fd, 1 << 20) == 0);
+	round_trip(checks, "io_uring", fd);
+	round_trip(checks, "libaio", fd);
+	round_trip(checks, "psync", fd);
+	close(fd);
+}
+
+static void test_start_failure_names_the_engine(struct checks *checks)
+{
+	struct engine e = { 0 };
+	char note[160], err[256] = "";
+	/* A queue of no entries is refused by the kernel (EINVAL): no stand-in. */
+	CHECK(engine_start(&e, &engine_libaio_ops, 0, 0, note, sizeof(note), err, sizeof(err)) ==
+	      -1);
+	CHECK(e.ops == NULL);
+	CHECK(strstr(err, "ioengine libaio cannot start: ") == err);
+	CHECK(note[0] == '\0');
+}
+
+CHECK_MAIN(test_lookup_each_name, test_unknown_name, test_names, test_fallback_choice,
+	   test_each_engine_moves_io, test_start_failure_names_the_engine)
