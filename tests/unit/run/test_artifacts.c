@@ -68,7 +68,22 @@ static void remove_dir(struct checks *checks, const char *dir)
 	CHECK(system(cmd) == 0);
 }
 
-/* report_render writes the report's artifacts and nothing else. */
+/* Whether summary.md in dir links the chart named name: "](name)". */
+static bool summary_links(const char *dir, const char *name)
+{
+	char path[128], link[96], text[1 << 16];
+	snprintf(path, sizeof(path), "%s/%s", dir, artifacts_name(ARTIFACT_SUMMARY));
+	snprintf(link, sizeof(link), "](%s)", name);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	return strstr(text, link) != NULL;
+}
+
+/* report_render writes the report's artifacts and nothing else, and the
+ * summary links the charts by the names they are written under. */
 static void test_report_writes_its_artifacts(struct checks *checks)
 {
 	char dir[] = "/tmp/ebsbench-artifacts-XXXXXX", err[256];
@@ -77,6 +92,8 @@ static void test_report_writes_its_artifacts(struct checks *checks)
 	CHECK(report_render(&run, 1, dir, err, sizeof(err)) == 0);
 	CHECK_EQ_U64(count_dir(checks, dir, artifacts_report_files(), ARTIFACT_REPORT_COUNT),
 		     ARTIFACT_REPORT_COUNT);
+	CHECK(summary_links(dir, artifacts_name(ARTIFACT_IOPS_SVG)));
+	CHECK(summary_links(dir, artifacts_name(ARTIFACT_LATENCY_SVG)));
 	json_decref(run);
 	remove_dir(checks, dir);
 }
