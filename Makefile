@@ -207,6 +207,7 @@ lint:
 	clang-format --dry-run --Werror $(C_FILES)
 	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
 		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -Itests/unit -Itests/fuzz -I$(DEPS)/include runner init tests/unit tests/tools tests/fuzz
+	bash tests/lint-layers.sh
 	bash tests/lint-bats.sh
 	bash tests/lint-bats.sh --skips-readme
 

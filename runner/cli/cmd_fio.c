@@ -47,7 +47,8 @@ static int run_job(const struct job_options *o, const volatile sig_atomic_t *sto
 {
 	char err[512] = "";
 	struct target t;
-	struct io_logs logs;
+	struct iolog logs;
+	struct iolog_paths paths;
 	struct job_stats *s = malloc(sizeof(*s));
 	int code = 1;
 	if (!s) {
@@ -57,11 +58,12 @@ static int run_job(const struct job_options *o, const volatile sig_atomic_t *sto
 	job_stats_init(s);
 	if (target_open(&t, o, err, sizeof(err)) == 0) {
 		struct job_context ctx = { .stop = stop };
-		if (io_logs_open(&logs, o, err, sizeof(err)) == 0 &&
+		iolog_paths_fio(&paths, o);
+		if (iolog_open(&logs, o, &paths, err, sizeof(err)) == 0 &&
 		    job_run(o, &t, &logs, s, &ctx, err, sizeof(err)) == 0)
 			code = s->error ? 1 : 0;
 		char log_err[256];
-		if (io_logs_close(&logs, log_err, sizeof(log_err)) && code == 0) {
+		if (iolog_close(&logs, log_err, sizeof(log_err)) && code == 0) {
 			snprintf(err, sizeof(err), "%s", log_err);
 			code = 1;
 		}

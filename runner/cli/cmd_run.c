@@ -50,21 +50,26 @@ static int64_t wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void log_name_of(const struct run_state *st, const struct plan_step *s, char *buf,
-			size_t len)
+/* Where step s's IOPS log goes: its artifact name in the output dir. */
+static int iops_log_path(const struct run_state *st, const struct plan_step *s, char *path,
+			 size_t cap, char *err, size_t errlen)
 {
-	snprintf(buf, len, "%s_%s_iops.1.log", st->devices[s->device].label, s->short_name);
+	int n = snprintf(path, cap, "%s/%s", st->out_dir, s->iops_log);
+	if (n >= 0 && (size_t)n < cap)
+		return 0;
+	snprintf(err, errlen, "output_dir %s is too long for a log path", st->out_dir);
+	return -1;
 }
 
 static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 			  const struct job_stats *js, json_t *ebs, int64_t start_ms,
 			  uint64_t idle_ns)
 {
-	char log_name[96], log_path[1300], err[256];
+	char log_path[IOLOG_PATH_MAX], err[256];
 	const struct job_options *o = &s->job;
-	log_name_of(st, s, log_name, sizeof(log_name));
-	snprintf(log_path, sizeof(log_path), "%s/%s", st->out_dir, log_name);
-	json_t *series = record_iops_series(log_path, err, sizeof(err));
+	json_t *series = iops_log_path(st, s, log_path, sizeof(log_path), err, sizeof(err))
+				 ? NULL
+				 : run_record_iops_series(log_path, err, sizeof(err));
 	json_t *p =
 		json_pack("{sssssIsI}", "phase", s->phase, "device", st->devices[s->device].label,
 			  "started_ms", (json_int_t)start_ms, "ended_ms", (json_int_t)wall_ms());
@@ -76,10 +81,10 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 	json_object_set_new(p, "runtime_s", json_real((double)o->runtime_ns / 1e9));
 	json_object_set_new(p, "window_ms", json_integer(o->log_avg_msec));
 	json_object_set_new(p, "job", output_job_json(o, js, false));
-	json_object_set_new(p, "iops_log", json_string(log_name));
+	json_object_set_new(p, "iops_log", json_string(s->iops_log));
 	json_object_set_new(p, "iops_series", series ? series : json_array());
 	json_object_set_new(p, "ebs_stats", ebs);
-	json_object_set_new(p, "disk_check", record_disk_check(js));
+	json_object_set_new(p, "disk_check", run_record_disk_check(js));
 	return p;
 }
 
@@ -99,10 +104,13 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 	const struct run_device *d = &st->devices[s->device];
 	struct ebs_sample before, after;
 	struct target t;
-	struct io_logs logs;
+	struct iolog logs;
+	struct iolog_paths *paths = calloc(1, sizeof(*paths));
 	char label[160];
 	struct job_stats *js = malloc(sizeof(*js));
-	if (!js) {
+	if (!js || !paths) {
+		free(js);
+		free(paths);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -112,16 +120,19 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 	struct job_context ctx = { .stop = stop,
 				   .label = label,
 				   .remaining_after_ns = planned_after(&st->plan, k) };
-	ebs_sample_take(d->info.dev_path, &before);
+	run_record_ebs_sample(d->info.dev_path, &before);
 	uint64_t start_ns = clock_now_ns();
 	int64_t start_ms = wall_ms();
-	int rc = target_open(&t, &s->job, err, errlen);
+	int rc = iops_log_path(st, s, paths->path[IOLOG_IOPS], sizeof(paths->path[IOLOG_IOPS]), err,
+			       errlen);
+	if (rc == 0)
+		rc = target_open(&t, &s->job, err, errlen);
 	if (rc == 0) {
-		rc = io_logs_open(&logs, &s->job, err, errlen);
+		rc = iolog_open(&logs, &s->job, paths, err, errlen);
 		if (rc == 0)
 			rc = job_run(&s->job, &t, &logs, js, &ctx, err, errlen);
 		char log_err[256];
-		if (io_logs_close(&logs, log_err, sizeof(log_err)) && rc == 0) {
+		if (iolog_close(&logs, log_err, sizeof(log_err)) && rc == 0) {
 			snprintf(err, errlen, "%s", log_err);
 			rc = -1;
 		}
@@ -129,15 +140,16 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 	}
 	if (rc == 0 && js->error)
 		rc = -1; /* err already names the failed I/O */
-	ebs_sample_take(d->info.dev_path, &after);
+	run_record_ebs_sample(d->info.dev_path, &after);
 	uint64_t idle = st->last_end_ns[s->device] ? start_ns - st->last_end_ns[s->device] : 0;
 	st->last_end_ns[s->device] = clock_now_ns();
 	if (js->runtime_ns) {
-		json_t *ebs = record_ebs_stats(&before, &after, js->runtime_ns / 1000);
+		json_t *ebs = run_record_ebs_stats(&before, &after, js->runtime_ns / 1000);
 		json_array_append_new(json_object_get(st->results, "phases"),
 				      phase_json(st, s, js, ebs, start_ms, idle));
 	}
 	free(js);
+	free(paths);
 	return rc;
 }
 
@@ -156,13 +168,13 @@ static json_t *results_start(const struct run_state *st)
 	char when[32];
 	json_t *devices = json_array();
 	for (size_t i = 0; i < st->device_count; i++)
-		json_array_append_new(devices, record_device(&st->devices[i]));
-	json_t *env = record_environment(&st->cfg);
-	format_iso_utc(when, sizeof(when), wall_ms());
+		json_array_append_new(devices, run_record_device(&st->devices[i]));
+	json_t *env = run_record_environment(&st->cfg);
+	run_record_iso_utc(when, sizeof(when), wall_ms());
 	json_object_set_new(env, "started", json_string(when));
 	return json_pack("{sisosososososo}", "schema", RESULTS_SCHEMA, "ebsbench",
-			 record_ebsbench(&st->cfg), "environment", env, "plan", plan_json(st),
-			 "prices", record_prices(&st->cfg.prices, st->cfg.prices_overridden),
+			 run_record_ebsbench(&st->cfg), "environment", env, "plan", plan_json(st),
+			 "prices", run_record_prices(&st->cfg.prices, st->cfg.prices_overridden),
 			 "devices", devices, "phases", json_array());
 }
 
@@ -175,11 +187,11 @@ static void print_plan(FILE *out, const struct run_state *st)
 		for (unsigned g = 0; g < s->job.given_count; g++)
 			json_object_set_new(opts, s->job.given[g].name,
 					    json_string(s->job.given[g].value));
-		json_array_append_new(steps,
-				      json_pack("{sssssssfso}", "phase", s->phase, "device",
-						st->devices[s->device].label, "path",
-						st->devices[s->device].info.dev_path, "planned_s",
-						(double)s->planned_ns / 1e9, "options", opts));
+		json_array_append_new(steps, json_pack("{sssssssfsoss}", "phase", s->phase,
+						       "device", st->devices[s->device].label,
+						       "path", st->devices[s->device].info.dev_path,
+						       "planned_s", (double)s->planned_ns / 1e9,
+						       "options", opts, "iops_log", s->iops_log));
 	}
 	json_t *doc = json_pack("{sOsfsbso}", "devices", json_object_get(st->results, "devices"),
 				"planned_s", (double)st->plan.total_ns / 1e9, "writes",
@@ -233,8 +245,7 @@ static int prepare(struct run_state *st, const char *config, const char *out, ch
 	/* A device the config names that is not there is the config's fault. */
 	if (run_devices_resolve(&st->cfg, &st->found, st->devices, &st->device_count, err, errlen))
 		return 2;
-	if (plan_build(&st->plan, &st->cfg, st->devices, st->device_count, st->out_dir, err,
-		       errlen))
+	if (plan_build(&st->plan, &st->cfg, st->devices, st->device_count, err, errlen))
 		return 2;
 	/* A URL that expires mid-run loses the results: refuse it now. */
 	if (upload_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err, errlen))
@@ -252,11 +263,10 @@ static int prepare(struct run_state *st, const char *config, const char *out, ch
  * the phase running. */
 static void upload_phase(struct run_state *st, size_t k, bool saved)
 {
-	char name[96], path[1300];
-	log_name_of(st, &st->plan.steps[k], name, sizeof(name));
-	snprintf(path, sizeof(path), "%s/%s", st->out_dir, name);
-	if (!access(path, F_OK))
-		uploader_send(&st->up, name, UPLOAD_MIDRUN);
+	const struct plan_step *s = &st->plan.steps[k];
+	char path[IOLOG_PATH_MAX], err[256];
+	if (!iops_log_path(st, s, path, sizeof(path), err, sizeof(err)) && !access(path, F_OK))
+		uploader_send(&st->up, s->iops_log, UPLOAD_MIDRUN);
 	if (saved)
 		uploader_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
 }
@@ -304,12 +314,10 @@ static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
 /* Returns 0, 1 (a file could not be written) or 4 (an upload failed). */
 static int finish(struct run_state *st, bool stopped)
 {
-	static const char *const reports[] = { REPORT_SUMMARY, REPORT_IOPS_SVG,
-					       REPORT_LATENCY_SVG };
 	char err[512], when[32];
 	int rc = 0;
 	json_t *env = json_object_get(st->results, "environment");
-	format_iso_utc(when, sizeof(when), wall_ms());
+	run_record_iso_utc(when, sizeof(when), wall_ms());
 	json_object_set_new(env, "finished", json_string(when));
 	json_object_set_new(env, "stopped_early", json_boolean(stopped));
 	analysis_build(st->results, &st->cfg.prices);
@@ -320,7 +328,7 @@ static int finish(struct run_state *st, bool stopped)
 	}
 	/* First, so slow or failing uploads never hide what was measured. */
 	report_print_tldr(stderr, &st->results, 1);
-	if (uploader_finish(&st->up, reports, sizeof(reports) / sizeof(reports[0])) && !rc)
+	if (uploader_finish(&st->up, artifacts_report_files(), ARTIFACT_REPORT_COUNT) && !rc)
 		rc = 4;
 	fprintf(stderr, "ebsbench run: results in %s/\n", st->out_dir);
 	return rc;

@@ -1,5 +1,8 @@
-/* iolog.h - fio's log files: P_iops.1.log, P_bw.1.log, P_lat.1.log,
- * P_clat.1.log and P_slat.1.log, rows "time_ms, value, ddir, bs, offset". */
+/* iolog.h - fio-format log files, rows "time_ms, value, ddir, bs, offset":
+ * IOPS and bandwidth per window, latency (total, completion, submission)
+ * per window or per I/O.  The caller says where each log goes, so the
+ * names belong to whoever asks: `ebsbench fio` names them as fio does
+ * (iolog_paths_fio), a run as its artifacts say. */
 #ifndef EBSBENCH_IOLOG_H
 #define EBSBENCH_IOLOG_H
 
@@ -9,20 +12,35 @@
 #include "job/options.h"
 #include "job/window.h"
 
-struct io_logs {
-	FILE *iops, *bw, *lat, *clat, *slat;
-	bool windowed;	       /* log_avg_msec set: a row per window */
-	bool dirs[DDIR_COUNT]; /* the directions the job does */
+enum iolog_kind { IOLOG_IOPS, IOLOG_BW, IOLOG_LAT, IOLOG_CLAT, IOLOG_SLAT, IOLOG_KINDS };
+
+#define IOLOG_PATH_MAX (OPTIONS_PATH_MAX + 32)
+
+/* Where each kind of log goes: a path, or "" for a log not written. */
+struct iolog_paths {
+	char path[IOLOG_KINDS][IOLOG_PATH_MAX];
 };
 
-int io_logs_open(struct io_logs *l, const struct job_options *o, char *err, size_t errlen);
+struct iolog {
+	FILE *file[IOLOG_KINDS]; /* NULL: not written */
+	bool windowed;		 /* log_avg_msec set: a row per window */
+	bool dirs[DDIR_COUNT];	 /* the directions the job does */
+};
+
+/* fio's names for o's write_iops_log/write_bw_log/write_lat_log=P:
+ * P_iops.1.log, P_bw.1.log, P_lat.1.log, P_clat.1.log, P_slat.1.log. */
+void iolog_paths_fio(struct iolog_paths *p, const struct job_options *o);
+/* Creates the logs that paths names, for a job of o; -1 with a reason naming
+ * the file that could not be created. */
+int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_paths *paths,
+	       char *err, size_t errlen);
 /* One row per direction for a closed window (values averaged over it). */
-void io_logs_window(struct io_logs *l, uint64_t end_ns, uint64_t span_ns,
-		    const struct window_totals *t);
+void iolog_window(struct iolog *l, uint64_t end_ns, uint64_t span_ns,
+		  const struct window_totals *t);
 /* One row per I/O, for latency logs without log_avg_msec. */
-void io_logs_io(struct io_logs *l, uint64_t time_ns, enum ddir d, uint32_t bs, uint64_t offset,
-		uint64_t slat, uint64_t clat, uint64_t lat);
+void iolog_io(struct iolog *l, uint64_t time_ns, enum ddir d, uint32_t bs, uint64_t offset,
+	      uint64_t slat, uint64_t clat, uint64_t lat);
 /* Flushes and closes; -1 with a reason when a write was lost. */
-int io_logs_close(struct io_logs *l, char *err, size_t errlen);
+int iolog_close(struct iolog *l, char *err, size_t errlen);
 
 #endif

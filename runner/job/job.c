@@ -21,7 +21,7 @@ struct job_loop {
 	const struct job_options *o;
 	const struct target *t;
 	struct job_stats *s;
-	struct io_logs *logs;
+	struct iolog *logs;
 	struct engine engine;
 	struct io_unit *units;
 	struct io_unit **done;
@@ -163,8 +163,8 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 		rel = L->o->runtime_ns - 1;
 	window_advance(&L->windows, rel);
 	window_add(&L->windows, u->ddir, (uint32_t)u->result, slat, clat, lat);
-	if (L->logs->lat && !L->logs->windowed)
-		io_logs_io(L->logs, rel, u->ddir, u->length, u->offset, slat, clat, lat);
+	if (L->logs->file[IOLOG_LAT] && !L->logs->windowed)
+		iolog_io(L->logs, rel, u->ddir, u->length, u->offset, slat, clat, lat);
 }
 
 static void on_window(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct window_totals *t)
@@ -177,7 +177,7 @@ static void on_window(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct
 		sample_stat_add(&L->s->dir[d].iops_samples, (double)t->ios[d] * per_second);
 		sample_stat_add(&L->s->dir[d].bw_samples, (double)t->bytes[d] / 1024 * per_second);
 	}
-	io_logs_window(L->logs, end_ns, span_ns, t);
+	iolog_window(L->logs, end_ns, span_ns, t);
 }
 
 static void start_measuring(struct job_loop *L, uint64_t now)
@@ -309,7 +309,7 @@ static void loop_free(struct job_loop *L)
 	free(L->buffers);
 }
 
-int job_run(const struct job_options *o, const struct target *t, struct io_logs *logs,
+int job_run(const struct job_options *o, const struct target *t, struct iolog *logs,
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen)
 {
 	struct job_loop L = { .o = o, .t = t, .s = s, .logs = logs, .err = err, .errlen = errlen };

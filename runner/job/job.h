@@ -23,7 +23,7 @@ struct job_context {
 
 /* Returns 0 when the job ran (an I/O error is reported in s->error and
  * err), -1 when it could not start (err says why). */
-int job_run(const struct job_options *o, const struct target *t, struct io_logs *logs,
+int job_run(const struct job_options *o, const struct target *t, struct iolog *logs,
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen);
 
 /* The rest of the folder's face (last: each sees what is declared above). */

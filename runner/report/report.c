@@ -1,4 +1,4 @@
-/* report.c - render the artifacts through one function per file. */
+/* report.c - render the report's artifacts through one function per file. */
 #include "report/report.h"
 
 #include <errno.h>
@@ -6,8 +6,19 @@
 
 #include "report/summary.h"
 #include "report/svg.h"
+#include "run/run.h"
 
 typedef int render_fn(FILE *out, json_t *const *runs, size_t nruns);
+
+/* Each report artifact and what renders it; the names are artifacts'. */
+static const struct {
+	enum artifact file;
+	render_fn *render;
+} renderers[ARTIFACT_REPORT_COUNT] = {
+	{ ARTIFACT_SUMMARY, summary_write },
+	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
+	{ ARTIFACT_LATENCY_SVG, svg_latency_percentiles },
+};
 
 static int render_file(const char *dir, const char *name, render_fn *render, json_t *const *runs,
 		       size_t nruns, char *err, size_t errlen)
@@ -29,13 +40,11 @@ static int render_file(const char *dir, const char *name, render_fn *render, jso
 
 int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err, size_t errlen)
 {
-	return render_file(dir, REPORT_SUMMARY, summary_write, runs, nruns, err, errlen) ||
-			       render_file(dir, REPORT_IOPS_SVG, svg_iops_timeline, runs, nruns,
-					   err, errlen) ||
-			       render_file(dir, REPORT_LATENCY_SVG, svg_latency_percentiles, runs,
-					   nruns, err, errlen)
-		       ? -1
-		       : 0;
+	for (size_t i = 0; i < ARTIFACT_REPORT_COUNT; i++)
+		if (render_file(dir, artifacts_name(renderers[i].file), renderers[i].render, runs,
+				nruns, err, errlen))
+			return -1;
+	return 0;
 }
 
 void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns)

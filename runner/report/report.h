@@ -7,12 +7,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define REPORT_SUMMARY "summary.md"
-#define REPORT_IOPS_SVG "iops_timeline.svg"
-#define REPORT_LATENCY_SVG "latency_percentiles.svg"
-
-/* Writes summary.md, iops_timeline.svg and latency_percentiles.svg into
- * dir.  Returns 0, or -1 with a one-line reason naming the file. */
+/* Writes the report's artifacts (artifacts_report_files: summary.md,
+ * iops_timeline.svg, latency_percentiles.svg) into dir.  Returns 0, or -1
+ * with a one-line reason naming the file. */
 int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err, size_t errlen);
 
 /* The TL;DR table for a console: what the user sees whatever else happens. */

@@ -90,6 +90,6 @@ int report_reanalyse(json_t *run, const json_t *overrides, char *err, size_t err
 	bool overridden = count > 0 || json_is_true(json_object_get(json_object_get(run, "prices"),
 								    "overridden"));
 	analysis_build(run, &p);
-	json_object_set_new(run, "prices", record_prices(&p, overridden));
+	json_object_set_new(run, "prices", run_record_prices(&p, overridden));
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "results/results.h"
 #include "report/report_format.h"
 #include "report/summary_cells.h"
+#include "run/run.h"
 
 #define CELL_LEN 256
 #define DOT " \xc2\xb7 " /* U+00B7 middle dot */
@@ -401,6 +402,14 @@ static void write_phase_row(FILE *out, size_t index, const json_t *p)
 		report_mibs(b, sizeof(b), results_num(json_object_get(dir, "bw_bytes"))));
 }
 
+/* The charts report_render writes beside summary.md, by their artifact
+ * names, so a renamed chart cannot leave a broken link. */
+static void write_chart_links(FILE *out)
+{
+	fprintf(out, "\n![IOPS timeline](%s)\n\n![Latency percentiles](%s)\n\n",
+		artifacts_name(ARTIFACT_IOPS_SVG), artifacts_name(ARTIFACT_LATENCY_SVG));
+}
+
 /* Every phase in the order it ran, with the idle gap that refilled credits. */
 static void write_phase_list(FILE *out, const json_t *run)
 {
@@ -431,9 +440,7 @@ static void write_single(FILE *out, const json_t *run, const struct results_colu
 	write_environment(out, run, false);
 	fputs("## TL;DR\n\n", out);
 	write_tldr(out, c);
-	fputs("\n![IOPS timeline](iops_timeline.svg)\n\n"
-	      "![Latency percentiles](latency_percentiles.svg)\n\n",
-	      out);
+	write_chart_links(out);
 	write_phase_sections(out, run, c);
 	fputs("## Findings\n\n", out);
 	write_findings(out, run);
@@ -455,9 +462,7 @@ static void write_fleet(FILE *out, json_t *const *runs, size_t nruns,
 	}
 	fputs("\n## TL;DR\n\n", out);
 	write_tldr(out, c);
-	fputs("\n![IOPS timeline](iops_timeline.svg)\n\n"
-	      "![Latency percentiles](latency_percentiles.svg)\n\n",
-	      out);
+	write_chart_links(out);
 	write_cost(out, c);
 	for (r = 0; r < nruns; r++) {
 		fprintf(out, "## Run %zu findings\n\n", r + 1);

@@ -15,7 +15,7 @@ void config_defaults(struct run_config *c)
 	snprintf(c->ioengine, sizeof(c->ioengine), "%s", engine_default()->name);
 	snprintf(c->output_dir, sizeof(c->output_dir), "results");
 	c->time_scale = 1.0;
-	c->test_size = 8ull << 30; /* the seed's 8 GiB test region */
+	c->test_size = 8ull << 30; /* the reference benchmark's 8 GiB test region */
 	c->prices = ebs_prices_default();
 }
 

@@ -1,4 +1,4 @@
-/* plan.c - the seed's sequence, overridable from the config. */
+/* plan.c - the reference benchmark's sequence, overridable from the config. */
 #include "run/plan.h"
 
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "job/job.h"
+#include "run/artifacts.h"
 
 struct phase_template {
 	const char *phase;
@@ -17,8 +18,8 @@ struct phase_template {
 	double runtime_s; /* 0: one pass over the test region */
 };
 
-/* The seed's fio block, in its order. */
-static const struct phase_template seed_phases[] = {
+/* The reference benchmark's fio block, in its order. */
+static const struct phase_template reference_phases[] = {
 	{ "layout", "layout", "write", "1M", "1", 0 },
 	{ "randread", "rr", "randread", "4k", "32", 600 },
 	{ "randwrite", "rw", "randwrite", "4k", "32", 120 },
@@ -27,17 +28,17 @@ static const struct phase_template seed_phases[] = {
 	{ "seqwrite", "sw", "write", "1M", "8", 60 },
 };
 
-#define SEED_PHASES (sizeof(seed_phases) / sizeof(seed_phases[0]))
+#define REFERENCE_PHASES (sizeof(reference_phases) / sizeof(reference_phases[0]))
 
-/* Long enough to pass a predicted credit cliff with margin: the seed ran
- * 2,700 s for a cliff predicted at 2,000 s. */
+/* Long enough to pass a predicted credit cliff with margin: the reference
+ * benchmark ran 2,700 s for a cliff predicted at 2,000 s. */
 #define CLIFF_MARGIN 1.35
 
 static const struct phase_template *find_template(const char *phase)
 {
-	for (size_t i = 0; i < SEED_PHASES; i++)
-		if (!strcmp(seed_phases[i].phase, phase))
-			return &seed_phases[i];
+	for (size_t i = 0; i < REFERENCE_PHASES; i++)
+		if (!strcmp(reference_phases[i].phase, phase))
+			return &reference_phases[i];
 	return NULL;
 }
 
@@ -67,30 +68,46 @@ static int set_number(struct job_options *o, const char *name, uint64_t value, c
 	return set_option(o, name, text, err, errlen);
 }
 
+/* A run writes one IOPS log per step, named by its artifacts (and so
+ * signed and uploaded): a phase asking fio for other logs is refused, as
+ * they would land outside the results. */
+static int own_logs_only(const char *phase, const struct job_options *o, char *err, size_t errlen)
+{
+	const char *asked = o->iops_log[0]  ? "write_iops_log"
+			    : o->bw_log[0]  ? "write_bw_log"
+			    : o->lat_log[0] ? "write_lat_log"
+					    : NULL;
+	if (asked)
+		snprintf(err, errlen,
+			 "config: phase '%s': a run names its own logs (LABEL_SHORT_iops.1.log), "
+			 "drop \"%s\"",
+			 phase, asked);
+	return asked ? -1 : 0;
+}
+
 /* Options common to every step, then the template's, then the config's. */
 static int step_job(struct plan_step *s, const struct phase_template *t, json_t *overrides,
 		    const struct run_config *c, const struct run_device *d, double runtime_s,
-		    const char *out_dir, unsigned log_msec, char *err, size_t errlen)
+		    unsigned log_msec, char *err, size_t errlen)
 {
 	struct job_options *o = &s->job;
-	char name[96], log_prefix[1200];
+	char name[96];
 	uint64_t size = c->test_size < d->info.size_bytes ? c->test_size : d->info.size_bytes;
 	options_defaults(o);
 	snprintf(name, sizeof(name), "%s-%s", d->label, s->phase);
-	snprintf(log_prefix, sizeof(log_prefix), "%s/%s_%s", out_dir, d->label, s->short_name);
 	if (set_option(o, "name", name, err, errlen) ||
 	    set_option(o, "filename", d->info.dev_path, err, errlen) ||
 	    set_number(o, "size", size - size % (1u << 20), err, errlen) ||
 	    set_option(o, "ioengine", c->ioengine, err, errlen) ||
 	    set_option(o, "direct", "1", err, errlen) ||
-	    set_option(o, "write_iops_log", log_prefix, err, errlen) ||
 	    set_number(o, "log_avg_msec", log_msec, err, errlen))
 		return -1;
 	if (t &&
 	    (set_option(o, "rw", t->rw, err, errlen) || set_option(o, "bs", t->bs, err, errlen) ||
 	     set_option(o, "iodepth", t->iodepth, err, errlen)))
 		return -1;
-	if (overrides && options_apply_json(o, overrides, err, errlen))
+	if (overrides && (options_apply_json(o, overrides, err, errlen) ||
+			  own_logs_only(s->phase, o, err, errlen)))
 		return -1;
 	if (runtime_s > 0) {
 		uint64_t ms = (uint64_t)llround(runtime_s * c->time_scale * 1000.0);
@@ -112,7 +129,7 @@ static uint64_t estimate_ns(const struct plan_step *s, const struct run_device *
 	return (uint64_t)((double)o->size / (mibs * 1048576.0) * 1e9) + o->ramp_ns;
 }
 
-/* The config's "phases" entry i: a seed phase by name, adjusted, or a new
+/* The config's "phases" entry i: a reference phase by name, adjusted, or a new
  * phase that brings its own rw. */
 static int phase_entry(json_t *phases, size_t i, const char **name, json_t **overrides,
 		       double *runtime_s, char *err, size_t errlen)
@@ -139,13 +156,14 @@ static int phase_entry(json_t *phases, size_t i, const char **name, json_t **ove
 }
 
 static int add_phase_steps(struct plan *p, const struct run_config *c,
-			   const struct run_device *devices, size_t n, const char *out_dir,
-			   const char *phase, json_t *overrides, double runtime_s, char *err,
-			   size_t errlen)
+			   const struct run_device *devices, size_t n, const char *phase,
+			   json_t *overrides, double runtime_s, char *err, size_t errlen)
 {
 	const struct phase_template *t = find_template(phase);
 	if (!t && !json_object_get(overrides, "rw")) {
-		snprintf(err, errlen, "config: phase '%s' is not a seed phase and gives no \"rw\"",
+		snprintf(err, errlen,
+			 "config: phase '%s' is not one of the EKS gp2/gp3 benchmark's and gives "
+			 "no \"rw\"",
 			 phase);
 		return -1;
 	}
@@ -162,8 +180,10 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 		snprintf(s->phase, sizeof(s->phase), "%s", phase);
 		snprintf(s->short_name, sizeof(s->short_name), "%s", t ? t->short_name : phase);
 		s->device = d;
-		if (step_job(s, t, overrides, c, &devices[d], seconds, out_dir, p->log_avg_msec,
-			     err, errlen))
+		if (artifacts_iops_log(s->iops_log, sizeof(s->iops_log), devices[d].label,
+				       s->short_name, err, errlen) ||
+		    step_job(s, t, overrides, c, &devices[d], seconds, p->log_avg_msec, err,
+			     errlen))
 			return -1;
 		s->planned_ns = estimate_ns(s, &devices[d]);
 		p->total_ns += s->planned_ns;
@@ -173,9 +193,9 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 }
 
 int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,
-	       size_t device_count, const char *out_dir, char *err, size_t errlen)
+	       size_t device_count, char *err, size_t errlen)
 {
-	size_t phase_count = c->phases ? json_array_size(c->phases) : SEED_PHASES;
+	size_t phase_count = c->phases ? json_array_size(c->phases) : REFERENCE_PHASES;
 	memset(p, 0, sizeof(*p));
 	p->log_avg_msec = (unsigned)llround(1000.0 * c->time_scale);
 	if (p->log_avg_msec == 0)
@@ -186,14 +206,14 @@ int plan_build(struct plan *p, const struct run_config *c, const struct run_devi
 		return -1;
 	}
 	for (size_t i = 0; i < phase_count; i++) {
-		const char *name = seed_phases[i < SEED_PHASES ? i : 0].phase;
+		const char *name = reference_phases[i < REFERENCE_PHASES ? i : 0].phase;
 		json_t *overrides = NULL;
 		double runtime_s = -1;
 		int rc = c->phases ? phase_entry(c->phases, i, &name, &overrides, &runtime_s, err,
 						 errlen)
 				   : 0;
 		if (rc == 0)
-			rc = add_phase_steps(p, c, devices, device_count, out_dir, name, overrides,
+			rc = add_phase_steps(p, c, devices, device_count, name, overrides,
 					     runtime_s, err, errlen);
 		json_decref(overrides);
 		if (rc) {

@@ -1,5 +1,5 @@
 /* plan.h - the run as a list of steps: each phase on every device in turn,
- * never two devices at once, in the seed's order (layout, 4k randread
+ * never two devices at once, in the reference benchmark's order (layout, 4k randread
  * qd32, 4k randwrite qd32, 4k randread qd1, 1 MiB sequential read and
  * write qd8).  Every step is a fio job built through the option table. */
 #ifndef EBSBENCH_PLAN_H
@@ -13,6 +13,7 @@
 #include "device/device.h"
 #include "analysis/analysis.h"
 #include "job/job.h"
+#include "run/artifacts.h"
 
 #define PLAN_MAX_PHASES 16
 
@@ -28,8 +29,9 @@ struct run_device {
 
 struct plan_step {
 	char phase[32];
-	char short_name[16]; /* in log names: gp2_rr_iops.1.log */
-	size_t device;	     /* index into the run's devices */
+	char short_name[16];		      /* in log names: gp2_rr_iops.1.log */
+	char iops_log[ARTIFACT_LOG_NAME_MAX]; /* its file in the output directory */
+	size_t device;			      /* index into the run's devices */
 	struct job_options job;
 	uint64_t planned_ns; /* estimate, for ETAs and URL expiry checks */
 };
@@ -44,10 +46,11 @@ struct plan {
 	unsigned log_avg_msec; /* per-second windows, time-scaled */
 };
 
-/* Builds the plan; log files go under out_dir.  Returns 0, or -1 with a
- * one-line reason naming the phase or option at fault. */
+/* Builds the plan, each step's IOPS log named by artifacts_iops_log.
+ * Returns 0, or -1 with a one-line reason naming the phase or option at
+ * fault. */
 int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,
-	       size_t device_count, const char *out_dir, char *err, size_t errlen);
+	       size_t device_count, char *err, size_t errlen);
 void plan_free(struct plan *p);
 
 #endif

@@ -9,15 +9,8 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "run/artifacts.h"
 #include "run/plan.h"
-#include "report/report.h"
-#include "results/results.h"
-
-/* Written once per run, before any per-phase log: upload order. */
-static const char *const run_files[] = { RESULTS_FILE, REPORT_SUMMARY, REPORT_IOPS_SVG,
-					 REPORT_LATENCY_SVG };
-
-#define RUN_FILES (sizeof(run_files) / sizeof(run_files[0]))
 
 static unsigned long long unit_seconds(char unit)
 {
@@ -149,7 +142,7 @@ int presign_prefix(const char *prefix, char *out, size_t cap, char *err, size_t 
 		return -1;
 	}
 	/* Room for the longest artifact name after it, within S3's limit. */
-	if (n + slash + 64 >= cap) {
+	if (n + slash + ARTIFACT_LOG_NAME_MAX >= cap) {
 		snprintf(err, errlen, "--prefix is too long (S3 keys are at most %d bytes)",
 			 PRESIGN_MAX_KEY);
 		return -1;
@@ -173,65 +166,59 @@ static int add_name(struct presign_names *n, const char *name)
 	return n->names[n->count] ? (n->count++, 0) : -1;
 }
 
-/* As run_devices.c assigns labels: the config's, else the type, else the
- * kernel's device name, which only /dev/NAME tells in advance. */
-static int device_label(const struct device_config *d, size_t i, char *out, size_t cap, char *err,
-			size_t errlen)
+/* What discovery would find for d, as far as the config tells it in
+ * advance: its path (the kernel's name only when that is /dev/NAME) and
+ * its size (else the test region's), for run_devices_add to make the
+ * run_device a run of the same config would use. */
+static void stand_in(struct discovered_device *found, const struct device_config *d,
+		     uint64_t test_size)
 {
-	const char *base = NULL;
-	if (d->label[0])
-		base = d->label;
-	else if (d->has_type)
-		base = ebs_type_name(d->type);
-	else if (!strncmp(d->path, "/dev/", 5) && !strchr(d->path + 5, '/'))
-		base = d->path + 5;
-	if (!base || !base[0]) {
-		snprintf(err, errlen,
-			 "plan: devices[%zu] has no \"label\" or \"type\", so its file names are "
-			 "known only on the instance: give it a label (or use --post)",
-			 i);
-		return -1;
-	}
-	snprintf(out, cap, "%s", base);
+	memset(found, 0, sizeof(*found));
+	snprintf(found->dev_path, sizeof(found->dev_path), "%s",
+		 d->path[0] ? d->path : "/dev/null");
+	if (!strncmp(d->path, "/dev/", 5) && !strchr(d->path + 5, '/'))
+		snprintf(found->name, sizeof(found->name), "%s", d->path + 5);
+	found->size_bytes =
+		d->size_gib > 0 ? (uint64_t)(d->size_gib * (double)(1ull << 30)) : test_size;
+}
+
+static int names_from_plan(struct presign_names *n, const struct plan *p)
+{
+	const char *const *once = artifacts_run_files();
+	for (size_t i = 0; i < ARTIFACT_COUNT; i++)
+		if (add_name(n, once[i]))
+			return -1;
+	for (size_t i = 0; i < p->count; i++)
+		if (add_name(n, p->steps[i].iops_log))
+			return -1;
+	n->planned_s = (double)p->total_ns / 1e9;
 	return 0;
 }
 
-/* Enough of a device for plan_build: the label, and a volume model when
- * type and size are known, so a gp2 randread runs past its credit cliff
- * in the estimate as in the run. */
-static void stand_in(struct run_device *r, const struct device_config *d, uint64_t test_size)
+/* The devices a run of c would use, labelled as it labels them; -1 when
+ * strict and a label is known only on the instance. */
+static int stand_in_devices(struct run_device *devs, const struct run_config *c, bool strict,
+			    char *err, size_t errlen)
 {
-	snprintf(r->info.dev_path, sizeof(r->info.dev_path), "%s",
-		 d->path[0] ? d->path : "/dev/null");
-	r->info.size_bytes = test_size;
-	if (d->has_type && d->size_gib > 0) {
-		struct ebs_workload w = { .io_size_bytes = 4096,
-					  .credits_at_start = EBS_CREDITS_FULL };
-		ebs_volume_init(&r->volume, d->type, d->size_gib);
-		if (d->iops > 0)
-			r->volume.iops = d->iops;
-		if (d->throughput_mibs > 0)
-			r->volume.throughput_mibs = d->throughput_mibs;
-		r->randread = ebs_predict(&r->volume, &w);
-	}
-}
-
-static int names_from_plan(struct presign_names *n, const struct plan *p,
-			   const struct run_device *devs)
-{
-	char name[128];
-	for (size_t i = 0; i < RUN_FILES; i++)
-		if (add_name(n, run_files[i]))
+	size_t count = 0;
+	for (size_t i = 0; i < c->device_count; i++) {
+		struct discovered_device found;
+		char base[32];
+		stand_in(&found, &c->devices[i], c->test_size);
+		run_devices_add(devs, &count, &found, &c->devices[i]);
+		if (devs[i].label[0])
+			continue;
+		if (strict) {
+			snprintf(err, errlen,
+				 "plan: devices[%zu] has no \"label\" or \"type\", so its file "
+				 "names are known only on the instance: give it a label (or use "
+				 "--post)",
+				 i);
 			return -1;
-	for (size_t i = 0; i < p->count; i++) {
-		const struct plan_step *s = &p->steps[i];
-		/* The name cmd_run.c gives fio's write_iops_log output. */
-		snprintf(name, sizeof(name), "%s_%s_iops.1.log", devs[s->device].label,
-			 s->short_name);
-		if (add_name(n, name))
-			return -1;
+		}
+		snprintf(base, sizeof(base), "device%zu", i);
+		run_devices_label(devs, i, base);
 	}
-	n->planned_s = (double)p->total_ns / 1e9;
 	return 0;
 }
 
@@ -243,7 +230,6 @@ static int build_names(struct presign_names *n, const struct run_config *c, bool
 {
 	struct run_device devs[CONFIG_MAX_DEVICES];
 	struct plan p;
-	char base[32];
 	int rc;
 
 	memset(n, 0, sizeof(*n));
@@ -255,19 +241,10 @@ static int build_names(struct presign_names *n, const struct run_config *c, bool
 			 "name; list the devices with labels (or use --post)");
 		return -1;
 	}
-	memset(devs, 0, sizeof(devs));
-	for (size_t i = 0; i < c->device_count; i++) {
-		if (device_label(&c->devices[i], i, base, sizeof(base), err, errlen)) {
-			if (strict)
-				return -1;
-			snprintf(base, sizeof(base), "device%zu", i);
-		}
-		run_devices_label(devs, i, base);
-		stand_in(&devs[i], &c->devices[i], c->test_size);
-	}
-	if (plan_build(&p, c, devs, c->device_count, ".", err, errlen))
+	if (stand_in_devices(devs, c, strict, err, errlen) ||
+	    plan_build(&p, c, devs, c->device_count, err, errlen))
 		return -1;
-	rc = names_from_plan(n, &p, devs);
+	rc = names_from_plan(n, &p);
 	plan_free(&p);
 	if (rc) {
 		presign_names_free(n);
@@ -294,12 +271,12 @@ int presign_plan_seconds(const struct run_config *c, double *seconds, char *err,
 
 int presign_names_default(struct presign_names *n, char *err, size_t errlen)
 {
-	static const enum ebs_type seed_types[] = { EBS_GP2, EBS_GP3 };
+	static const enum ebs_type reference_types[] = { EBS_GP2, EBS_GP3 };
 	struct run_config c;
 	config_defaults(&c);
 	for (size_t i = 0; i < 2; i++) {
 		c.devices[i].has_type = true;
-		c.devices[i].type = seed_types[i];
+		c.devices[i].type = reference_types[i];
 		c.devices[i].size_gib = 100;
 	}
 	c.device_count = 2;

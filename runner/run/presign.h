@@ -63,11 +63,12 @@ int presign_check_bucket(const char *bucket, char *err, size_t errlen);
  * segments are refused: HTTP clients resolve them and change the key. */
 int presign_prefix(const char *prefix, char *out, size_t cap, char *err, size_t errlen);
 
-/* The seed's run: devices gp2 and gp3 (100 GiB each), its six phases. */
+/* The reference benchmark's run: devices gp2 and gp3 (100 GiB each), its
+ * six phases. */
 int presign_names_default(struct presign_names *n, char *err, size_t errlen);
-/* Exactly what a run of config c writes: its labels (as `ebsbench run`
- * assigns them) and phases.  A device with neither label nor type is
- * named by the kernel on the instance: refused with a reason. */
+/* Exactly what a run of config c writes (the artifacts' names for its
+ * labels, assigned by run_devices_add as `ebsbench run` does, and phases).  A device with neither
+ * label nor type is named by the kernel on the instance: refused with a reason. */
 int presign_names_from_config(struct presign_names *n, const struct run_config *c, char *err,
 			      size_t errlen);
 /* Only how long a run of c takes by the plan's estimate (0: unknown), for

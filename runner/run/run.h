@@ -1,8 +1,10 @@
 /* run.h - one run: the config, the devices chosen, the plan of phases, the
- * record of what was measured, and the presigned upload block. */
+ * record of what was measured, the names of the files it writes, and the
+ * presigned upload block. */
 #ifndef EBSBENCH_RUN_FACE_H
 #define EBSBENCH_RUN_FACE_H
 
+#include "run/artifacts.h"
 #include "run/config.h"
 #include "run/run_devices.h"
 #include "run/plan.h"

@@ -60,22 +60,23 @@ void run_devices_label(struct run_device *devices, size_t n, const char *base)
 	}
 }
 
-static void assign_label(struct run_device *devices, size_t n, const struct device_config *want)
+const char *run_devices_label_base(const struct device_config *want, const char *kernel_name)
 {
-	const char *base = want && want->label[0]   ? want->label
-			   : want && want->has_type ? ebs_type_name(want->type)
-						    : devices[n].info.name;
-	run_devices_label(devices, n, base);
+	if (want && want->label[0])
+		return want->label;
+	if (want && want->has_type)
+		return ebs_type_name(want->type);
+	return kernel_name;
 }
 
-static void add_device(struct run_device *devices, size_t *count, const struct discovered_device *d,
-		       const struct device_config *want)
+void run_devices_add(struct run_device *devices, size_t *count, const struct discovered_device *d,
+		     const struct device_config *want)
 {
 	struct run_device *r = &devices[*count];
 	memset(r, 0, sizeof(*r));
 	r->info = *d;
 	volume_facts(r, want);
-	assign_label(devices, *count, want);
+	run_devices_label(devices, *count, run_devices_label_base(want, d->name));
 	(*count)++;
 }
 
@@ -93,7 +94,7 @@ int run_devices_resolve(const struct run_config *c, const struct discover_list *
 				 want->path[0] ? want->path : want->volume_id);
 			return -1;
 		}
-		add_device(devices, count, d, want);
+		run_devices_add(devices, count, d, want);
 	}
 	for (size_t i = 0; !c->device_count && i < found->count; i++) {
 		const struct discovered_device *d = &found->devices[i];
@@ -112,7 +113,7 @@ int run_devices_resolve(const struct run_config *c, const struct discover_list *
 				name, why);
 			continue;
 		}
-		add_device(devices, count, d, NULL);
+		run_devices_add(devices, count, d, NULL);
 	}
 	if (*count == 0) {
 		snprintf(err, errlen,

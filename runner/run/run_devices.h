@@ -15,10 +15,18 @@
 int run_devices_resolve(const struct run_config *c, const struct discover_list *found,
 			struct run_device *devices, size_t *count, char *err, size_t errlen);
 
-/* Labels name files and table columns: the config's, else the type
- * ("gp2"), else the device name; devices[n] gets base, numbered ("gp2-2")
- * when one of devices[0..n) has it already. */
+/* The labelling rule: labels name files and table columns, so they are
+ * the config's "label", else its "type" ("gp2"), else the kernel's name
+ * for the device (kernel_name; NULL or "" when not known). */
+const char *run_devices_label_base(const struct device_config *want, const char *kernel_name);
+/* devices[n] gets base, numbered ("gp2-2") when one of devices[0..n) has
+ * it already. */
 void run_devices_label(struct run_device *devices, size_t n, const char *base);
+/* devices[*count] from what discovery found (or a stand-in for it) and
+ * the config's entry (NULL: none): volume facts, randread prediction and
+ * label, as a run uses them; then ++*count. */
+void run_devices_add(struct run_device *devices, size_t *count, const struct discovered_device *d,
+		     const struct device_config *want);
 
 /* Refuses a write plan on any device that holds data not listed in
  * allow_destroy, or that is mounted, held or a system disk, before any

@@ -13,7 +13,7 @@
 
 #include "lib/lib.h"
 
-void ebs_sample_take(const char *dev_path, struct ebs_sample *out)
+void run_record_ebs_sample(const char *dev_path, struct ebs_sample *out)
 {
 	uint8_t page[EBS_STATS_PAGE_BYTES];
 	memset(out, 0, sizeof(*out));
@@ -54,8 +54,8 @@ static json_t *unavailable(const char *reason)
 	return json_pack("{sbss}", "available", 0, "reason", reason);
 }
 
-json_t *record_ebs_stats(const struct ebs_sample *before, const struct ebs_sample *after,
-			 uint64_t phase_us)
+json_t *run_record_ebs_stats(const struct ebs_sample *before, const struct ebs_sample *after,
+			     uint64_t phase_us)
 {
 	struct ebs_stats d;
 	struct ebs_throttle_verdict verdict;
@@ -88,7 +88,7 @@ json_t *record_ebs_stats(const struct ebs_sample *before, const struct ebs_sampl
 	return o;
 }
 
-json_t *record_iops_series(const char *log_path, char *err, size_t errlen)
+json_t *run_record_iops_series(const char *log_path, char *err, size_t errlen)
 {
 	FILE *f = fopen(log_path, "r");
 	if (!f) {
@@ -113,7 +113,7 @@ json_t *record_iops_series(const char *log_path, char *err, size_t errlen)
 	return series;
 }
 
-json_t *record_disk_check(const struct job_stats *s)
+json_t *run_record_disk_check(const struct job_stats *s)
 {
 	if (!s->disk.valid)
 		return json_null();
@@ -152,7 +152,7 @@ static json_t *volume_json(const struct run_device *d)
 			 d->volume.throughput_mibs, "assumed", assumed);
 }
 
-json_t *record_device(const struct run_device *d)
+json_t *run_record_device(const struct run_device *d)
 {
 	const struct discovered_device *i = &d->info;
 	const char *kind = i->ebs_like				 ? "ebs"
@@ -168,7 +168,7 @@ json_t *record_device(const struct run_device *d)
 	return o;
 }
 
-void format_iso_utc(char *buf, size_t len, int64_t unix_ms)
+void run_record_iso_utc(char *buf, size_t len, int64_t unix_ms)
 {
 	time_t t = (time_t)(unix_ms / 1000);
 	struct tm tm;
@@ -194,7 +194,7 @@ static void binary_id(char *buf, size_t len)
 	snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)h);
 }
 
-json_t *record_ebsbench(const struct run_config *c)
+json_t *run_record_ebsbench(const struct run_config *c)
 {
 	char id[64];
 	binary_id(id, sizeof(id));
@@ -203,7 +203,7 @@ json_t *record_ebsbench(const struct run_config *c)
 	return o;
 }
 
-json_t *record_environment(const struct run_config *c)
+json_t *run_record_environment(const struct run_config *c)
 {
 	struct utsname u;
 	json_t *o = json_object();
@@ -221,7 +221,7 @@ static json_t *price_or_null(double usd)
 	return isfinite(usd) ? json_real(usd) : json_null();
 }
 
-json_t *record_prices(const struct ebs_prices *p, bool overridden)
+json_t *run_record_prices(const struct ebs_prices *p, bool overridden)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "region", string_or_null(p->region));

@@ -208,3 +208,39 @@ config_for() {
 	assert_equal "$status" 1
 	[[ "$stderr" == *empty* ]]
 }
+
+@test "a run's output directory holds exactly the files presign signs for its config" {
+	# Labels by each rule: the type (gp3), numbered (gp3-2), the kernel's
+	# name; a phase of the config's own.  Read-only, so DATA is fine.
+	local kernel_name
+	kernel_name=$(basename "$DATA")
+	cat >cfg.json <<-JSON
+	{"devices": [{"path": "$FAST", "type": "gp3", "size_gib": 100}, {"path": "$SLOW", "type": "gp3"},
+	             {"path": "$DATA"}],
+	 "time_scale": 0.01, "test_size": "16M", "output_dir": "out",
+	 "phases": [{"phase": "randread", "runtime": 100},
+	            {"phase": "qd4", "rw": "randread", "iodepth": 4, "runtime": 100}]}
+	JSON
+	run --separate-stderr "$EBSBENCH" run --config cfg.json --dry-run
+	assert_success
+	[ ! -e out ] # a dry run writes nothing
+	echo "$output" | jq -r '.steps[].iops_log' | sort >planned_logs
+	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	assert_success
+	ls -A out | sort >written
+	[ "$(wc -l <written)" = 10 ] # 4 once-per-run files, 2 phases x 3 devices
+	grep -qx "${kernel_name}_qd4_iops.1.log" written || fail "no log labelled $kernel_name"
+	grep -qx "gp3-2_rr_iops.1.log" written || fail "no log labelled gp3-2"
+	# The dry run named the logs the run wrote, and results.json names them.
+	run diff planned_logs <(grep '_iops\.1\.log$' written)
+	assert_success
+	run diff planned_logs <(jq -r '.phases[].iops_log' out/results.json | sort)
+	assert_success
+	# Every file written is signed, and nothing else.
+	run --separate-stderr env AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=secret \
+		"$EBSBENCH" presign --bucket b-1 --prefix p --region us-east-1 --expires 1h --plan cfg.json
+	assert_success
+	echo "$output" | jq -r '.upload.put | keys[]' | sort >signed
+	run diff signed written
+	assert_success
+}

@@ -50,7 +50,7 @@ static void plan_run(const struct run_config *c)
 	if (run_devices_resolve(c, &list, devices, &count, err, sizeof(err)))
 		return;
 	memset(&p, 0, sizeof(p));
-	if (plan_build(&p, c, devices, count, "/nonexistent/out", err, sizeof(err)) == 0) {
+	if (plan_build(&p, c, devices, count, err, sizeof(err)) == 0) {
 		if (p.writes)
 			(void)run_devices_check_writes(c, devices, count, err, sizeof(err));
 		if (c->upload.mode != UPLOAD_NONE)

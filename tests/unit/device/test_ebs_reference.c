@@ -143,7 +143,7 @@ static json_t *scenario_record(const json_t *scenario, uint64_t phase_us)
 	if (!a || !b || page_parse(b, &before.stats) != EBS_STATS_OK ||
 	    page_parse(a, &after.stats) != EBS_STATS_OK)
 		return NULL;
-	return record_ebs_stats(&before, &after, phase_us);
+	return run_record_ebs_stats(&before, &after, phase_us);
 }
 
 /* A recorded histogram: the after page's bounds, the delta's counts. */

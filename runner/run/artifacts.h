@@ -1,0 +1,44 @@
+/* artifacts.h - the one place that names every file `ebsbench run` writes
+ * into its output directory: results.json, the report (summary.md and the
+ * SVG charts) and one fio-format IOPS log per phase and device.  The run
+ * writes them, `ebsbench report` renders the report's, presign signs an
+ * upload URL for each and the uploader sends them: all read the names here,
+ * so a renamed file cannot go unsigned or unsent. */
+#ifndef EBSBENCH_ARTIFACTS_H
+#define EBSBENCH_ARTIFACTS_H
+
+#include <stddef.h>
+
+#include "results/results.h"
+
+/* The files a run writes once, in upload order (results.json last, by the
+ * uploader, so it records every other upload). */
+enum artifact {
+	ARTIFACT_RESULTS,     /* results.json, saved after every phase */
+	ARTIFACT_SUMMARY,     /* summary.md: TL;DR, phases, analysis */
+	ARTIFACT_IOPS_SVG,    /* IOPS over time, one line per device and phase */
+	ARTIFACT_LATENCY_SVG, /* latency percentiles per phase */
+	ARTIFACT_COUNT
+};
+
+/* The first report file: the report is ARTIFACT_SUMMARY .. ARTIFACT_COUNT-1. */
+#define ARTIFACT_FIRST_REPORT ARTIFACT_SUMMARY
+#define ARTIFACT_REPORT_COUNT (ARTIFACT_COUNT - ARTIFACT_FIRST_REPORT)
+
+/* Longest IOPS log name: a device label (31) and a phase short name (15). */
+#define ARTIFACT_LOG_NAME_MAX 64
+
+/* The name of a file written once per run ("summary.md"). */
+const char *artifacts_name(enum artifact a);
+/* Every once-per-run name in upload order, ARTIFACT_COUNT of them. */
+const char *const *artifacts_run_files(void);
+/* The report's names (ARTIFACT_REPORT_COUNT of them), as the uploader
+ * sends them before results.json. */
+const char *const *artifacts_report_files(void);
+/* The IOPS log of one phase on one device, named as fio names the log of
+ * write_iops_log=LABEL_SHORT, as the reference benchmark did:
+ * "gp2_rr_iops.1.log".  0, or -1 with a reason when it does not fit. */
+int artifacts_iops_log(char *name, size_t cap, const char *device_label, const char *phase_short,
+		       char *err, size_t errlen);
+
+#endif
