@@ -392,7 +392,7 @@ struct ebs_credit_state ebs_credits_from_cliff(const struct ebs_prediction *p, d
 					  p->bucket > 0 ? 100 * credits / p->bucket : NAN };
 }
 
-const struct instance_ebs_limits *instance_limits_find(const char *instance_type)
+const struct instance_ebs_limits *ebs_instance_limits_find(const char *instance_type)
 {
 	for (size_t i = 0; i < sizeof(instance_table) / sizeof(instance_table[0]); i++)
 		if (strcasecmp(instance_type, instance_table[i].name) == 0)
@@ -400,7 +400,7 @@ const struct instance_ebs_limits *instance_limits_find(const char *instance_type
 	return NULL;
 }
 
-bool instance_has_ebs_burst(const struct instance_ebs_limits *inst)
+bool ebs_instance_has_burst(const struct instance_ebs_limits *inst)
 {
 	return inst && inst->burst_seconds_per_day > 0;
 }

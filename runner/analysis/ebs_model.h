@@ -225,10 +225,10 @@ struct ebs_credit_state ebs_credits_from_cliff(const struct ebs_prediction *p, d
 					       double demand_ops);
 
 /* "m5.xlarge"; NULL when the table does not know it. */
-const struct instance_ebs_limits *instance_limits_find(const char *instance_type);
+const struct instance_ebs_limits *ebs_instance_limits_find(const char *instance_type);
 /* Whether the instance has its own EBS burst, which ends in a cliff of
  * its own after burst_seconds_per_day at full demand. */
-bool instance_has_ebs_burst(const struct instance_ebs_limits *inst);
+bool ebs_instance_has_burst(const struct instance_ebs_limits *inst);
 
 /* The seed's Seoul (ap-northeast-2) prices. */
 struct ebs_prices ebs_prices_default(void);

@@ -106,7 +106,7 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	job_stats_init(js);
+	stats_job_init(js);
 	snprintf(label, sizeof(label), "[%zu/%zu] %s %s %s", k + 1, st->plan.count, s->phase,
 		 d->label, d->info.dev_path);
 	struct job_context ctx = { .stop = stop,
@@ -237,13 +237,14 @@ static int prepare(struct run_state *st, const char *config, const char *out, ch
 		       errlen))
 		return 2;
 	/* A URL that expires mid-run loses the results: refuse it now. */
-	if (upload_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err, errlen))
+	if (upload_config_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err,
+				errlen))
 		return 2;
 	if (st->plan.writes &&
 	    run_devices_check_writes(&st->cfg, st->devices, st->device_count, err, errlen))
 		return 3;
 	st->results = results_start(st);
-	uploader_init(&st->up, &st->cfg.upload, st->out_dir, st->results, stderr);
+	upload_init(&st->up, &st->cfg.upload, st->out_dir, st->results, stderr);
 	return 0;
 }
 
@@ -256,9 +257,9 @@ static void upload_phase(struct run_state *st, size_t k, bool saved)
 	log_name_of(st, &st->plan.steps[k], name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/%s", st->out_dir, name);
 	if (!access(path, F_OK))
-		uploader_send(&st->up, name, UPLOAD_MIDRUN);
+		upload_send(&st->up, name, UPLOAD_MIDRUN);
 	if (saved)
-		uploader_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
+		upload_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
 }
 
 /* output_dir, made before the first I/O: a directory the run cannot
@@ -320,7 +321,7 @@ static int finish(struct run_state *st, bool stopped)
 	}
 	/* First, so slow or failing uploads never hide what was measured. */
 	report_print_tldr(stderr, &st->results, 1);
-	if (uploader_finish(&st->up, reports, sizeof(reports) / sizeof(reports[0])) && !rc)
+	if (upload_finish(&st->up, reports, sizeof(reports) / sizeof(reports[0])) && !rc)
 		rc = 4;
 	fprintf(stderr, "ebsbench run: results in %s/\n", st->out_dir);
 	return rc;
@@ -355,7 +356,7 @@ int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 		if (end == 1 || (end && !code))
 			code = end;
 	}
-	uploader_free(&st->up);
+	upload_free(&st->up);
 	json_decref(st->results);
 	plan_free(&st->plan);
 	discover_list_free(&st->found);

@@ -167,8 +167,8 @@ static double share_of(uint64_t exceeded_us, uint64_t phase_us)
 	return f > 1.0 ? 1.0 : f;
 }
 
-void ebs_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
-			struct ebs_throttle_verdict *out)
+void ebs_stats_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
+			      struct ebs_throttle_verdict *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->limiter = EBS_THROTTLE_NONE;
@@ -195,7 +195,7 @@ void ebs_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
 		out->limiter = EBS_THROTTLE_NONE;
 }
 
-const char *ebs_throttle_name(enum ebs_throttle t)
+const char *ebs_stats_throttle_name(enum ebs_throttle t)
 {
 	switch (t) {
 	case EBS_THROTTLE_VOLUME_IOPS:
