@@ -1,5 +1,5 @@
 /* ebs_model.c - EBS volume and instance tables, and the arithmetic the
- * seed does by hand: baseline, burst, credit refill, 256 KiB accounting,
+ * reference benchmark does by hand: baseline, burst, credit refill, 256 KiB accounting,
  * throughput caps, what bound a phase (prices: ebs_prices.c). */
 #include "analysis/ebs_model.h"
 
