@@ -145,14 +145,6 @@ static const struct instance_ebs_limits instance_table[] = {
 	{ "r5.8xlarge", 30000, 30000, 850, 850, 0 },
 };
 
-const char *ebs_model_source(void)
-{
-	return "volume types: AWS EBS User Guide (volume types, Provisioned IOPS SSD) and the EC2 "
-	       "API reference (CreateVolume), checked 2026-12; instance EBS limits: Amazon EC2 "
-	       "instance types, Amazon EBS specifications, checked 2026-12; prices: see the "
-	       "run's prices (ebs_prices.c names each region's source)";
-}
-
 const struct ebs_type_rules *ebs_type_rules(enum ebs_type type)
 {
 	if ((unsigned)type >= EBS_TYPE_COUNT)

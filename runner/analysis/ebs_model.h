@@ -142,9 +142,6 @@ enum ebs_verdict {
 	EBS_NOT_PREDICTED, /* no positive prediction to compare with */
 };
 
-/* Where the tables come from and when they were last checked. */
-const char *ebs_model_source(void);
-
 const struct ebs_type_rules *ebs_type_rules(enum ebs_type type);
 /* "gp3", any case.  Returns 0, or -1 for an unknown name. */
 int ebs_type_parse(const char *name, enum ebs_type *out);

@@ -151,19 +151,6 @@ const char *nvme_identify_kind_name(enum nvme_ctrl_kind kind)
 	return "other";
 }
 
-const char *nvme_identify_status_name(int status)
-{
-	switch (status) {
-	case NVME_IDENTIFY_OK:
-		return "ok";
-	case NVME_IDENTIFY_SHORT:
-		return "identify page shorter than 4096 bytes";
-	case NVME_IDENTIFY_GARBAGE:
-		return "identify page does not hold ASCII serial/model/firmware";
-	}
-	return "unknown identify status";
-}
-
 int nvme_identify_controller(int fd, uint8_t page[NVME_IDENTIFY_PAGE_BYTES])
 {
 	struct nvme_admin_cmd cmd;

@@ -49,7 +49,6 @@ enum nvme_ctrl_kind nvme_identify_kind_from_model(const char *model);
 int nvme_identify_volume_id_from_serial(const char *serial, char *out, size_t len);
 
 const char *nvme_identify_kind_name(enum nvme_ctrl_kind kind);
-const char *nvme_identify_status_name(int status);
 
 /* Issues Identify Controller (admin opcode 0x06, CNS 1) on fd, an NVMe
  * namespace or controller node.  Returns 0, -errno from the ioctl, or -EIO

@@ -259,7 +259,8 @@ json_t *output_job_json(const struct job_options *o, const struct job_stats *s, 
 	return job;
 }
 
-json_t *output_disk_util_json(const struct disk_util *d)
+/* fio's "disk_util" array: one entry, or none without kernel statistics. */
+static json_t *disk_util_json(const struct disk_util *d)
 {
 	json_t *list = json_array();
 	json_t *disk;
@@ -293,7 +294,7 @@ int output_json(FILE *out, const struct job_options *o, const struct job_stats *
 	set_str(root, "time", when);
 	json_array_append_new(jobs, output_job_json(o, s, plus));
 	json_object_set_new(root, "jobs", jobs);
-	json_object_set_new(root, "disk_util", output_disk_util_json(&s->disk));
+	json_object_set_new(root, "disk_util", disk_util_json(&s->disk));
 
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);

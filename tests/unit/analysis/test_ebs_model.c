@@ -672,7 +672,6 @@ static void test_verdicts(struct checks *checks)
 	CHECK(ebs_verdict_of(1, 0, 0.05) == EBS_NOT_PREDICTED);
 	CHECK(strcmp(ebs_verdict_name(EBS_BELOW_PREDICTION), "below prediction") == 0);
 	CHECK(strcmp(ebs_bound_name(EBS_BOUND_INSTANCE_THROUGHPUT), "instance throughput") == 0);
-	CHECK(strlen(ebs_model_source()) > 0);
 }
 
 CHECK_MAIN(test_gp2_burst_and_baseline, test_gp2_sizes, test_gp2_refill_after_rest,
