@@ -195,24 +195,6 @@ void ebs_stats_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
 		out->limiter = EBS_THROTTLE_NONE;
 }
 
-const char *ebs_stats_throttle_name(enum ebs_throttle t)
-{
-	switch (t) {
-	case EBS_THROTTLE_VOLUME_IOPS:
-		return "volume IOPS";
-	case EBS_THROTTLE_VOLUME_THROUGHPUT:
-		return "volume throughput";
-	case EBS_THROTTLE_INSTANCE_IOPS:
-		return "instance IOPS";
-	case EBS_THROTTLE_INSTANCE_THROUGHPUT:
-		return "instance throughput";
-	case EBS_THROTTLE_NONE:
-	case EBS_THROTTLE_KINDS:
-		break;
-	}
-	return "none";
-}
-
 const char *ebs_stats_status_name(int status)
 {
 	switch (status) {

@@ -90,7 +90,6 @@ int ebs_stats_delta(const struct ebs_stats *before, const struct ebs_stats *afte
 void ebs_stats_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
 			      struct ebs_throttle_verdict *out);
 
-const char *ebs_stats_throttle_name(enum ebs_throttle t);
 const char *ebs_stats_status_name(int status);
 
 /* Get Log Page 0xD0, nsid 1, 4096 bytes, into page.  Returns 0, -errno

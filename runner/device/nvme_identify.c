@@ -138,19 +138,6 @@ int nvme_identify_parse(const uint8_t *page, size_t len, struct nvme_controller_
 	return NVME_IDENTIFY_OK;
 }
 
-const char *nvme_identify_kind_name(enum nvme_ctrl_kind kind)
-{
-	switch (kind) {
-	case NVME_CTRL_EBS:
-		return "EBS volume";
-	case NVME_CTRL_INSTANCE_STORE:
-		return "instance store";
-	case NVME_CTRL_OTHER:
-		break;
-	}
-	return "other";
-}
-
 int nvme_identify_controller(int fd, uint8_t page[NVME_IDENTIFY_PAGE_BYTES])
 {
 	struct nvme_admin_cmd cmd;

@@ -48,8 +48,6 @@ enum nvme_ctrl_kind nvme_identify_kind_from_model(const char *model);
  * out = "") when serial is not an EBS volume id. */
 int nvme_identify_volume_id_from_serial(const char *serial, char *out, size_t len);
 
-const char *nvme_identify_kind_name(enum nvme_ctrl_kind kind);
-
 /* Issues Identify Controller (admin opcode 0x06, CNS 1) on fd, an NVMe
  * namespace or controller node.  Returns 0, -errno from the ioctl, or -EIO
  * when the controller completed the command with an error status.  Needs

@@ -20,7 +20,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    ebs_stats_delta(&s[0], &s[1], &s[2]) == EBS_STATS_OK) {
 		ebs_stats_throttle_judge(&s[2], 60000000, &v);
 		ebs_stats_throttle_judge(&s[2], 0, &v);
-		(void)ebs_stats_throttle_name(v.limiter);
 	}
 	free(s);
 	return 0;

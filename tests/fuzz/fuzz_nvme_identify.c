@@ -13,7 +13,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (nvme_identify_parse(data, size, &id) == NVME_IDENTIFY_OK) {
 		(void)nvme_identify_kind_from_model(id.model);
-		(void)nvme_identify_kind_name(id.kind);
 	}
 	if (size <= 64) {
 		char *serial = fuzz_cstring(data, size), volume_id[24];
