@@ -22,7 +22,7 @@
 
 struct cliff_params {
 	/* Samples ignored at the start: fio's first second runs at about
-	 * twice the rate while the queue fills (the seed's 5,997). */
+	 * twice the rate while the queue fills (the reference benchmark's 5,997). */
 	size_t skip_leading;
 	size_t window;	   /* seconds on each side a level is judged by */
 	size_t min_window; /* narrowest window a short series may use */
@@ -46,14 +46,14 @@ struct cliff_plateau {
 struct cliff {
 	enum cliff_result result;
 	/* The second reported as "the cliff": the first one at the lower
-	 * level.  The seed's series (3,001 to 1,998 s, 2,659 at 1,999 s, 300
+	 * level.  The reference benchmark's series (3,001 to 1,998 s, 2,659 at 1,999 s, 300
 	 * from 2,000 s) gives second 2,000, drop_start 1,999, transition 1. */
 	size_t second;
 	size_t drop_start;   /* first second below the upper level */
 	size_t transition_s; /* second - drop_start: 0 for a clean step */
 	/* When the level crossed, in seconds from the series start, counting
 	 * each transition second by how far it still was at the upper level:
-	 * 1,999.87 for the seed (1,999 + (2,659 - 300) / (3,001 - 300)). */
+	 * 1,999.87 for the reference benchmark (1,999 + (2,659 - 300) / (3,001 - 300)). */
 	double edge_s;
 	double ratio; /* after.median / before.median */
 	/* For CLIFF_NONE and CLIFF_TOO_SHORT, before is the whole series

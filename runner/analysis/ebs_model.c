@@ -1,5 +1,5 @@
 /* ebs_model.c - EBS volume and instance tables, and the arithmetic the
- * seed does by hand: baseline, burst, credit refill, 256 KiB accounting,
+ * reference benchmark does by hand: baseline, burst, credit refill, 256 KiB accounting,
  * throughput caps, what bound a phase (prices: ebs_prices.c). */
 #include "analysis/ebs_model.h"
 
@@ -144,14 +144,6 @@ static const struct instance_ebs_limits instance_table[] = {
 	{ "r5.4xlarge", 18750, 18750, 593.75, 593.75, 0 },
 	{ "r5.8xlarge", 30000, 30000, 850, 850, 0 },
 };
-
-const char *ebs_model_source(void)
-{
-	return "volume types: AWS EBS User Guide (volume types, Provisioned IOPS SSD) and the EC2 "
-	       "API reference (CreateVolume), checked 2026-12; instance EBS limits: Amazon EC2 "
-	       "instance types, Amazon EBS specifications, checked 2026-12; prices: see the "
-	       "run's prices (ebs_prices.c names each region's source)";
-}
 
 const struct ebs_type_rules *ebs_type_rules(enum ebs_type type)
 {
@@ -392,7 +384,7 @@ struct ebs_credit_state ebs_credits_from_cliff(const struct ebs_prediction *p, d
 					  p->bucket > 0 ? 100 * credits / p->bucket : NAN };
 }
 
-const struct instance_ebs_limits *instance_limits_find(const char *instance_type)
+const struct instance_ebs_limits *ebs_instance_limits_find(const char *instance_type)
 {
 	for (size_t i = 0; i < sizeof(instance_table) / sizeof(instance_table[0]); i++)
 		if (strcasecmp(instance_type, instance_table[i].name) == 0)
@@ -400,7 +392,7 @@ const struct instance_ebs_limits *instance_limits_find(const char *instance_type
 	return NULL;
 }
 
-bool instance_has_ebs_burst(const struct instance_ebs_limits *inst)
+bool ebs_instance_has_burst(const struct instance_ebs_limits *inst)
 {
 	return inst && inst->burst_seconds_per_day > 0;
 }

@@ -142,9 +142,6 @@ enum ebs_verdict {
 	EBS_NOT_PREDICTED, /* no positive prediction to compare with */
 };
 
-/* Where the tables come from and when they were last checked. */
-const char *ebs_model_source(void);
-
 const struct ebs_type_rules *ebs_type_rules(enum ebs_type type);
 /* "gp3", any case.  Returns 0, or -1 for an unknown name. */
 int ebs_type_parse(const char *name, enum ebs_type *out);
@@ -182,7 +179,7 @@ struct ebs_phase {
 	double duration_s;
 	double demand_ops; /* 0 or HUGE_VAL: as much as the phase can get */
 	double iodepth;
-	/* One I/O's service time without throttling (the seed's qd1 gp2:
+	/* One I/O's service time without throttling (the reference benchmark's qd1 gp2:
 	 * 0.56 ms); 0 or NaN: unknown, latency bounds nothing. */
 	double latency_s;
 	const struct instance_ebs_limits *instance; /* NULL: unknown */
@@ -219,18 +216,18 @@ struct ebs_credit_state {
 /* The balance a burst phase started with, inferred from when its cliff
  * came: what the burst drained net of refill in cliff_s seconds,
  * cliff_s x (rate x units per I/O - baseline), at rate =
- * min(demand_ops, burst rate).  The seed's 100 GiB gp2 fell at 2,000 s
+ * min(demand_ops, burst rate).  The reference benchmark's 100 GiB gp2 fell at 2,000 s
  * at 3,000 IOPS: 5.4 M credits, 100 %. */
 struct ebs_credit_state ebs_credits_from_cliff(const struct ebs_prediction *p, double cliff_s,
 					       double demand_ops);
 
 /* "m5.xlarge"; NULL when the table does not know it. */
-const struct instance_ebs_limits *instance_limits_find(const char *instance_type);
+const struct instance_ebs_limits *ebs_instance_limits_find(const char *instance_type);
 /* Whether the instance has its own EBS burst, which ends in a cliff of
  * its own after burst_seconds_per_day at full demand. */
-bool instance_has_ebs_burst(const struct instance_ebs_limits *inst);
+bool ebs_instance_has_burst(const struct instance_ebs_limits *inst);
 
-/* The seed's Seoul (ap-northeast-2) prices. */
+/* The reference benchmark's Seoul (ap-northeast-2) prices. */
 struct ebs_prices ebs_prices_default(void);
 /* The built-in prices of a region ("us-east-1"), and true; for any other
  * region false, and out holds every price unknown (NaN: costs print as
@@ -245,8 +242,8 @@ bool ebs_prices_for_region(const char *region, struct ebs_prices *out);
  * Returns 0, or -1 for an unknown name. */
 int ebs_prices_set(struct ebs_prices *p, const char *name, double value);
 double ebs_monthly_cost(const struct ebs_volume *v, const struct ebs_prices *p);
-/* Monthly cost scaled to 3,000 sustained (baseline) IOPS: what the seed
- * compares gp2 and gp3 by. */
+/* Monthly cost scaled to 3,000 sustained (baseline) IOPS: what the reference
+ * benchmark compares gp2 and gp3 by. */
 double ebs_cost_per_3000_iops(const struct ebs_volume *v, const struct ebs_prices *p);
 
 /* measured against predicted, as a relative tolerance (0.05 = 5 %). */

@@ -5,15 +5,15 @@
 
 #include "analysis/ebs_model.h"
 
-/* Seoul (ap-northeast-2), 2026-09, from the seed (AWS Pricing API): gp2
+/* Seoul (ap-northeast-2), 2026-09, from the reference benchmark (AWS Pricing API): gp2
  * $0.114/GB-month; gp3 $0.0912/GB-month + $0.0057/IOPS-month above 3,000
  * + $0.0456/MiB/s-month above 125.  io1, io2, st1 and sc1 Seoul prices
- * are not in the seed and we found no page giving them: NaN (unknown)
+ * are not in the reference benchmark and we found no page giving them: NaN (unknown)
  * until a config's "prices" sets them. */
 static const struct ebs_prices seoul_prices = {
 	.region = "ap-northeast-2",
 	.as_of = "2026-09",
-	.source = "seed document (AWS Pricing API, September 2026); io1/io2/st1/sc1 unknown",
+	.source = "the EKS gp2/gp3 benchmark (AWS Pricing API, September 2026); io1/io2/st1/sc1 unknown",
 	.type = {
 		[EBS_GP2] = { .gib_month = 0.114 },
 		[EBS_GP3] = { .gib_month = 0.0912, .iops_month = 0.0057, .mibs_month = 0.0456,
@@ -30,7 +30,7 @@ static const struct ebs_prices seoul_prices = {
  * gp2 $0.10/GB-month; gp3 $0.08/GB-month, 3,000 IOPS and 125 MB/s free,
  * $0.005/IOPS-month and $0.04/MB/s-month above.  Not confirmed from a
  * page read for this table (they are the figures this project's model
- * carried as "us-east-1 for scale" since the seed): io1 and io2
+ * carried as "us-east-1 for scale" since the reference benchmark): io1 and io2
  * $0.125/GB-month and $0.065/IOPS-month, io2 $0.0455 from 32,001 and
  * $0.03185 above 64,000 IOPS, st1 $0.045 and sc1 $0.015/GB-month.  A
  * config's "prices" overrides any of them. */

@@ -55,7 +55,7 @@ static int run_job(const struct job_options *o, const volatile sig_atomic_t *sto
 		fprintf(stderr, "ebsbench fio: out of memory\n");
 		return 1;
 	}
-	job_stats_init(s);
+	stats_job_init(s);
 	if (target_open(&t, o, err, sizeof(err)) == 0) {
 		struct job_context ctx = { .stop = stop };
 		iolog_paths_fio(&paths, o);

@@ -114,7 +114,7 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	job_stats_init(js);
+	stats_job_init(js);
 	snprintf(label, sizeof(label), "[%zu/%zu] %s %s %s", k + 1, st->plan.count, s->phase,
 		 d->label, d->info.dev_path);
 	struct job_context ctx = { .stop = stop,
@@ -248,13 +248,14 @@ static int prepare(struct run_state *st, const char *config, const char *out, ch
 	if (plan_build(&st->plan, &st->cfg, st->devices, st->device_count, err, errlen))
 		return 2;
 	/* A URL that expires mid-run loses the results: refuse it now. */
-	if (upload_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err, errlen))
+	if (upload_config_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err,
+				errlen))
 		return 2;
 	if (st->plan.writes &&
 	    run_devices_check_writes(&st->cfg, st->devices, st->device_count, err, errlen))
 		return 3;
 	st->results = results_start(st);
-	uploader_init(&st->up, &st->cfg.upload, st->out_dir, st->results, stderr);
+	upload_init(&st->up, &st->cfg.upload, st->out_dir, st->results, stderr);
 	return 0;
 }
 
@@ -266,9 +267,9 @@ static void upload_phase(struct run_state *st, size_t k, bool saved)
 	const struct plan_step *s = &st->plan.steps[k];
 	char path[IOLOG_PATH_MAX], err[256];
 	if (!iops_log_path(st, s, path, sizeof(path), err, sizeof(err)) && !access(path, F_OK))
-		uploader_send(&st->up, s->iops_log, UPLOAD_MIDRUN);
+		upload_send(&st->up, s->iops_log, UPLOAD_MIDRUN);
 	if (saved)
-		uploader_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
+		upload_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
 }
 
 /* output_dir, made before the first I/O: a directory the run cannot
@@ -328,7 +329,7 @@ static int finish(struct run_state *st, bool stopped)
 	}
 	/* First, so slow or failing uploads never hide what was measured. */
 	report_print_tldr(stderr, &st->results, 1);
-	if (uploader_finish(&st->up, artifacts_report_files(), ARTIFACT_REPORT_COUNT) && !rc)
+	if (upload_finish(&st->up, artifacts_report_files(), ARTIFACT_REPORT_COUNT) && !rc)
 		rc = 4;
 	fprintf(stderr, "ebsbench run: results in %s/\n", st->out_dir);
 	return rc;
@@ -363,7 +364,7 @@ int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 		if (end == 1 || (end && !code))
 			code = end;
 	}
-	uploader_free(&st->up);
+	upload_free(&st->up);
 	json_decref(st->results);
 	plan_free(&st->plan);
 	discover_list_free(&st->found);

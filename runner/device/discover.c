@@ -58,7 +58,7 @@ static int read_attr(const char *dir, const char *rel, char *buf, size_t len)
 	fclose(f);
 	if (!got)
 		return -1;
-	sysfs_trim(buf);
+	discover_sysfs_trim(buf);
 	return 0;
 }
 
@@ -66,7 +66,7 @@ static uint64_t read_attr_u64(const char *dir, const char *rel)
 {
 	char buf[32];
 	uint64_t v = 0;
-	if (read_attr(dir, rel, buf, sizeof(buf)) || sysfs_parse_u64(buf, &v))
+	if (read_attr(dir, rel, buf, sizeof(buf)) || discover_sysfs_parse_u64(buf, &v))
 		v = 0;
 	return v;
 }
@@ -74,7 +74,9 @@ static uint64_t read_attr_u64(const char *dir, const char *rel)
 static int read_dev_numbers(const char *dir, unsigned *major, unsigned *minor)
 {
 	char buf[32];
-	return read_attr(dir, "dev", buf, sizeof(buf)) ? -1 : sysfs_parse_dev(buf, major, minor);
+	return read_attr(dir, "dev", buf, sizeof(buf))
+		       ? -1
+		       : discover_sysfs_parse_dev(buf, major, minor);
 }
 
 static bool file_exists(const char *dir, const char *a, const char *b)
@@ -128,7 +130,7 @@ static int mount_table_load(const char *path, struct mount_table *t, char *err, 
 	int rc = 0;
 	while (rc == 0 && getline(&line, &cap, f) > 0) {
 		struct mount_entry m;
-		if (mountinfo_parse_line(line, &m) == 0 && mount_table_add(t, &m))
+		if (discover_mountinfo_parse_line(line, &m) == 0 && mount_table_add(t, &m))
 			rc = -1;
 	}
 	free(line);
@@ -233,12 +235,12 @@ static void identify_device(struct discovered_device *d, int fd, const char *dir
 			d->model[0] = '\0';
 		if (read_attr(dir, "device/serial", d->serial, sizeof(d->serial)))
 			d->serial[0] = '\0';
-		d->kind = nvme_kind_from_model(d->model);
+		d->kind = nvme_identify_kind_from_model(d->model);
 	}
 	bool accepted = o->accept_model && d->model[0] && strcmp(d->model, o->accept_model) == 0;
 	d->ebs_like = d->kind == NVME_CTRL_EBS || accepted;
 	if (d->ebs_like)
-		nvme_volume_id_from_serial(d->serial, d->volume_id, sizeof(d->volume_id));
+		nvme_identify_volume_id_from_serial(d->serial, d->volume_id, sizeof(d->volume_id));
 }
 
 static void probe_contents(struct discovered_device *d, int fd, int open_errno)
@@ -403,7 +405,7 @@ static bool listed(const struct discovered_device *d, const char *entry)
 		return true;
 	if (!d->volume_id[0])
 		return false;
-	return nvme_volume_id_from_serial(entry, vol, sizeof(vol)) == 0 &&
+	return nvme_identify_volume_id_from_serial(entry, vol, sizeof(vol)) == 0 &&
 	       strcmp(vol, d->volume_id) == 0;
 }
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void sysfs_trim(char *buf)
+void discover_sysfs_trim(char *buf)
 {
 	size_t end = strlen(buf);
 	while (end > 0 && isspace((unsigned char)buf[end - 1]))
@@ -19,12 +19,12 @@ void sysfs_trim(char *buf)
 	memmove(buf, buf + start, end - start + 1);
 }
 
-int sysfs_parse_u64(const char *text, uint64_t *out)
+int discover_sysfs_parse_u64(const char *text, uint64_t *out)
 {
 	return sscanf(text, "%" SCNu64, out) == 1 ? 0 : -1;
 }
 
-int sysfs_parse_dev(const char *text, unsigned *major, unsigned *minor)
+int discover_sysfs_parse_dev(const char *text, unsigned *major, unsigned *minor)
 {
 	return sscanf(text, "%u:%u", major, minor) == 2 ? 0 : -1;
 }
@@ -90,7 +90,7 @@ static void unescape_octal(char *s)
 	*out = '\0';
 }
 
-int mountinfo_parse_line(const char *line, struct mount_entry *m)
+int discover_mountinfo_parse_line(const char *line, struct mount_entry *m)
 {
 	char point[sizeof(m->point)], source[sizeof(m->source)] = "";
 	if (sscanf(line, "%*s %*s %u:%u %*s %255s", &m->major, &m->minor, point) != 3)

@@ -16,15 +16,15 @@ struct mount_entry {
 /* "36 35 98:0 /root /mnt rw - ext4 /dev/sda1 rw": fields 3 and 5, and the
  * source after the " - " separator.  Returns 0, or -1 when the line has no
  * MAJ:MIN or mount point. */
-int mountinfo_parse_line(const char *line, struct mount_entry *m);
+int discover_mountinfo_parse_line(const char *line, struct mount_entry *m);
 
 /* A sysfs attribute's first line, trimmed in place: trailing whitespace
  * (the newline) and leading spaces go. */
-void sysfs_trim(char *buf);
+void discover_sysfs_trim(char *buf);
 /* "8388608" (size, queue/logical_block_size).  0, or -1 when no number. */
-int sysfs_parse_u64(const char *text, uint64_t *out);
+int discover_sysfs_parse_u64(const char *text, uint64_t *out);
 /* "259:0" (dev).  0, or -1 when not MAJ:MIN. */
-int sysfs_parse_dev(const char *text, unsigned *major, unsigned *minor);
+int discover_sysfs_parse_dev(const char *text, unsigned *major, unsigned *minor);
 
 /* nvme<ctrl>n<ns>: a namespace.  Partitions (...p1) and hidden multipath
  * paths (nvme0c0n1) do not match. */

@@ -167,8 +167,8 @@ static double share_of(uint64_t exceeded_us, uint64_t phase_us)
 	return f > 1.0 ? 1.0 : f;
 }
 
-void ebs_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
-			struct ebs_throttle_verdict *out)
+void ebs_stats_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
+			      struct ebs_throttle_verdict *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->limiter = EBS_THROTTLE_NONE;
@@ -193,24 +193,6 @@ void ebs_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
 	}
 	if (longest < EBS_THROTTLE_MIN_FRACTION)
 		out->limiter = EBS_THROTTLE_NONE;
-}
-
-const char *ebs_throttle_name(enum ebs_throttle t)
-{
-	switch (t) {
-	case EBS_THROTTLE_VOLUME_IOPS:
-		return "volume IOPS";
-	case EBS_THROTTLE_VOLUME_THROUGHPUT:
-		return "volume throughput";
-	case EBS_THROTTLE_INSTANCE_IOPS:
-		return "instance IOPS";
-	case EBS_THROTTLE_INSTANCE_THROUGHPUT:
-		return "instance throughput";
-	case EBS_THROTTLE_NONE:
-	case EBS_THROTTLE_KINDS:
-		break;
-	}
-	return "none";
 }
 
 const char *ebs_stats_status_name(int status)

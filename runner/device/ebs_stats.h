@@ -87,10 +87,9 @@ int ebs_stats_delta(const struct ebs_stats *before, const struct ebs_stats *afte
 		    struct ebs_stats *out);
 
 /* Who throttled a phase of phase_us microseconds, from its delta. */
-void ebs_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
-			struct ebs_throttle_verdict *out);
+void ebs_stats_throttle_judge(const struct ebs_stats *delta, uint64_t phase_us,
+			      struct ebs_throttle_verdict *out);
 
-const char *ebs_throttle_name(enum ebs_throttle t);
 const char *ebs_stats_status_name(int status);
 
 /* Get Log Page 0xD0, nsid 1, 4096 bytes, into page.  Returns 0, -errno

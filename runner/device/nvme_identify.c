@@ -50,7 +50,7 @@ static int copy_ascii_field(const uint8_t *field, size_t len, char *out)
 	return 0;
 }
 
-enum nvme_ctrl_kind nvme_kind_from_model(const char *model)
+enum nvme_ctrl_kind nvme_identify_kind_from_model(const char *model)
 {
 	if (strcmp(model, NVME_MODEL_EBS) == 0)
 		return NVME_CTRL_EBS;
@@ -69,7 +69,7 @@ static bool is_lower_hex(const char *s)
 	return true;
 }
 
-int nvme_volume_id_from_serial(const char *serial, char *out, size_t len)
+int nvme_identify_volume_id_from_serial(const char *serial, char *out, size_t len)
 {
 	/* EBS drops the dash to fit 20 bytes: "vol0123456789abcdef0". */
 	const char *hex = NULL;
@@ -128,39 +128,14 @@ int nvme_identify_parse(const uint8_t *page, size_t len, struct nvme_controller_
 	out->vid = le16(page + ID_VID);
 	/* The model alone is not enough: a QEMU or test controller could
 	 * claim it, and only Amazon's vendor area means what we read. */
-	out->kind =
-		out->vid == NVME_VID_AMAZON ? nvme_kind_from_model(out->model) : NVME_CTRL_OTHER;
+	out->kind = out->vid == NVME_VID_AMAZON ? nvme_identify_kind_from_model(out->model)
+						: NVME_CTRL_OTHER;
 	if (out->kind == NVME_CTRL_EBS) {
-		nvme_volume_id_from_serial(out->serial, out->volume_id, sizeof(out->volume_id));
+		nvme_identify_volume_id_from_serial(out->serial, out->volume_id,
+						    sizeof(out->volume_id));
 		parse_bdev_name(page + ID_VS_BDEV, out->bdev_name, sizeof(out->bdev_name));
 	}
 	return NVME_IDENTIFY_OK;
-}
-
-const char *nvme_ctrl_kind_name(enum nvme_ctrl_kind kind)
-{
-	switch (kind) {
-	case NVME_CTRL_EBS:
-		return "EBS volume";
-	case NVME_CTRL_INSTANCE_STORE:
-		return "instance store";
-	case NVME_CTRL_OTHER:
-		break;
-	}
-	return "other";
-}
-
-const char *nvme_identify_status_name(int status)
-{
-	switch (status) {
-	case NVME_IDENTIFY_OK:
-		return "ok";
-	case NVME_IDENTIFY_SHORT:
-		return "identify page shorter than 4096 bytes";
-	case NVME_IDENTIFY_GARBAGE:
-		return "identify page does not hold ASCII serial/model/firmware";
-	}
-	return "unknown identify status";
 }
 
 int nvme_identify_controller(int fd, uint8_t page[NVME_IDENTIFY_PAGE_BYTES])

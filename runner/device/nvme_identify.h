@@ -42,14 +42,11 @@ struct nvme_controller_id {
 int nvme_identify_parse(const uint8_t *page, size_t len, struct nvme_controller_id *out);
 
 /* The kind a model string names (padding already stripped). */
-enum nvme_ctrl_kind nvme_kind_from_model(const char *model);
+enum nvme_ctrl_kind nvme_identify_kind_from_model(const char *model);
 
 /* "vol0abc..." or "vol-0abc..." -> "vol-0abc...".  Returns 0, or -1 (and
  * out = "") when serial is not an EBS volume id. */
-int nvme_volume_id_from_serial(const char *serial, char *out, size_t len);
-
-const char *nvme_ctrl_kind_name(enum nvme_ctrl_kind kind);
-const char *nvme_identify_status_name(int status);
+int nvme_identify_volume_id_from_serial(const char *serial, char *out, size_t len);
 
 /* Issues Identify Controller (admin opcode 0x06, CNS 1) on fd, an NVMe
  * namespace or controller node.  Returns 0, -errno from the ioctl, or -EIO

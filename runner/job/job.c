@@ -98,7 +98,7 @@ static unsigned fill_queue(struct job_loop *L, uint64_t now)
 	unsigned queued = 0;
 	while (!L->stopping && L->free_list) {
 		bool wrapped;
-		uint64_t offset = offset_gen_next(&L->offsets, &wrapped);
+		uint64_t offset = offsets_next(&L->offsets, &wrapped);
 		if (wrapped && !L->o->time_based) {
 			L->stopping = true; /* one pass over the region is the job */
 			break;
@@ -121,7 +121,7 @@ static unsigned fill_queue(struct job_loop *L, uint64_t now)
 	}
 	/* As fio: the whole batch counts at the depth it brings the queue to. */
 	if (L->measuring && queued)
-		L->s->depth_level[depth_level_index(L->inflight + queued)] += queued;
+		L->s->depth_level[stats_depth_level_index(L->inflight + queued)] += queued;
 	return queued;
 }
 
@@ -150,11 +150,11 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 	d->bytes += (uint64_t)u->result;
 	if ((uint64_t)u->result != u->length)
 		d->short_ios++;
-	running_stat_add(&d->slat, slat);
-	running_stat_add(&d->clat, clat);
-	running_stat_add(&d->lat, lat);
+	stats_running_add(&d->slat, slat);
+	stats_running_add(&d->clat, clat);
+	stats_running_add(&d->lat, lat);
 	histogram_add(&d->clat_hist, clat);
-	job_stats_count_latency(L->s, lat);
+	stats_count_latency(L->s, lat);
 	uint64_t rel = now - L->measure_ns;
 	/* I/Os completing past the runtime (the drain, or a reap that
 	 * crossed the deadline before the loop noticed it) belong to the
@@ -174,8 +174,8 @@ static void on_window(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct
 	for (int d = 0; d < DDIR_COUNT; d++) {
 		if (!L->logs->dirs[d])
 			continue;
-		sample_stat_add(&L->s->dir[d].iops_samples, (double)t->ios[d] * per_second);
-		sample_stat_add(&L->s->dir[d].bw_samples, (double)t->bytes[d] / 1024 * per_second);
+		stats_sample_add(&L->s->dir[d].iops_samples, (double)t->ios[d] * per_second);
+		stats_sample_add(&L->s->dir[d].bw_samples, (double)t->bytes[d] / 1024 * per_second);
 	}
 	iolog_window(L->logs, end_ns, span_ns, t);
 }
@@ -318,9 +318,9 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 
 	/* Sync engines complete inside submit: more depth would only queue. */
 	L.depth = o->ioengine->synchronous ? 1 : o->iodepth;
-	rng_seed(&L.mix, seed ^ 0x5bd1e995u);
-	offset_gen_init(&L.offsets, t->region_offset, t->region_size, o->bs,
-			options_rw_is_random(o->rw), o->norandommap, seed);
+	rng_init(&L.mix, seed ^ 0x5bd1e995u);
+	offsets_init(&L.offsets, t->region_offset, t->region_size, o->bs,
+		     options_rw_is_random(o->rw), o->norandommap, seed);
 	window_init(&L.windows, (o->log_avg_msec ? o->log_avg_msec : 500) * 1000000ull, on_window,
 		    &L);
 	clock_gettime(CLOCK_REALTIME, &wall);

@@ -11,24 +11,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "job/rng.h"
+
 struct permutation {
 	uint64_t size;	    /* elements permuted: 0..size-1 */
 	unsigned half_bits; /* each Feistel half has this many bits */
 	uint64_t keys[4];
 };
 
-void permutation_init(struct permutation *p, uint64_t size, uint64_t seed);
+void offsets_permutation_init(struct permutation *p, uint64_t size, uint64_t seed);
 /* The image of index (< size) under the permutation. */
-uint64_t permutation_apply(const struct permutation *p, uint64_t index);
-
-/* xoshiro256** generator: small, fast and good enough for offsets. */
-struct rng {
-	uint64_t s[4];
-};
-
-void rng_seed(struct rng *r, uint64_t seed);
-uint64_t rng_next(struct rng *r);
-uint64_t rng_below(struct rng *r, uint64_t bound);
+uint64_t offsets_permutation_apply(const struct permutation *p, uint64_t index);
 
 struct offset_gen {
 	uint64_t base;	 /* region start, bytes */
@@ -43,10 +36,10 @@ struct offset_gen {
 	struct rng rng;
 };
 
-void offset_gen_init(struct offset_gen *g, uint64_t base, uint64_t region_bytes, uint32_t bs,
-		     bool random, bool uniform, uint64_t seed);
+void offsets_init(struct offset_gen *g, uint64_t base, uint64_t region_bytes, uint32_t bs,
+		  bool random, bool uniform, uint64_t seed);
 /* The byte offset of the next I/O.  Sets *wrapped when it starts a new pass
  * (a size-bound job stops there). */
-uint64_t offset_gen_next(struct offset_gen *g, bool *wrapped);
+uint64_t offsets_next(struct offset_gen *g, bool *wrapped);
 
 #endif

@@ -22,7 +22,8 @@ void progress_init(struct progress *p, FILE *out, const char *label, uint64_t no
 	p->drawn = false;
 }
 
-void format_hms(char *buf, size_t len, uint64_t ns)
+/* ns as "1:02:03", the way fio shows elapsed time and ETA. */
+static void format_hms(char *buf, size_t len, uint64_t ns)
 {
 	uint64_t s = ns / 1000000000ull;
 	snprintf(buf, len, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
@@ -35,13 +36,11 @@ void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t
 		return;
 	double span = (double)(now_ns - p->last_ns) / 1e9;
 	double iops = span > 0 ? (double)(ios - p->last_ios) / span : 0;
-	uint64_t eta_s = eta_ns / 1000000000ull;
-	fprintf(p->out,
-		"%sebsbench: %s: %.0f IOPS now, %.1f MiB done, %.0f%%, ETA %" PRIu64 ":%02" PRIu64
-		":%02" PRIu64 "%s",
+	char eta[32];
+	format_hms(eta, sizeof(eta), eta_ns);
+	fprintf(p->out, "%sebsbench: %s: %.0f IOPS now, %.1f MiB done, %.0f%%, ETA %s%s",
 		p->live ? "\r\033[K" : "", p->label, iops, (double)bytes / 1048576.0,
-		fraction_done * 100.0, eta_s / 3600, eta_s / 60 % 60, eta_s % 60,
-		p->live ? "" : "\n");
+		fraction_done * 100.0, eta, p->live ? "" : "\n");
 	fflush(p->out);
 	p->drawn = true;
 	p->last_ns = now_ns;

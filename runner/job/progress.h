@@ -26,7 +26,5 @@ void progress_init(struct progress *p, FILE *out, const char *label, uint64_t no
 void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t bytes,
 		     double fraction_done, uint64_t eta_ns);
 void progress_finish(struct progress *p);
-/* "1:02:03" */
-void format_hms(char *buf, size_t len, uint64_t ns);
 
 #endif

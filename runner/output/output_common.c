@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <time.h>
 
-uint64_t runtime_ms(uint64_t ns)
+uint64_t output_runtime_ms(uint64_t ns)
 {
 	return (ns / 1000 + 999) / 1000;
 }
 
-double percent_of(uint64_t count, uint64_t total, double floor)
+double output_percent_of(uint64_t count, uint64_t total, double floor)
 {
 	if (total == 0)
 		return 0.0;
@@ -17,7 +17,7 @@ double percent_of(uint64_t count, uint64_t total, double floor)
 	return count && p < floor ? floor : p;
 }
 
-double agg_percent(double mean_kib, uint64_t agg_bytes)
+double output_agg_percent(double mean_kib, uint64_t agg_bytes)
 {
 	if (agg_bytes <= 1024)
 		return 100.0;
@@ -25,7 +25,7 @@ double agg_percent(double mean_kib, uint64_t agg_bytes)
 	return p > 100.0 ? 100.0 : p;
 }
 
-void format_time(char *buf, size_t len, int64_t unix_ms)
+void output_format_time(char *buf, size_t len, int64_t unix_ms)
 {
 	time_t t = (time_t)(unix_ms / 1000);
 	struct tm tm;

@@ -6,14 +6,14 @@
 #include <stdint.h>
 
 /* fio keeps runtimes in us and rounds them up to whole ms. */
-uint64_t runtime_ms(uint64_t ns);
+uint64_t output_runtime_ms(uint64_t ns);
 /* fio's stat_calc_dist and stat_calc_lat: a non-zero count never shows as
  * 0 %, it is raised to the smallest figure the format prints. */
-double percent_of(uint64_t count, uint64_t total, double floor);
+double output_percent_of(uint64_t count, uint64_t total, double floor);
 /* fio's convert_agg_kbytes_percent, mean truncated to int as there.  With a
  * single job the aggregate is this job's own average bandwidth. */
-double agg_percent(double mean_kib, uint64_t agg_bytes);
+double output_agg_percent(double mean_kib, uint64_t agg_bytes);
 /* ctime(3)'s layout without its newline, in local time as fio prints it. */
-void format_time(char *buf, size_t len, int64_t unix_ms);
+void output_format_time(char *buf, size_t len, int64_t unix_ms);
 
 #endif

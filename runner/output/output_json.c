@@ -44,7 +44,7 @@ static json_t *lat_json(const struct running_stat *st)
 	set_int(lat, "min", st->n ? st->min : 0);
 	set_int(lat, "max", st->n ? st->max : 0);
 	set_real(lat, "mean", st->n ? st->mean : 0.0);
-	set_real(lat, "stddev", running_stat_stddev(st));
+	set_real(lat, "stddev", stats_running_stddev(st));
 	set_int(lat, "N", st->n);
 	return lat;
 }
@@ -108,14 +108,14 @@ static void add_samples(json_t *dir, const struct direction_stats *ds, uint64_t 
 
 	set_int(dir, "bw_min", bw->n ? (uint64_t)llround(bw->min) : 0);
 	set_int(dir, "bw_max", bw->n ? (uint64_t)llround(bw->max) : 0);
-	set_real(dir, "bw_agg", bw->n ? agg_percent(bw->mean, bw_bytes) : 0.0);
+	set_real(dir, "bw_agg", bw->n ? output_agg_percent(bw->mean, bw_bytes) : 0.0);
 	set_real(dir, "bw_mean", bw->n ? bw->mean : 0.0);
-	set_real(dir, "bw_dev", sample_stat_stddev(bw));
+	set_real(dir, "bw_dev", stats_sample_stddev(bw));
 	set_int(dir, "bw_samples", bw->n);
 	set_int(dir, "iops_min", io->n ? (uint64_t)llround(io->min) : 0);
 	set_int(dir, "iops_max", io->n ? (uint64_t)llround(io->max) : 0);
 	set_real(dir, "iops_mean", io->n ? io->mean : 0.0);
-	set_real(dir, "iops_stddev", sample_stat_stddev(io));
+	set_real(dir, "iops_stddev", stats_sample_stddev(io));
 	set_int(dir, "iops_samples", io->n);
 }
 
@@ -134,7 +134,7 @@ static json_t *direction_json(const struct job_options *o, const struct directio
 	set_int(dir, "bw_bytes", bw_bytes);
 	set_int(dir, "bw", bw_bytes >> 10);
 	set_real(dir, "iops", ran ? (double)ds->ios * 1e9 / ns : 0.0);
-	set_int(dir, "runtime", ran ? runtime_ms(runtime_ns) : 0);
+	set_int(dir, "runtime", ran ? output_runtime_ms(runtime_ns) : 0);
 	set_int(dir, "total_ios", ds->ios);
 	set_int(dir, "short_ios", ds->short_ios);
 	set_int(dir, "drop_ios", 0);
@@ -177,7 +177,7 @@ static void add_levels(json_t *job, const char *key, const char *const *labels,
 	unsigned i;
 
 	for (i = 0; i < n; i++)
-		set_real(levels, labels[i], percent_of(counts[i], total, floor));
+		set_real(levels, labels[i], output_percent_of(counts[i], total, floor));
 	json_object_set_new(job, key, levels);
 }
 
@@ -203,15 +203,15 @@ static void add_depths_and_latencies(json_t *job, const struct job_stats *s)
 	/* Our levels count submissions, so their sum is the honest total. */
 	for (i = 0; i < DEPTH_LEVELS; i++)
 		depths += s->depth_level[i];
-	add_levels(job, "iodepth_level", depth_level_label, s->depth_level, DEPTH_LEVELS, depths,
-		   0.1);
+	add_levels(job, "iodepth_level", stats_depth_level_label, s->depth_level, DEPTH_LEVELS,
+		   depths, 0.1);
 	add_batches(job, "iodepth_submit", ios > 0);
 	add_batches(job, "iodepth_complete", ios > 0);
-	add_levels(job, "latency_ns", latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS, ios,
+	add_levels(job, "latency_ns", stats_latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS, ios,
 		   0.01);
-	add_levels(job, "latency_us", latency_us_label, s->latency_us, LATENCY_US_LEVELS, ios,
+	add_levels(job, "latency_us", stats_latency_us_label, s->latency_us, LATENCY_US_LEVELS, ios,
 		   0.01);
-	add_levels(job, "latency_ms", latency_ms_label, s->latency_ms, LATENCY_MS_LEVELS, ios,
+	add_levels(job, "latency_ms", stats_latency_ms_label, s->latency_ms, LATENCY_MS_LEVELS, ios,
 		   0.01);
 }
 
@@ -259,7 +259,8 @@ json_t *output_job_json(const struct job_options *o, const struct job_stats *s, 
 	return job;
 }
 
-json_t *output_disk_util_json(const struct disk_util *d)
+/* fio's "disk_util" array: one entry, or none without kernel statistics. */
+static json_t *disk_util_json(const struct disk_util *d)
 {
 	json_t *list = json_array();
 	json_t *disk;
@@ -286,14 +287,14 @@ int output_json(FILE *out, const struct job_options *o, const struct job_stats *
 	char when[64];
 	int rc;
 
-	format_time(when, sizeof(when), s->start_unix_ms);
+	output_format_time(when, sizeof(when), s->start_unix_ms);
 	set_str(root, "fio version", "ebsbench-" EBSBENCH_VERSION);
 	set_int(root, "timestamp", (uint64_t)(s->start_unix_ms / 1000));
 	set_int(root, "timestamp_ms", (uint64_t)s->start_unix_ms);
 	set_str(root, "time", when);
 	json_array_append_new(jobs, output_job_json(o, s, plus));
 	json_object_set_new(root, "jobs", jobs);
-	json_object_set_new(root, "disk_util", output_disk_util_json(&s->disk));
+	json_object_set_new(root, "disk_util", disk_util_json(&s->disk));
 
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);

@@ -11,7 +11,5 @@
 
 /* One element of fio's "jobs" array. */
 json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus);
-/* fio's "disk_util" array: one entry, or none without kernel statistics. */
-json_t *output_disk_util_json(const struct disk_util *d);
 
 #endif

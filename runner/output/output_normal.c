@@ -83,7 +83,7 @@ static void print_job_header(FILE *out, const struct job_options *o, const struc
 {
 	char when[64];
 
-	format_time(when, sizeof(when), s->start_unix_ms);
+	output_format_time(when, sizeof(when), s->start_unix_ms);
 	if (s->error)
 		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d (error=%s): pid=%d: %s\n", o->name,
 			s->error, strerror(s->error), (int)getpid(), when);
@@ -96,7 +96,7 @@ static void print_job_header(FILE *out, const struct job_options *o, const struc
  * all large enough to survive the division. */
 static void print_lat(FILE *out, const char *name, const struct running_stat *st)
 {
-	double mean = st->mean, dev = running_stat_stddev(st), div = 1.0;
+	double mean = st->mean, dev = stats_running_stddev(st), div = 1.0;
 	uint64_t min = st->min, max = st->max;
 	const char *unit = "nsec";
 	char minp[32], maxp[32];
@@ -189,8 +189,8 @@ static void print_bw(FILE *out, const struct sample_stat *bw, uint64_t bw_bytes)
 		"   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, "
 		"samples=%llu\n",
 		unit, (unsigned long long)llround(bw->min / div),
-		(unsigned long long)llround(bw->max / div), agg_percent(bw->mean, bw_bytes),
-		bw->mean / div, sample_stat_stddev(bw) / div, (unsigned long long)bw->n);
+		(unsigned long long)llround(bw->max / div), output_agg_percent(bw->mean, bw_bytes),
+		bw->mean / div, stats_sample_stddev(bw) / div, (unsigned long long)bw->n);
 }
 
 static void print_iops(FILE *out, const struct sample_stat *io)
@@ -198,7 +198,7 @@ static void print_iops(FILE *out, const struct sample_stat *io)
 	fprintf(out,
 		"   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
 		(unsigned long long)llround(io->min), (unsigned long long)llround(io->max),
-		io->mean, sample_stat_stddev(io), (unsigned long long)io->n);
+		io->mean, stats_sample_stddev(io), (unsigned long long)io->n);
 }
 
 static void print_direction(FILE *out, const struct job_options *o,
@@ -214,7 +214,7 @@ static void print_direction(FILE *out, const struct job_options *o,
 		num2str(bwp, sizeof(bwp), bw, SIG_FIGS, true, UNIT_BYTE_PER_SEC),
 		num2str(bwalt, sizeof(bwalt), bw, SIG_FIGS, false, UNIT_BYTE_PER_SEC),
 		num2str(io, sizeof(io), ds->bytes, SIG_FIGS, true, UNIT_BYTE),
-		(unsigned long long)runtime_ms(runtime_ns),
+		(unsigned long long)output_runtime_ms(runtime_ns),
 		d == DDIR_WRITE ? "; 0 zone resets" : "");
 	print_lat(out, "slat", &ds->slat);
 	print_lat(out, "clat", &ds->clat);
@@ -244,7 +244,7 @@ static void print_lat_levels(FILE *out, const char *unit, const char *const *lab
 			fputs(", ", out);
 		else
 			fprintf(out, "  lat (%s)   : ", unit);
-		fprintf(out, "%s=%3.2f%%", labels[i], percent_of(counts[i], total, 0.01));
+		fprintf(out, "%s=%3.2f%%", labels[i], output_percent_of(counts[i], total, 0.01));
 		on_line++;
 	}
 	if (on_line)
@@ -269,9 +269,12 @@ static void print_job_totals(FILE *out, const struct job_options *o, const struc
 	uint64_t ios = r->ios + w->ios, depths = 0;
 	unsigned i;
 
-	print_lat_levels(out, "nsec", latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS, ios);
-	print_lat_levels(out, "usec", latency_us_label, s->latency_us, LATENCY_US_LEVELS, ios);
-	print_lat_levels(out, "msec", latency_ms_label, s->latency_ms, LATENCY_MS_LEVELS, ios);
+	print_lat_levels(out, "nsec", stats_latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS,
+			 ios);
+	print_lat_levels(out, "usec", stats_latency_us_label, s->latency_us, LATENCY_US_LEVELS,
+			 ios);
+	print_lat_levels(out, "msec", stats_latency_ms_label, s->latency_ms, LATENCY_MS_LEVELS,
+			 ios);
 	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 		s->usr_cpu, s->sys_cpu, (unsigned long long)s->ctx, (unsigned long long)s->majf,
 		(unsigned long long)s->minf);
@@ -279,8 +282,8 @@ static void print_job_totals(FILE *out, const struct job_options *o, const struc
 		depths += s->depth_level[i];
 	fputs("  IO depths    :", out);
 	for (i = 0; i < DEPTH_LEVELS; i++)
-		fprintf(out, " %s=%3.1f%%%s", depth_level_label[i],
-			percent_of(s->depth_level[i], depths, 0.1),
+		fprintf(out, " %s=%3.1f%%%s", stats_depth_level_label[i],
+			output_percent_of(s->depth_level[i], depths, 0.1),
 			i + 1 < DEPTH_LEVELS ? "," : "\n");
 	print_batches(out, "submit", ios > 0);
 	print_batches(out, "complete", ios > 0);
@@ -296,7 +299,7 @@ static void print_group(FILE *out, const struct job_stats *s)
 {
 	static const char *const label[DDIR_COUNT] = { "   READ", "  WRITE" };
 	char bw[32], bwalt[32], io[32], ioalt[32];
-	unsigned long long run = runtime_ms(s->runtime_ns);
+	unsigned long long run = output_runtime_ms(s->runtime_ns);
 	int d;
 
 	fputs("\nRun status group 0 (all jobs):\n", out);

@@ -64,7 +64,7 @@ json_t *run_record_ebs_stats(const struct ebs_sample *before, const struct ebs_s
 	int rc = ebs_stats_delta(&before->stats, &after->stats, &d);
 	if (rc != EBS_STATS_OK)
 		return unavailable(ebs_stats_status_name(rc));
-	ebs_throttle_judge(&d, phase_us, &verdict);
+	ebs_stats_throttle_judge(&d, phase_us, &verdict);
 	json_t *o = json_pack(
 		"{sbsIsIsIsIsIsIsIsIsIsIsI}", "available", 1, "read_ops", (json_int_t)d.read_ops,
 		"write_ops", (json_int_t)d.write_ops, "read_bytes", (json_int_t)d.read_bytes,

@@ -7,20 +7,20 @@
 
 #include "stats/stats.h"
 
-const char *const depth_level_label[DEPTH_LEVELS] = {
+const char *const stats_depth_level_label[DEPTH_LEVELS] = {
 	"1", "2", "4", "8", "16", "32", ">=64",
 };
 
 /* fio labels a bucket by its (exclusive) upper bound. */
-const char *const latency_ns_label[LATENCY_NS_LEVELS] = {
+const char *const stats_latency_ns_label[LATENCY_NS_LEVELS] = {
 	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
 };
 
-const char *const latency_us_label[LATENCY_US_LEVELS] = {
+const char *const stats_latency_us_label[LATENCY_US_LEVELS] = {
 	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
 };
 
-const char *const latency_ms_label[LATENCY_MS_LEVELS] = {
+const char *const stats_latency_ms_label[LATENCY_MS_LEVELS] = {
 	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
 };
 
@@ -43,7 +43,7 @@ static double welford_stddev(uint64_t n, double m2)
 	return sqrt(m2 / (double)(n - 1));
 }
 
-void running_stat_add(struct running_stat *s, uint64_t value)
+void stats_running_add(struct running_stat *s, uint64_t value)
 {
 	if (s->n == 0 || value < s->min)
 		s->min = value;
@@ -52,12 +52,12 @@ void running_stat_add(struct running_stat *s, uint64_t value)
 	welford_add(&s->n, &s->mean, &s->m2, (double)value);
 }
 
-double running_stat_stddev(const struct running_stat *s)
+double stats_running_stddev(const struct running_stat *s)
 {
 	return welford_stddev(s->n, s->m2);
 }
 
-void sample_stat_add(struct sample_stat *s, double value)
+void stats_sample_add(struct sample_stat *s, double value)
 {
 	if (s->n == 0 || value < s->min)
 		s->min = value;
@@ -66,12 +66,12 @@ void sample_stat_add(struct sample_stat *s, double value)
 	welford_add(&s->n, &s->mean, &s->m2, value);
 }
 
-double sample_stat_stddev(const struct sample_stat *s)
+double stats_sample_stddev(const struct sample_stat *s)
 {
 	return welford_stddev(s->n, s->m2);
 }
 
-void job_stats_init(struct job_stats *s)
+void stats_job_init(struct job_stats *s)
 {
 	int d;
 
@@ -83,7 +83,7 @@ void job_stats_init(struct job_stats *s)
 /* fio's io_u_mark_depth buckets; each is named by its lower bound.  fio
  * would put depth 0 into ">=64" via its switch default; nothing submits at
  * depth 0, and "1" is the less surprising place for it. */
-unsigned depth_level_index(unsigned depth)
+unsigned stats_depth_level_index(unsigned depth)
 {
 	if (depth >= 64)
 		return 6;
@@ -114,7 +114,7 @@ static unsigned latency_level(uint64_t scaled, unsigned levels)
 	return i;
 }
 
-void job_stats_count_latency(struct job_stats *s, uint64_t lat_ns)
+void stats_count_latency(struct job_stats *s, uint64_t lat_ns)
 {
 	/* Truncating division, as fio: 1999 ns is "1 us" and lands in us "2". */
 	if (lat_ns < 1000)

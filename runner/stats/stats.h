@@ -21,8 +21,8 @@ struct running_stat {
 	double m2;
 };
 
-void running_stat_add(struct running_stat *s, uint64_t value);
-double running_stat_stddev(const struct running_stat *s);
+void stats_running_add(struct running_stat *s, uint64_t value);
+double stats_running_stddev(const struct running_stat *s);
 
 /* Same for per-window samples, which are rates and so not integers. */
 struct sample_stat {
@@ -33,8 +33,8 @@ struct sample_stat {
 	double m2;
 };
 
-void sample_stat_add(struct sample_stat *s, double value);
-double sample_stat_stddev(const struct sample_stat *s);
+void stats_sample_add(struct sample_stat *s, double value);
+double stats_sample_stddev(const struct sample_stat *s);
 
 struct direction_stats {
 	uint64_t ios;
@@ -84,18 +84,18 @@ struct job_stats {
 	int64_t start_unix_ms; /* wall clock at start, for "timestamp" */
 };
 
-void job_stats_init(struct job_stats *s);
-unsigned depth_level_index(unsigned depth);
+void stats_job_init(struct job_stats *s);
+unsigned stats_depth_level_index(unsigned depth);
 /* Counts one completion's total latency into latency_ns/us/ms. */
-void job_stats_count_latency(struct job_stats *s, uint64_t lat_ns);
+void stats_count_latency(struct job_stats *s, uint64_t lat_ns);
 
 /* Labels fio prints for the buckets above, in order. */
-extern const char *const depth_level_label[DEPTH_LEVELS];
-extern const char *const latency_ns_label[LATENCY_NS_LEVELS];
-extern const char *const latency_us_label[LATENCY_US_LEVELS];
-extern const char *const latency_ms_label[LATENCY_MS_LEVELS];
+extern const char *const stats_depth_level_label[DEPTH_LEVELS];
+extern const char *const stats_latency_ns_label[LATENCY_NS_LEVELS];
+extern const char *const stats_latency_us_label[LATENCY_US_LEVELS];
+extern const char *const stats_latency_ms_label[LATENCY_MS_LEVELS];
 
 /* The rest of the folder's face (last: each sees what is declared above). */
-#include "stats/diskstats.h"
+#include "stats/disk_sample.h"
 
 #endif

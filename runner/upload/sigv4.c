@@ -120,8 +120,10 @@ static int hmac_step(unsigned char key[32], const char *msg)
 	return rc;
 }
 
-int sigv4_signing_key(const char *secret_key, const struct sigv4_scope *scope,
-		      unsigned char key[32])
+/* The signing key for the scope: HMAC chain over "AWS4" + secret, the
+ * date, region, service and "aws4_request". */
+static int signing_key(const char *secret_key, const struct sigv4_scope *scope,
+		       unsigned char key[32])
 {
 	char date[17];
 	size_t n = strlen(secret_key);
@@ -149,9 +151,8 @@ int sigv4_sign(const char *secret_key, const struct sigv4_scope *scope, const ch
 	       char hex[SIGV4_HEX_LEN + 1])
 {
 	unsigned char key[32], sig[32];
-	int rc = sigv4_signing_key(secret_key, scope, key)
-			 ? -1
-			 : hmac(key, sizeof(key), string_to_sign, sig);
+	int rc = signing_key(secret_key, scope, key) ? -1
+						     : hmac(key, sizeof(key), string_to_sign, sig);
 	mbedtls_platform_zeroize(key, sizeof(key));
 	if (rc == 0)
 		to_hex(sig, sizeof(sig), hex);

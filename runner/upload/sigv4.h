@@ -76,10 +76,6 @@ json_t *sigv4_post_fields(const struct sigv4_credentials *cred, const struct sig
 
 /* ---- building blocks, exposed for tests against AWS's examples ---- */
 
-/* The signing key for the scope: HMAC chain over "AWS4" + secret, the
- * date, region, service and "aws4_request". */
-int sigv4_signing_key(const char *secret_key, const struct sigv4_scope *scope,
-		      unsigned char key[32]);
 /* hex(HMAC-SHA256(signing key, string_to_sign)); for a POST policy the
  * string to sign is the base64 policy itself. */
 int sigv4_sign(const char *secret_key, const struct sigv4_scope *scope, const char *string_to_sign,

@@ -20,7 +20,7 @@
 #define PREFIX "ebsbench run: "
 
 /* One file on its way: the request and what became of it. */
-struct job {
+struct upload_file {
 	const char *name;
 	const char *url;
 	int fd;	     /* the file */
@@ -35,6 +35,43 @@ struct job {
 	bool retryable;
 	char error[640];
 };
+
+/* Exponential from 500 ms, capped at 20 s, half of it random. */
+unsigned upload_backoff_ms(unsigned attempt, uint32_t rnd)
+{
+	unsigned shift = attempt > 0 ? attempt - 1 : 0;
+	unsigned d = shift >= 6 ? 20000 : 500u << shift; /* 500 ms .. 16 s, then 20 s */
+	if (d > 20000)
+		d = 20000;
+	/* Half fixed, half random: clients that failed together spread out. */
+	return d / 2 + rnd % (d / 2 + 1);
+}
+
+/* url_redact() cut at the query: where it went, without credentials. */
+void upload_url_shown(const char *url, char *out, size_t outlen)
+{
+	if (!outlen)
+		return;
+	url_redact(url, out, outlen);
+	out[strcspn(out, "?#")] = '\0';
+}
+
+/* One results.json "uploads" entry, its URL shown as above. */
+json_t *upload_record(const char *artifact, const char *url, const char *status, unsigned attempts,
+		      int http_status, const char *error)
+{
+	char shown[2048];
+	json_t *o = json_pack("{ss}", "artifact", artifact);
+	if (url)
+		upload_url_shown(url, shown, sizeof(shown));
+	json_object_set_new(o, "url", url ? json_string(shown) : json_null());
+	json_object_set_new(o, "status", json_string(status));
+	json_object_set_new(o, "attempts", json_integer(attempts));
+	json_object_set_new(o, "http_status",
+			    http_status ? json_integer(http_status) : json_null());
+	json_object_set_new(o, "error", error && error[0] ? json_string(error) : json_null());
+	return o;
+}
 
 /* Credentials in a query or form, by parameter name. */
 static const char *const secret_names[] = { "X-Amz-Signature", "X-Amz-Credential",
@@ -115,94 +152,95 @@ static void sleep_ms(unsigned ms)
 
 /* The POST form, written once into memory, so every attempt sends the same
  * bytes from an fd as a PUT does. */
-static int build_form(const struct upload_config *c, struct job *j)
+static int build_form(const struct upload_config *c, struct upload_file *f)
 {
 	char key[UPLOAD_KEY_MAX + 128], boundary[64];
-	snprintf(key, sizeof(key), "%s%s", c->key_prefix, j->name);
+	snprintf(key, sizeof(key), "%s%s", c->key_prefix, f->name);
 	int tries = 0;
 	do {
 		snprintf(boundary, sizeof(boundary), "ebsbench-%08x%08x%08x", random32(),
 			 random32(), random32());
-	} while (!upload_boundary_free(boundary, j->fd, j->len, c->post_fields, key) &&
+	} while (!upload_body_boundary_free(boundary, f->fd, f->len, c->post_fields, key) &&
 		 ++tries < 8);
 	int fd = tries < 8 ? memfd_create("ebsbench-form", MFD_CLOEXEC) : -1;
 	int dupfd = fd >= 0 ? dup(fd) : -1;
 	FILE *out = dupfd >= 0 ? fdopen(dupfd, "w") : NULL;
 	if (!out && dupfd >= 0)
 		close(dupfd);
-	int rc = out ? upload_multipart_write(out, boundary, c->post_fields, key, j->name, j->fd,
-					      j->len)
+	int rc = out ? upload_body_multipart_write(out, boundary, c->post_fields, key, f->name,
+						   f->fd, f->len)
 		     : -1;
 	if ((out && fclose(out)) || rc) {
 		if (fd >= 0)
 			close(fd);
-		snprintf(j->error, sizeof(j->error), "building the POST form: %s",
+		snprintf(f->error, sizeof(f->error), "building the POST form: %s",
 			 tries == 8 ? "no boundary found" : strerror(errno));
 		return -1;
 	}
-	j->form_fd = fd;
-	j->body_len = (uint64_t)lseek(fd, 0, SEEK_END);
-	snprintf(j->type, sizeof(j->type), "multipart/form-data; boundary=%s", boundary);
-	j->headers[0] = (struct http_header){ "Content-Type", j->type };
-	j->header_count = 1;
+	f->form_fd = fd;
+	f->body_len = (uint64_t)lseek(fd, 0, SEEK_END);
+	snprintf(f->type, sizeof(f->type), "multipart/form-data; boundary=%s", boundary);
+	f->headers[0] = (struct http_header){ "Content-Type", f->type };
+	f->header_count = 1;
 	return 0;
 }
 
-static int job_open(const struct upload_config *c, const char *dir, struct job *j)
+/* Opens f's file and readies its request: headers (PUT) or the whole form (POST). */
+static int upload_file_open(const struct upload_config *c, const char *dir, struct upload_file *f)
 {
 	char path[4200];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/%s", dir, j->name);
-	j->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (j->fd < 0 || fstat(j->fd, &st)) {
-		snprintf(j->error, sizeof(j->error), "cannot read %s: %s", j->name,
+	snprintf(path, sizeof(path), "%s/%s", dir, f->name);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0 || fstat(f->fd, &st)) {
+		snprintf(f->error, sizeof(f->error), "cannot read %s: %s", f->name,
 			 strerror(errno));
 		return -1;
 	}
-	j->len = j->body_len = (uint64_t)st.st_size;
+	f->len = f->body_len = (uint64_t)st.st_size;
 	if (c->mode == UPLOAD_POST)
-		return build_form(c, j);
+		return build_form(c, f);
 	/* S3 checks the body against Content-MD5 even when the URL's
 	 * signature does not cover the header. */
-	if (upload_content_md5(j->fd, j->len, j->md5)) {
-		snprintf(j->error, sizeof(j->error), "cannot read %s to checksum it", j->name);
+	if (upload_body_content_md5(f->fd, f->len, f->md5)) {
+		snprintf(f->error, sizeof(f->error), "cannot read %s to checksum it", f->name);
 		return -1;
 	}
-	j->headers[0] = (struct http_header){ "Content-MD5", j->md5 };
-	j->headers[1] = (struct http_header){ "Content-Type", content_type(j->name) };
-	j->header_count = 2;
+	f->headers[0] = (struct http_header){ "Content-MD5", f->md5 };
+	f->headers[1] = (struct http_header){ "Content-Type", content_type(f->name) };
+	f->header_count = 2;
 	return 0;
 }
 
-static void describe(struct job *j, const struct http_response *resp, const char *err)
+static void describe(struct upload_file *f, const struct http_response *resp, const char *err)
 {
 	char code[64], msg[400];
 	if (resp->kind == HTTP_OK &&
-	    !upload_s3_error(resp->body, code, sizeof(code), msg, sizeof(msg)))
-		snprintf(j->error, sizeof(j->error), "HTTP %d %s%s%s", resp->status, code,
+	    !upload_body_s3_error(resp->body, code, sizeof(code), msg, sizeof(msg)))
+		snprintf(f->error, sizeof(f->error), "HTTP %d %s%s%s", resp->status, code,
 			 msg[0] ? ": " : "", msg);
 	else if (resp->kind == HTTP_OK)
-		snprintf(j->error, sizeof(j->error), "HTTP %d %s", resp->status, resp->reason);
+		snprintf(f->error, sizeof(f->error), "HTTP %d %s", resp->status, resp->reason);
 	else if (resp->kind == HTTP_FAIL_TLS_VERIFY)
-		snprintf(j->error, sizeof(j->error),
+		snprintf(f->error, sizeof(f->error),
 			 "TLS certificate verification failed (is upload.ca_file the server's "
 			 "CA?): %s",
 			 err);
 	else
-		snprintf(j->error, sizeof(j->error), "%s", err);
+		snprintf(f->error, sizeof(f->error), "%s", err);
 }
 
-static int try_once(const struct upload_config *c, struct job *j, uint64_t left_ms)
+static int try_once(const struct upload_config *c, struct upload_file *f, uint64_t left_ms)
 {
 	uint64_t wait_ms = (uint64_t)(c->timeout_s * 1000);
 	int io = (int)(wait_ms < left_ms ? wait_ms : left_ms);
 	struct http_request req = {
 		.method = c->mode == UPLOAD_POST ? HTTP_POST : HTTP_PUT,
-		.url = j->url,
-		.headers = j->headers,
-		.header_count = j->header_count,
-		.body_fd = j->form_fd >= 0 ? j->form_fd : j->fd,
-		.body_len = j->body_len,
+		.url = f->url,
+		.headers = f->headers,
+		.header_count = f->header_count,
+		.body_fd = f->form_fd >= 0 ? f->form_fd : f->fd,
+		.body_len = f->body_len,
 		.connect_timeout_ms = io,
 		.io_timeout_ms = io,
 		.total_timeout_ms = (int)left_ms,
@@ -211,41 +249,41 @@ static int try_once(const struct upload_config *c, struct job *j, uint64_t left_
 	struct http_response resp;
 	char err[400];
 	int rc = http_request(&req, &resp, err, sizeof(err));
-	j->http_status = resp.status;
+	f->http_status = resp.status;
 	if (rc == 0 && resp.status >= 200 && resp.status < 300) {
 		http_response_free(&resp);
 		return 0;
 	}
-	j->retryable = http_should_retry(&resp);
-	describe(j, &resp, err);
+	f->retryable = http_should_retry(&resp);
+	describe(f, &resp, err);
 	http_response_free(&resp);
-	scrub(j->error, c, j->url);
+	scrub(f->error, c, f->url);
 	return -1;
 }
 
 /* Attempts until success, an error that will not pass (4xx, TLS), the
  * attempt limit or the time budget. */
-static int send_with_retries(struct uploader *up, struct job *j, enum upload_when when)
+static int send_with_retries(struct uploader *up, struct upload_file *f, enum upload_when when)
 {
 	const struct upload_config *c = up->cfg;
 	uint64_t start = clock_now_ns(), budget_ms = (uint64_t)(c->max_retry_s * 1000);
 	/* results.json, the record of everything, gets every retry at the end. */
-	bool all = when == UPLOAD_FINAL && !strcmp(j->name, RESULTS_FILE);
+	bool all = when == UPLOAD_FINAL && !strcmp(f->name, RESULTS_FILE);
 	unsigned max = up->degraded && !all ? 1 : c->max_attempts;
-	for (j->attempts = 1;; j->attempts++) {
+	for (f->attempts = 1;; f->attempts++) {
 		uint64_t used = (clock_now_ns() - start) / 1000000;
-		if (try_once(c, j, used < budget_ms ? budget_ms - used : 1) == 0)
+		if (try_once(c, f, used < budget_ms ? budget_ms - used : 1) == 0)
 			return 0;
-		if (!j->retryable || j->attempts >= max)
+		if (!f->retryable || f->attempts >= max)
 			return -1;
-		unsigned wait = upload_backoff_ms(j->attempts, random32());
+		unsigned wait = upload_backoff_ms(f->attempts, random32());
 		used = (clock_now_ns() - start) / 1000000;
 		/* No retry that could not get a second of the budget. */
 		if (used + wait + 1000 >= budget_ms)
 			return -1;
 		fprintf(up->log,
 			PREFIX "upload %s: attempt %u of %u failed (%s); retrying in %.1f s\n",
-			j->name, j->attempts, max, j->error, wait / 1000.0);
+			f->name, f->attempts, max, f->error, wait / 1000.0);
 		sleep_ms(wait);
 	}
 }
@@ -307,46 +345,46 @@ static int skip(struct uploader *up, const char *name)
 /* results.json cannot hold the outcome of its own upload; only a final
  * failure goes in, into the local copy (the caller saves it again). */
 /* Where the file went: the URL without its query, and for a POST the key. */
-static void where(const struct uploader *up, const struct job *j, char *buf, size_t len)
+static void where(const struct uploader *up, const struct upload_file *f, char *buf, size_t len)
 {
-	upload_url_shown(j->url, buf, len);
+	upload_url_shown(f->url, buf, len);
 	if (up->cfg->mode == UPLOAD_POST) {
 		size_t n = strlen(buf);
-		snprintf(buf + n, len - n, " as %s%s", up->cfg->key_prefix, j->name);
+		snprintf(buf + n, len - n, " as %s%s", up->cfg->key_prefix, f->name);
 	}
 }
 
-static void report(struct uploader *up, const struct job *j, int rc, enum upload_when when,
+static void report(struct uploader *up, const struct upload_file *f, int rc, enum upload_when when,
 		   double secs)
 {
 	char to[2400];
-	bool self = !strcmp(j->name, RESULTS_FILE);
-	where(up, j, to, sizeof(to));
-	if (rc == 0 && j->attempts == 1)
-		fprintf(up->log, PREFIX "uploaded %s (%llu bytes) to %s\n", j->name,
-			(unsigned long long)j->len, to);
+	bool self = !strcmp(f->name, RESULTS_FILE);
+	where(up, f, to, sizeof(to));
+	if (rc == 0 && f->attempts == 1)
+		fprintf(up->log, PREFIX "uploaded %s (%llu bytes) to %s\n", f->name,
+			(unsigned long long)f->len, to);
 	else if (rc == 0)
 		fprintf(up->log, PREFIX "uploaded %s (%llu bytes) to %s after %u attempts\n",
-			j->name, (unsigned long long)j->len, to, j->attempts);
+			f->name, (unsigned long long)f->len, to, f->attempts);
 	else
 		fprintf(up->log,
 			PREFIX "upload %s to %s failed after %u attempt%s in %.1f s: %s; "
 			       "kept in %s/\n",
-			j->name, to, j->attempts, j->attempts == 1 ? "" : "s", secs, j->error,
+			f->name, to, f->attempts, f->attempts == 1 ? "" : "s", secs, f->error,
 			up->dir);
 	if (!self || (rc && when == UPLOAD_FINAL))
-		record(up, upload_record(j->name, j->url, rc ? "failed" : "uploaded", j->attempts,
-					 j->http_status, rc ? j->error : NULL));
+		record(up, upload_record(f->name, f->url, rc ? "failed" : "uploaded", f->attempts,
+					 f->http_status, rc ? f->error : NULL));
 	if (!self)
-		set_retry(up, j->name, rc && j->retryable);
+		set_retry(up, f->name, rc && f->retryable);
 	/* A dead endpoint (not a refusal) makes later uploads brief. */
-	if (rc && j->retryable)
+	if (rc && f->retryable)
 		up->degraded = true;
 	else if (rc == 0)
 		up->degraded = false;
 }
 
-int uploader_send(struct uploader *up, const char *name, enum upload_when when)
+int upload_send(struct uploader *up, const char *name, enum upload_when when)
 {
 	const struct upload_config *c = up->cfg;
 	if (!c || c->mode == UPLOAD_NONE)
@@ -355,27 +393,27 @@ int uploader_send(struct uploader *up, const char *name, enum upload_when when)
 						 : json_string_value(json_object_get(c->put, name));
 	if (!url)
 		return skip(up, name);
-	struct job *j = calloc(1, sizeof(*j));
-	if (!j) {
+	struct upload_file *f = calloc(1, sizeof(*f));
+	if (!f) {
 		fprintf(up->log, PREFIX "upload %s: out of memory\n", name);
 		return -1;
 	}
-	*j = (struct job){ .name = name, .url = url, .fd = -1, .form_fd = -1 };
+	*f = (struct upload_file){ .name = name, .url = url, .fd = -1, .form_fd = -1 };
 	uint64_t start = clock_now_ns();
-	int rc = job_open(c, up->dir, j);
+	int rc = upload_file_open(c, up->dir, f);
 	if (rc == 0)
-		rc = send_with_retries(up, j, when);
-	report(up, j, rc, when, (double)(clock_now_ns() - start) / 1e9);
-	if (j->fd >= 0)
-		close(j->fd);
-	if (j->form_fd >= 0)
-		close(j->form_fd);
-	free(j);
+		rc = send_with_retries(up, f, when);
+	report(up, f, rc, when, (double)(clock_now_ns() - start) / 1e9);
+	if (f->fd >= 0)
+		close(f->fd);
+	if (f->form_fd >= 0)
+		close(f->form_fd);
+	free(f);
 	return rc;
 }
 
-void uploader_init(struct uploader *up, const struct upload_config *cfg, const char *dir,
-		   json_t *results, FILE *log)
+void upload_init(struct uploader *up, const struct upload_config *cfg, const char *dir,
+		 json_t *results, FILE *log)
 {
 	memset(up, 0, sizeof(*up));
 	up->cfg = cfg;
@@ -388,7 +426,7 @@ void uploader_init(struct uploader *up, const struct upload_config *cfg, const c
 	json_object_set_new(results, UPLOADS_KEY, json_array());
 }
 
-void uploader_free(struct uploader *up)
+void upload_free(struct uploader *up)
 {
 	json_decref(up->retry);
 	up->retry = NULL;
@@ -415,7 +453,7 @@ static void tally(struct uploader *up, bool self_ok)
 		up->uploaded, failed, up->skipped, up->dir);
 }
 
-int uploader_finish(struct uploader *up, const char *const *names, size_t count)
+int upload_finish(struct uploader *up, const char *const *names, size_t count)
 {
 	char err[512];
 	if (!up->cfg || up->cfg->mode == UPLOAD_NONE)
@@ -427,15 +465,15 @@ int uploader_finish(struct uploader *up, const char *const *names, size_t count)
 	size_t i;
 	json_array_foreach(again, i, e)
 	{
-		uploader_send(up, json_string_value(e), UPLOAD_FINAL);
+		upload_send(up, json_string_value(e), UPLOAD_FINAL);
 	}
 	json_decref(again);
 	for (i = 0; i < count; i++)
-		uploader_send(up, names[i], UPLOAD_FINAL);
+		upload_send(up, names[i], UPLOAD_FINAL);
 	/* Saved first: the copy in S3 is byte for byte the local one. */
 	if (results_save(up->results, up->dir, err, sizeof(err)))
 		fprintf(up->log, PREFIX "%s\n", err);
-	int self = uploader_send(up, RESULTS_FILE, UPLOAD_FINAL);
+	int self = upload_send(up, RESULTS_FILE, UPLOAD_FINAL);
 	if (self && results_save(up->results, up->dir, err, sizeof(err)))
 		fprintf(up->log, PREFIX "%s\n", err);
 	tally(up, self == 0 && !has_record(up, RESULTS_FILE));

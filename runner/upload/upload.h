@@ -59,33 +59,38 @@ void upload_config_free(struct upload_config *u);
 /* When a presigned URL stops working: X-Amz-Date + X-Amz-Expires (SigV4)
  * or Expires (SigV2).  1 with *expires set, 0 when the URL says nothing,
  * -1 when it says something unreadable. */
-int upload_url_expiry(const char *url, time_t *expires);
+int upload_config_url_expiry(const char *url, time_t *expires);
 /* The "expiration" of a base64 POST policy: 0, or -1. */
-int upload_policy_expiry(const char *policy_b64, time_t *expires);
+int upload_config_policy_expiry(const char *policy_b64, time_t *expires);
 /* The latest time a run started at now and planned to last planned_s may
  * end: the estimate, plus UPLOAD_EXPIRY_SLACK of it, plus the margin. */
-time_t upload_deadline(time_t now, double planned_s);
+time_t upload_config_deadline(time_t now, double planned_s);
 /* Refuses (-1, one line naming the artifact, its expiry and the run's
  * estimated end, ISO UTC) when a URL or the policy expires before the
  * deadline, or when ca_file cannot be read.  0 when all is well. */
-int upload_check(const struct upload_config *u, time_t now, double planned_s, char *err,
-		 size_t errlen);
+int upload_config_check(const struct upload_config *u, time_t now, double planned_s, char *err,
+			size_t errlen);
 
 /* ---- the request bodies and replies (upload_body.c) ---- */
 
 /* base64(MD5) of len bytes of fd from offset 0, for Content-MD5. */
-int upload_content_md5(int fd, uint64_t len, char out[UPLOAD_MD5_B64_LEN + 1]);
+int upload_body_content_md5(int fd, uint64_t len, char out[UPLOAD_MD5_B64_LEN + 1]);
 /* Whether "--" boundary occurs neither in len bytes of fd nor in the
  * fields or the key, so it cannot end a part early. */
-bool upload_boundary_free(const char *boundary, int fd, uint64_t len, const json_t *fields,
-			  const char *key);
+bool upload_body_boundary_free(const char *boundary, int fd, uint64_t len, const json_t *fields,
+			       const char *key);
 /* A multipart/form-data body for an S3 POST: the fields in their order
  * ("key" replaced by key, or added after them), then the file, last, as S3
  * requires, named filename.  0, or -1 on a write or read error. */
-int upload_multipart_write(FILE *out, const char *boundary, const json_t *fields, const char *key,
-			   const char *filename, int fd, uint64_t len);
+int upload_body_multipart_write(FILE *out, const char *boundary, const json_t *fields,
+				const char *key, const char *filename, int fd, uint64_t len);
 /* S3's <Error><Code> and <Message> from an XML body; 0 if a Code was found. */
-int upload_s3_error(const char *xml, char *code, size_t codelen, char *msg, size_t msglen);
+int upload_body_s3_error(const char *xml, char *code, size_t codelen, char *msg, size_t msglen);
+
+/* ---- during the run (upload.c) ---- */
+
+enum upload_when { UPLOAD_MIDRUN, UPLOAD_FINAL };
+
 /* The wait before retry number attempt (1 = after the first failure):
  * exponential from 500 ms, capped at 20 s, half of it random (from rnd). */
 unsigned upload_backoff_ms(unsigned attempt, uint32_t rnd);
@@ -94,10 +99,6 @@ json_t *upload_record(const char *artifact, const char *url, const char *status,
 		      int http_status, const char *error);
 /* url_redact()'s output cut at the query: enough to say where it went. */
 void upload_url_shown(const char *url, char *out, size_t outlen);
-
-/* ---- during the run (upload.c) ---- */
-
-enum upload_when { UPLOAD_MIDRUN, UPLOAD_FINAL };
 
 struct uploader {
 	const struct upload_config *cfg;
@@ -115,15 +116,15 @@ struct uploader {
 };
 
 /* Nothing happens when cfg->mode is UPLOAD_NONE. */
-void uploader_init(struct uploader *up, const struct upload_config *cfg, const char *dir,
-		   json_t *results, FILE *log);
-void uploader_free(struct uploader *up);
+void upload_init(struct uploader *up, const struct upload_config *cfg, const char *dir,
+		 json_t *results, FILE *log);
+void upload_free(struct uploader *up);
 /* Uploads DIR/name (or reports it skipped): 0, or -1 if it failed. */
-int uploader_send(struct uploader *up, const char *name, enum upload_when when);
+int upload_send(struct uploader *up, const char *name, enum upload_when when);
 /* The end of the run: files whose upload may yet succeed, then names[]
  * in order, then results.json, saved first so the copy in S3 is the local
  * one.  Returns 0, or -1 when any file failed. */
-int uploader_finish(struct uploader *up, const char *const *names, size_t count);
+int upload_finish(struct uploader *up, const char *const *names, size_t count);
 
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "upload/sigv4.h"

@@ -32,7 +32,7 @@ static ssize_t read_at(int fd, unsigned char *buf, size_t want, uint64_t off)
 	return (ssize_t)got;
 }
 
-int upload_content_md5(int fd, uint64_t len, char out[UPLOAD_MD5_B64_LEN + 1])
+int upload_body_content_md5(int fd, uint64_t len, char out[UPLOAD_MD5_B64_LEN + 1])
 {
 	unsigned char *chunk = malloc(UPLOAD_CHUNK), digest[16];
 	mbedtls_md5_context md5;
@@ -81,8 +81,8 @@ static bool file_has(int fd, uint64_t len, const char *delim, size_t dlen)
 	return found;
 }
 
-bool upload_boundary_free(const char *boundary, int fd, uint64_t len, const json_t *fields,
-			  const char *key)
+bool upload_body_boundary_free(const char *boundary, int fd, uint64_t len, const json_t *fields,
+			       const char *key)
 {
 	char delim[128];
 	const char *name;
@@ -119,8 +119,8 @@ static int copy_file(FILE *out, int fd, uint64_t len)
 	return rc;
 }
 
-int upload_multipart_write(FILE *out, const char *boundary, const json_t *fields, const char *key,
-			   const char *filename, int fd, uint64_t len)
+int upload_body_multipart_write(FILE *out, const char *boundary, const json_t *fields,
+				const char *key, const char *filename, int fd, uint64_t len)
 {
 	const char *name;
 	json_t *v;
@@ -176,7 +176,7 @@ static int xml_text(const char *xml, const char *tag, char *out, size_t outlen)
 	return 0;
 }
 
-int upload_s3_error(const char *xml, char *code, size_t codelen, char *msg, size_t msglen)
+int upload_body_s3_error(const char *xml, char *code, size_t codelen, char *msg, size_t msglen)
 {
 	const char *err = xml ? strstr(xml, "<Error>") : NULL;
 	if (msglen)
@@ -185,38 +185,4 @@ int upload_s3_error(const char *xml, char *code, size_t codelen, char *msg, size
 		return -1;
 	xml_text(err, "Message", msg, msglen);
 	return 0;
-}
-
-unsigned upload_backoff_ms(unsigned attempt, uint32_t rnd)
-{
-	unsigned shift = attempt > 0 ? attempt - 1 : 0;
-	unsigned d = shift >= 6 ? 20000 : 500u << shift; /* 500 ms .. 16 s, then 20 s */
-	if (d > 20000)
-		d = 20000;
-	/* Half fixed, half random: clients that failed together spread out. */
-	return d / 2 + rnd % (d / 2 + 1);
-}
-
-void upload_url_shown(const char *url, char *out, size_t outlen)
-{
-	if (!outlen)
-		return;
-	url_redact(url, out, outlen);
-	out[strcspn(out, "?#")] = '\0';
-}
-
-json_t *upload_record(const char *artifact, const char *url, const char *status, unsigned attempts,
-		      int http_status, const char *error)
-{
-	char shown[2048];
-	json_t *o = json_pack("{ss}", "artifact", artifact);
-	if (url)
-		upload_url_shown(url, shown, sizeof(shown));
-	json_object_set_new(o, "url", url ? json_string(shown) : json_null());
-	json_object_set_new(o, "status", json_string(status));
-	json_object_set_new(o, "attempts", json_integer(attempts));
-	json_object_set_new(o, "http_status",
-			    http_status ? json_integer(http_status) : json_null());
-	json_object_set_new(o, "error", error && error[0] ? json_string(error) : json_null());
-	return o;
 }

@@ -249,7 +249,7 @@ static int parse_seconds(const char *s, long long *out)
 	return 0;
 }
 
-int upload_url_expiry(const char *url, time_t *expires)
+int upload_config_url_expiry(const char *url, time_t *expires)
 {
 	char date[32], secs[32];
 	long long n;
@@ -294,7 +294,7 @@ static int parse_iso(const char *s, time_t *when)
 	return 0;
 }
 
-int upload_policy_expiry(const char *policy_b64, time_t *expires)
+int upload_config_policy_expiry(const char *policy_b64, time_t *expires)
 {
 	size_t len = strlen(policy_b64), olen = 0;
 	unsigned char *text = malloc(len + 1);
@@ -311,7 +311,7 @@ int upload_policy_expiry(const char *policy_b64, time_t *expires)
 	return rc;
 }
 
-time_t upload_deadline(time_t now, double planned_s)
+time_t upload_config_deadline(time_t now, double planned_s)
 {
 	return now + (time_t)(planned_s * (1 + UPLOAD_EXPIRY_SLACK) + UPLOAD_EXPIRY_MARGIN_S + 0.5);
 }
@@ -328,7 +328,7 @@ static int earliest(const struct upload_config *u, time_t *when, char *what, siz
 		const char *policy = json_string_value(json_object_get(u->post_fields, "policy"));
 		if (!policy)
 			return 0; /* no policy, no expiry to check */
-		if (upload_policy_expiry(policy, &t)) {
+		if (upload_config_policy_expiry(policy, &t)) {
 			snprintf(err, errlen,
 				 "config: upload.post: cannot read the policy's "
 				 "expiration");
@@ -341,7 +341,7 @@ static int earliest(const struct upload_config *u, time_t *when, char *what, siz
 	int found = 0;
 	json_object_foreach(u->put, name, url)
 	{
-		int rc = upload_url_expiry(json_string_value(url), &t);
+		int rc = upload_config_url_expiry(json_string_value(url), &t);
 		if (rc < 0) {
 			snprintf(err, errlen,
 				 "config: upload.put[\"%.120s\"]: unreadable X-Amz-Date or "
@@ -358,11 +358,11 @@ static int earliest(const struct upload_config *u, time_t *when, char *what, siz
 	return found;
 }
 
-int upload_check(const struct upload_config *u, time_t now, double planned_s, char *err,
-		 size_t errlen)
+int upload_config_check(const struct upload_config *u, time_t now, double planned_s, char *err,
+			size_t errlen)
 {
 	char what[200], at[21], end_at[21];
-	time_t expires, end = upload_deadline(now, planned_s);
+	time_t expires, end = upload_config_deadline(now, planned_s);
 	if (u->mode == UPLOAD_NONE)
 		return 0;
 	if (u->ca_file[0] && access(u->ca_file, R_OK)) {

@@ -18,9 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ebs_stats_parse(data, first, &s[0]) == EBS_STATS_OK &&
 	    ebs_stats_parse(data + first, size - first, &s[1]) == EBS_STATS_OK &&
 	    ebs_stats_delta(&s[0], &s[1], &s[2]) == EBS_STATS_OK) {
-		ebs_throttle_judge(&s[2], 60000000, &v);
-		ebs_throttle_judge(&s[2], 0, &v);
-		(void)ebs_throttle_name(v.limiter);
+		ebs_stats_throttle_judge(&s[2], 60000000, &v);
+		ebs_stats_throttle_judge(&s[2], 0, &v);
 	}
 	free(s);
 	return 0;

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (size_t i = 0; i < n; i++) {
 		struct mount_entry m;
-		if (mountinfo_parse_line(lines[i], &m) == 0 &&
+		if (discover_mountinfo_parse_line(lines[i], &m) == 0 &&
 		    (strlen(m.point) >= sizeof(m.point) || strlen(m.source) >= sizeof(m.source)))
 			abort();
 	}

@@ -12,12 +12,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct nvme_controller_id id;
 
 	if (nvme_identify_parse(data, size, &id) == NVME_IDENTIFY_OK) {
-		(void)nvme_kind_from_model(id.model);
-		(void)nvme_ctrl_kind_name(id.kind);
+		(void)nvme_identify_kind_from_model(id.model);
 	}
 	if (size <= 64) {
 		char *serial = fuzz_cstring(data, size), volume_id[24];
-		(void)nvme_volume_id_from_serial(serial, volume_id, sizeof(volume_id));
+		(void)nvme_identify_volume_id_from_serial(serial, volume_id, sizeof(volume_id));
 		free(serial);
 	}
 	return 0;

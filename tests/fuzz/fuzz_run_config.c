@@ -54,8 +54,8 @@ static void plan_run(const struct run_config *c)
 		if (p.writes)
 			(void)run_devices_check_writes(c, devices, count, err, sizeof(err));
 		if (c->upload.mode != UPLOAD_NONE)
-			(void)upload_check(&c->upload, 1788307200, (double)p.total_ns / 1e9, err,
-					   sizeof(err));
+			(void)upload_config_check(&c->upload, 1788307200, (double)p.total_ns / 1e9,
+						  err, sizeof(err));
 	}
 	plan_free(&p);
 }

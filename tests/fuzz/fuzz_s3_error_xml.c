@@ -12,8 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *xml = fuzz_cstring(data, size);
 	char code[64], msg[256], tiny_code[1], tiny_msg[1];
 
-	(void)upload_s3_error(xml, code, sizeof(code), msg, sizeof(msg));
-	(void)upload_s3_error(xml, tiny_code, sizeof(tiny_code), tiny_msg, sizeof(tiny_msg));
+	(void)upload_body_s3_error(xml, code, sizeof(code), msg, sizeof(msg));
+	(void)upload_body_s3_error(xml, tiny_code, sizeof(tiny_code), tiny_msg, sizeof(tiny_msg));
 	free(xml);
 	return 0;
 }

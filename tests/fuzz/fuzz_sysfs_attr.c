@@ -19,7 +19,7 @@ static int first_line(const uint8_t *data, size_t size, char *buf, int len)
 	fclose(f);
 	if (!got)
 		return -1;
-	sysfs_trim(buf);
+	discover_sysfs_trim(buf);
 	return 0;
 }
 
@@ -33,8 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	if (first_line(data, size, number, sizeof(number)) == 0) {
-		(void)sysfs_parse_u64(number, &v);
-		(void)sysfs_parse_dev(number, &major, &minor);
+		(void)discover_sysfs_parse_u64(number, &v);
+		(void)discover_sysfs_parse_dev(number, &major, &minor);
 	}
 	if (first_line(data, size, text, sizeof(text)) == 0) {
 		(void)discover_is_nvme_namespace(text);

@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	redact_into(s, need + 1);
 	redact_into(s, need / 2);
 	redact_into(s, 1);
-	(void)upload_url_expiry(s, &expires);
+	(void)upload_config_url_expiry(s, &expires);
 	upload_url_shown(s, shown, sizeof(shown));
 	free(s);
 	return 0;

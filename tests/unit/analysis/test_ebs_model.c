@@ -195,7 +195,7 @@ static void test_provisioned(struct checks *checks)
 
 static void test_instance_limits(struct checks *checks)
 {
-	const struct instance_ebs_limits *m = instance_limits_find("m5.xlarge");
+	const struct instance_ebs_limits *m = ebs_instance_limits_find("m5.xlarge");
 
 	if (!CHECK(m != NULL))
 		return;
@@ -204,18 +204,18 @@ static void test_instance_limits(struct checks *checks)
 	CHECK_NEAR(m->baseline_mbps, 143.75, 0);
 	CHECK_NEAR(m->burst_mbps, 593.75, 0);
 	CHECK_NEAR(m->burst_seconds_per_day, 1800, 0);
-	CHECK(instance_limits_find("M5.XLARGE") == m);
-	CHECK(instance_limits_find("m5.nano") == NULL);
-	CHECK(instance_limits_find("") == NULL);
-	CHECK(instance_limits_find("m5.large")->baseline_iops == 3600);
+	CHECK(ebs_instance_limits_find("M5.XLARGE") == m);
+	CHECK(ebs_instance_limits_find("m5.nano") == NULL);
+	CHECK(ebs_instance_limits_find("") == NULL);
+	CHECK(ebs_instance_limits_find("m5.large")->baseline_iops == 3600);
 	const char *names[] = { "m6i.4xlarge", "m7i.large", "c5.2xlarge", "r5.4xlarge" };
 	for (unsigned i = 0; i < 4; i++)
-		CHECK(instance_limits_find(names[i]) != NULL);
+		CHECK(ebs_instance_limits_find(names[i]) != NULL);
 }
 
 static void test_instance_binds(struct checks *checks)
 {
-	const struct instance_ebs_limits *m = instance_limits_find("m5.xlarge");
+	const struct instance_ebs_limits *m = ebs_instance_limits_find("m5.xlarge");
 	struct ebs_volume v = volume(EBS_GP3, 100);
 	struct ebs_workload w = { .io_size_bytes = MIB, .sequential = true };
 	struct ebs_rate r;
@@ -456,7 +456,7 @@ static void test_phase_expected_iops(struct checks *checks)
 				 .demand_ops = HUGE_VAL,
 				 .iodepth = 32,
 				 .latency_s = 1e-3,
-				 .instance = instance_limits_find("m5.xlarge") };
+				 .instance = ebs_instance_limits_find("m5.xlarge") };
 	r = ebs_phase_expected_iops(&p, &ph);
 	CHECK_NEAR(r.ops, 6000, 0);
 	CHECK(r.bound == EBS_BOUND_INSTANCE_IOPS);
@@ -475,7 +475,7 @@ static void test_phase_expected_iops(struct checks *checks)
 /* Sequential throughput caps, I/O counted in 256 KiB units. */
 static void test_seq_throughput_cap(struct checks *checks)
 {
-	const struct instance_ebs_limits *m = instance_limits_find("m5.xlarge");
+	const struct instance_ebs_limits *m = ebs_instance_limits_find("m5.xlarge");
 	struct ebs_volume v = volume(EBS_GP3, 100);
 	struct ebs_throughput t = ebs_seq_throughput_cap(&v, MIB, false, NULL, false);
 
@@ -558,22 +558,22 @@ static void test_instance_bursts(struct checks *checks)
 				 "c5.4xlarge", "c5.9xlarge", "r5.4xlarge",  "r5.8xlarge" };
 
 	for (unsigned i = 0; i < sizeof(bursting) / sizeof(bursting[0]); i++) {
-		const struct instance_ebs_limits *m = instance_limits_find(bursting[i]);
+		const struct instance_ebs_limits *m = ebs_instance_limits_find(bursting[i]);
 		if (!CHECK(m != NULL))
 			continue;
-		CHECK(instance_has_ebs_burst(m));
+		CHECK(ebs_instance_has_burst(m));
 		CHECK_NEAR(m->burst_seconds_per_day, 1800, 0);
 		CHECK(m->burst_iops > m->baseline_iops);
 	}
 	for (unsigned i = 0; i < sizeof(steady) / sizeof(steady[0]); i++) {
-		const struct instance_ebs_limits *m = instance_limits_find(steady[i]);
+		const struct instance_ebs_limits *m = ebs_instance_limits_find(steady[i]);
 		if (!CHECK(m != NULL))
 			continue;
-		CHECK(!instance_has_ebs_burst(m));
+		CHECK(!ebs_instance_has_burst(m));
 		CHECK_NEAR(m->burst_iops, m->baseline_iops, 0);
 		CHECK_NEAR(m->burst_mbps, m->baseline_mbps, 0);
 	}
-	CHECK(!instance_has_ebs_burst(NULL));
+	CHECK(!ebs_instance_has_burst(NULL));
 	CHECK_NEAR(INSTANCE_BURST_WINDOW_S, 86400, 0);
 }
 
@@ -672,7 +672,6 @@ static void test_verdicts(struct checks *checks)
 	CHECK(ebs_verdict_of(1, 0, 0.05) == EBS_NOT_PREDICTED);
 	CHECK(strcmp(ebs_verdict_name(EBS_BELOW_PREDICTION), "below prediction") == 0);
 	CHECK(strcmp(ebs_bound_name(EBS_BOUND_INSTANCE_THROUGHPUT), "instance throughput") == 0);
-	CHECK(strlen(ebs_model_source()) > 0);
 }
 
 CHECK_MAIN(test_gp2_burst_and_baseline, test_gp2_sizes, test_gp2_refill_after_rest,

@@ -14,11 +14,11 @@ static void test_permutation_is_bijection(struct checks *checks)
 		uint64_t n = sizes[i];
 		unsigned char *seen = calloc(n, 1);
 		struct permutation p;
-		permutation_init(&p, n, 42 + i);
+		offsets_permutation_init(&p, n, 42 + i);
 		uint64_t fixed_points = 0;
 		bool ok = true;
 		for (uint64_t k = 0; k < n && ok; k++) {
-			uint64_t v = permutation_apply(&p, k);
+			uint64_t v = offsets_permutation_apply(&p, k);
 			ok = CHECK(v < n) && CHECK(!seen[v]);
 			if (ok)
 				seen[v] = 1;
@@ -37,13 +37,13 @@ static void test_offsets_cover_region_once_per_pass(struct checks *checks)
 	const uint64_t base = 1 << 20, blocks = 5003;
 	unsigned char *seen = calloc(blocks, 1);
 	struct offset_gen g;
-	offset_gen_init(&g, base, blocks * bs + 100, bs, true, false, 7);
+	offsets_init(&g, base, blocks * bs + 100, bs, true, false, 7);
 	CHECK_EQ_U64(g.blocks, blocks);
 	for (int pass = 0; pass < 2; pass++) {
 		memset(seen, 0, blocks);
 		for (uint64_t k = 0; k < blocks; k++) {
 			bool wrapped;
-			uint64_t off = offset_gen_next(&g, &wrapped);
+			uint64_t off = offsets_next(&g, &wrapped);
 			CHECK(wrapped == (pass == 1 && k == 0));
 			if (!CHECK(off >= base && (off - base) % bs == 0 &&
 				   (off - base) / bs < blocks))
@@ -59,12 +59,12 @@ static void test_sequential_and_wrap(struct checks *checks)
 {
 	struct offset_gen g;
 	bool wrapped;
-	offset_gen_init(&g, 8192, 3 * 4096, 4096, false, false, 1);
-	CHECK_EQ_U64(offset_gen_next(&g, &wrapped), 8192);
+	offsets_init(&g, 8192, 3 * 4096, 4096, false, false, 1);
+	CHECK_EQ_U64(offsets_next(&g, &wrapped), 8192);
 	CHECK(!wrapped);
-	CHECK_EQ_U64(offset_gen_next(&g, &wrapped), 12288);
-	CHECK_EQ_U64(offset_gen_next(&g, &wrapped), 16384);
-	CHECK_EQ_U64(offset_gen_next(&g, &wrapped), 8192);
+	CHECK_EQ_U64(offsets_next(&g, &wrapped), 12288);
+	CHECK_EQ_U64(offsets_next(&g, &wrapped), 16384);
+	CHECK_EQ_U64(offsets_next(&g, &wrapped), 8192);
 	CHECK(wrapped);
 }
 
@@ -72,16 +72,16 @@ static void test_passes_differ_and_seeds_repeat(struct checks *checks)
 {
 	struct offset_gen a, b;
 	bool wrapped;
-	offset_gen_init(&a, 0, 1000 * 512, 512, true, false, 99);
-	offset_gen_init(&b, 0, 1000 * 512, 512, true, false, 99);
+	offsets_init(&a, 0, 1000 * 512, 512, true, false, 99);
+	offsets_init(&b, 0, 1000 * 512, 512, true, false, 99);
 	uint64_t first[1000], same = 0, repeat = 0;
 	for (int k = 0; k < 1000; k++) {
-		first[k] = offset_gen_next(&a, &wrapped);
-		repeat += first[k] == offset_gen_next(&b, &wrapped);
+		first[k] = offsets_next(&a, &wrapped);
+		repeat += first[k] == offsets_next(&b, &wrapped);
 	}
 	CHECK_EQ_U64(repeat, 1000); /* randrepeat: same seed, same order */
 	for (int k = 0; k < 1000; k++)
-		same += first[k] == offset_gen_next(&a, &wrapped);
+		same += first[k] == offsets_next(&a, &wrapped);
 	CHECK(same < 50);
 }
 
@@ -91,9 +91,9 @@ static void test_norandommap_is_uniform(struct checks *checks)
 	unsigned counts[BLOCKS] = { 0 };
 	struct offset_gen g;
 	bool wrapped;
-	offset_gen_init(&g, 0, BLOCKS * 4096, 4096, true, true, 3);
+	offsets_init(&g, 0, BLOCKS * 4096, 4096, true, true, 3);
 	for (int k = 0; k < DRAWS; k++)
-		counts[offset_gen_next(&g, &wrapped) / 4096]++;
+		counts[offsets_next(&g, &wrapped) / 4096]++;
 	/* Expect 2000 per block; 5 sigma is about 220. */
 	for (int b = 0; b < BLOCKS; b++)
 		if (!CHECK(counts[b] > 1780 && counts[b] < 2220))

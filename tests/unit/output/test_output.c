@@ -95,24 +95,24 @@ static void add_ios(struct job_stats *s, enum ddir d, unsigned n, uint64_t base)
 	for (i = 0; i < n; i++) {
 		uint64_t clat = base + (uint64_t)i * 997 % 200000, slat = 3000 + i % 50;
 
-		running_stat_add(&ds->slat, slat);
-		running_stat_add(&ds->clat, clat);
-		running_stat_add(&ds->lat, slat + clat);
+		stats_running_add(&ds->slat, slat);
+		stats_running_add(&ds->clat, clat);
+		stats_running_add(&ds->lat, slat + clat);
 		histogram_add(&ds->clat_hist, clat);
-		job_stats_count_latency(s, slat + clat);
-		s->depth_level[depth_level_index(8)]++;
+		stats_count_latency(s, slat + clat);
+		s->depth_level[stats_depth_level_index(8)]++;
 		ds->ios++;
 		ds->bytes += 4096;
 	}
-	sample_stat_add(&ds->iops_samples, n / 2.0 - 10);
-	sample_stat_add(&ds->iops_samples, n / 2.0 + 10);
-	sample_stat_add(&ds->bw_samples, (n / 2.0 - 10) * 4);
-	sample_stat_add(&ds->bw_samples, (n / 2.0 + 10) * 4);
+	stats_sample_add(&ds->iops_samples, n / 2.0 - 10);
+	stats_sample_add(&ds->iops_samples, n / 2.0 + 10);
+	stats_sample_add(&ds->bw_samples, (n / 2.0 - 10) * 4);
+	stats_sample_add(&ds->bw_samples, (n / 2.0 + 10) * 4);
 }
 
 static void make_stats(struct job_stats *s)
 {
-	job_stats_init(s);
+	stats_job_init(s);
 	s->runtime_ns = 2000500000; /* rounds up to 2001 ms, as fio's would */
 	s->elapsed_ns = 2300000000;
 	s->usr_cpu = 10.5;
@@ -296,7 +296,7 @@ static void test_empty_job(struct checks *checks)
 	json_t *root;
 
 	make_options(&o);
-	job_stats_init(&s);
+	stats_job_init(&s);
 	snprintf(s.engine_note, sizeof(s.engine_note), "io_uring unavailable, ran psync");
 	root = render_json(&o, &s, true);
 	if (!CHECK(root != NULL))
@@ -346,7 +346,7 @@ static void test_normal_numbers(struct checks *checks)
 
 	make_options(&o);
 	o.rw = RW_READ;
-	job_stats_init(&s);
+	stats_job_init(&s);
 	s.runtime_ns = 1000000000;
 	snprintf(s.engine_ran, sizeof(s.engine_ran), "io_uring");
 	s.dir[DDIR_READ].ios = 19579;

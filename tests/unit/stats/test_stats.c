@@ -53,14 +53,14 @@ static void check_against_two_pass(struct checks *checks, uint64_t base, uint64_
 		values[i] = base + rng_next(&rng) % spread;
 		lo = values[i] < lo ? values[i] : lo;
 		hi = values[i] > hi ? values[i] : hi;
-		running_stat_add(&s, values[i]);
+		stats_running_add(&s, values[i]);
 	}
 	two_pass(values, SAMPLES, &mean, &stddev);
 	CHECK_EQ_U64(s.n, SAMPLES);
 	CHECK_EQ_U64(s.min, lo);
 	CHECK_EQ_U64(s.max, hi);
 	CHECK_NEAR(s.mean, mean, mean * 1e-12);
-	CHECK_NEAR(running_stat_stddev(&s), stddev, stddev * 1e-9);
+	CHECK_NEAR(stats_running_stddev(&s), stddev, stddev * 1e-9);
 	free(values);
 }
 
@@ -71,26 +71,26 @@ static void test_running_stat(struct checks *checks)
 	/* Empty reads as zeros, not as a sentinel. */
 	CHECK_EQ_U64(s.min, 0);
 	CHECK_EQ_U64(s.max, 0);
-	CHECK_NEAR(running_stat_stddev(&s), 0.0, 0.0);
+	CHECK_NEAR(stats_running_stddev(&s), 0.0, 0.0);
 
-	running_stat_add(&s, 700);
+	stats_running_add(&s, 700);
 	CHECK_EQ_U64(s.min, 700);
 	CHECK_EQ_U64(s.max, 700);
 	CHECK_NEAR(s.mean, 700.0, 0.0);
-	CHECK_NEAR(running_stat_stddev(&s), 0.0, 0.0);
+	CHECK_NEAR(stats_running_stddev(&s), 0.0, 0.0);
 
 	/* 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample variance 32 / 7. */
 	memset(&s, 0, sizeof(s));
-	running_stat_add(&s, 2);
-	running_stat_add(&s, 4);
-	running_stat_add(&s, 4);
-	running_stat_add(&s, 4);
-	running_stat_add(&s, 5);
-	running_stat_add(&s, 5);
-	running_stat_add(&s, 7);
-	running_stat_add(&s, 9);
+	stats_running_add(&s, 2);
+	stats_running_add(&s, 4);
+	stats_running_add(&s, 4);
+	stats_running_add(&s, 4);
+	stats_running_add(&s, 5);
+	stats_running_add(&s, 5);
+	stats_running_add(&s, 7);
+	stats_running_add(&s, 9);
 	CHECK_NEAR(s.mean, 5.0, 1e-12);
-	CHECK_NEAR(running_stat_stddev(&s), sqrt(32.0 / 7.0), 1e-12);
+	CHECK_NEAR(stats_running_stddev(&s), sqrt(32.0 / 7.0), 1e-12);
 
 	check_against_two_pass(checks, 0, 1000000);
 	/* Seconds-long latencies with microsecond jitter: where sum-of-squares dies. */
@@ -105,9 +105,9 @@ static void test_sample_stat(struct checks *checks)
 	size_t i, n = sizeof(rates) / sizeof(rates[0]);
 
 	CHECK_NEAR(s.min, 0.0, 0.0);
-	CHECK_NEAR(sample_stat_stddev(&s), 0.0, 0.0);
+	CHECK_NEAR(stats_sample_stddev(&s), 0.0, 0.0);
 	for (i = 0; i < n; i++) {
-		sample_stat_add(&s, rates[i]);
+		stats_sample_add(&s, rates[i]);
 		mean += rates[i] / n;
 	}
 	for (i = 0; i < n; i++)
@@ -116,7 +116,7 @@ static void test_sample_stat(struct checks *checks)
 	CHECK_NEAR(s.min, -0.25, 0.0);
 	CHECK_NEAR(s.max, 1000.125, 0.0);
 	CHECK_NEAR(s.mean, mean, 1e-9);
-	CHECK_NEAR(sample_stat_stddev(&s), sqrt(squares / (n - 1)), 1e-9);
+	CHECK_NEAR(stats_sample_stddev(&s), sqrt(squares / (n - 1)), 1e-9);
 }
 
 static void test_depth_levels(struct checks *checks)
@@ -129,9 +129,9 @@ static void test_depth_levels(struct checks *checks)
 	size_t i;
 
 	for (i = 0; i < sizeof(depth_and_level) / sizeof(depth_and_level[0]); i++)
-		CHECK_EQ_U64(depth_level_index(depth_and_level[i][0]), depth_and_level[i][1]);
-	CHECK(strcmp(depth_level_label[0], "1") == 0);
-	CHECK(strcmp(depth_level_label[DEPTH_LEVELS - 1], ">=64") == 0);
+		CHECK_EQ_U64(stats_depth_level_index(depth_and_level[i][0]), depth_and_level[i][1]);
+	CHECK(strcmp(stats_depth_level_label[0], "1") == 0);
+	CHECK(strcmp(stats_depth_level_label[DEPTH_LEVELS - 1], ">=64") == 0);
 }
 
 enum scale { NS, US, MS };
@@ -186,8 +186,8 @@ static void test_latency_levels(struct checks *checks)
 					 : c->scale == US ? s->latency_us
 							  : s->latency_ms;
 
-		job_stats_init(s);
-		job_stats_count_latency(s, c->ns);
+		stats_job_init(s);
+		stats_count_latency(s, c->ns);
 		if (!CHECK_EQ_U64(counts[c->level], 1))
 			fprintf(stderr, "  for %llu ns\n", (unsigned long long)c->ns);
 		CHECK_EQ_U64(sum_counts(s->latency_ns, LATENCY_NS_LEVELS) +
@@ -195,10 +195,10 @@ static void test_latency_levels(struct checks *checks)
 				     sum_counts(s->latency_ms, LATENCY_MS_LEVELS),
 			     1);
 	}
-	CHECK(strcmp(latency_ns_label[LATENCY_NS_LEVELS - 1], "1000") == 0);
-	CHECK(strcmp(latency_us_label[1], "4") == 0);
-	CHECK(strcmp(latency_ms_label[LATENCY_MS_LEVELS - 2], "2000") == 0);
-	CHECK(strcmp(latency_ms_label[LATENCY_MS_LEVELS - 1], ">=2000") == 0);
+	CHECK(strcmp(stats_latency_ns_label[LATENCY_NS_LEVELS - 1], "1000") == 0);
+	CHECK(strcmp(stats_latency_us_label[1], "4") == 0);
+	CHECK(strcmp(stats_latency_ms_label[LATENCY_MS_LEVELS - 2], "2000") == 0);
+	CHECK(strcmp(stats_latency_ms_label[LATENCY_MS_LEVELS - 1], ">=2000") == 0);
 	free(s);
 }
 
@@ -212,7 +212,7 @@ static void test_job_stats_init(struct checks *checks)
 		return;
 	}
 	memset(s, 0xa5, sizeof(*s));
-	job_stats_init(s);
+	stats_job_init(s);
 	for (d = 0; d < DDIR_COUNT; d++) {
 		CHECK_EQ_U64(s->dir[d].ios, 0);
 		CHECK_EQ_U64(s->dir[d].clat.n, 0);

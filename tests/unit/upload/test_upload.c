@@ -31,22 +31,23 @@ static time_t at(const char *amz)
 static void test_url_expiry(struct checks *checks)
 {
 	time_t t = 0;
-	CHECK(upload_url_expiry(put_url, &t) == 1);
+	CHECK(upload_config_url_expiry(put_url, &t) == 1);
 	CHECK_EQ_U64((uint64_t)t, (uint64_t)at("20260902T060000Z"));
 	/* Names are matched as S3 does, whatever their case. */
-	CHECK(upload_url_expiry("https://h/k?x-amz-expires=60&x-amz-date=20260902T000000Z", &t) ==
-	      1);
+	CHECK(upload_config_url_expiry("https://h/k?x-amz-expires=60&x-amz-date=20260902T000000Z",
+				       &t) == 1);
 	CHECK_EQ_U64((uint64_t)t, (uint64_t)at("20260902T000100Z"));
-	CHECK(upload_url_expiry("https://h/k?Expires=1788300000&Signature=x", &t) == 1);
+	CHECK(upload_config_url_expiry("https://h/k?Expires=1788300000&Signature=x", &t) == 1);
 	CHECK_EQ_U64((uint64_t)t, 1788300000u);
-	CHECK(upload_url_expiry("https://h/k", &t) == 0);
-	CHECK(upload_url_expiry("https://h/k?a=1#X-Amz-Expires=5", &t) == 0);
-	CHECK(upload_url_expiry("https://h/k?X-Amz-Date=20260902T000000Z", &t) == -1);
-	CHECK(upload_url_expiry("https://h/k?X-Amz-Date=2026-09-02&X-Amz-Expires=1", &t) == -1);
-	CHECK(upload_url_expiry("https://h/k?X-Amz-Date=20260902T000000Z&X-Amz-Expires=-5", &t) ==
+	CHECK(upload_config_url_expiry("https://h/k", &t) == 0);
+	CHECK(upload_config_url_expiry("https://h/k?a=1#X-Amz-Expires=5", &t) == 0);
+	CHECK(upload_config_url_expiry("https://h/k?X-Amz-Date=20260902T000000Z", &t) == -1);
+	CHECK(upload_config_url_expiry("https://h/k?X-Amz-Date=2026-09-02&X-Amz-Expires=1", &t) ==
 	      -1);
-	CHECK(upload_url_expiry("https://h/k?X-Amz-Date=20260902T000000Z&X-Amz-Expires=9x", &t) ==
-	      -1);
+	CHECK(upload_config_url_expiry("https://h/k?X-Amz-Date=20260902T000000Z&X-Amz-Expires=-5",
+				       &t) == -1);
+	CHECK(upload_config_url_expiry("https://h/k?X-Amz-Date=20260902T000000Z&X-Amz-Expires=9x",
+				       &t) == -1);
 }
 
 static void test_policy_expiry(struct checks *checks)
@@ -56,13 +57,13 @@ static void test_policy_expiry(struct checks *checks)
 	time_t t = 0;
 	for (size_t i = 0; i < 2; i++) {
 		char *b64 = sigv4_base64(docs[i], strlen(docs[i]));
-		CHECK(b64 && upload_policy_expiry(b64, &t) == 0);
+		CHECK(b64 && upload_config_policy_expiry(b64, &t) == 0);
 		CHECK_EQ_U64((uint64_t)t, (uint64_t)at("20260902T060000Z"));
 		free(b64);
 	}
 	char *bad = sigv4_base64("{\"expiration\": \"tomorrow\"}", 26);
-	CHECK(upload_policy_expiry(bad, &t) == -1);
-	CHECK(upload_policy_expiry("not base64!", &t) == -1);
+	CHECK(upload_config_policy_expiry(bad, &t) == -1);
+	CHECK(upload_config_policy_expiry("not base64!", &t) == -1);
 	free(bad);
 }
 
@@ -84,22 +85,23 @@ static void test_refusal(struct checks *checks)
 		 put_url);
 	CHECK(parse(&u, doc, err, sizeof(err)) == 0);
 	/* 6 h of validity: 4 h of plan fit with 10 % + 5 min to spare... */
-	CHECK_EQ_U64((uint64_t)upload_deadline(now, 14400), (uint64_t)(now + 15840 + 300));
-	CHECK(upload_check(&u, now, 14400, err, sizeof(err)) == 0);
-	CHECK(upload_check(&u, now, (21600 - 300) / 1.1 - 1, err, sizeof(err)) == 0);
+	CHECK_EQ_U64((uint64_t)upload_config_deadline(now, 14400), (uint64_t)(now + 15840 + 300));
+	CHECK(upload_config_check(&u, now, 14400, err, sizeof(err)) == 0);
+	CHECK(upload_config_check(&u, now, (21600 - 300) / 1.1 - 1, err, sizeof(err)) == 0);
 	/* ...5 h 30 min do not, and the one line says what and when. */
-	CHECK(upload_check(&u, now, 19800, err, sizeof(err)) == -1);
+	CHECK(upload_config_check(&u, now, 19800, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "summary.md") && strstr(err, "2026-09-02T06:00:00Z") &&
 	      strstr(err, "2026-09-02T06:08:00Z") && !strchr(err, '\n'));
 	CHECK(!strstr(err, SIG) && !strstr(err, "AKIA"));
 	/* Already expired: refused even with nothing to run. */
-	CHECK(upload_check(&u, at("20260902T070000Z"), 0, err, sizeof(err)) == -1);
+	CHECK(upload_config_check(&u, at("20260902T070000Z"), 0, err, sizeof(err)) == -1);
 	upload_config_free(&u);
 	/* A CA file that is not there is a config error, not a failed upload. */
 	snprintf(doc, sizeof(doc), "{\"put\": {\"a\": \"%s\"}, \"ca_file\": \"/nonexistent.pem\"}",
 		 put_url);
 	CHECK(parse(&u, doc, err, sizeof(err)) == 0);
-	CHECK(upload_check(&u, now, 0, err, sizeof(err)) == -1 && strstr(err, "/nonexistent.pem"));
+	CHECK(upload_config_check(&u, now, 0, err, sizeof(err)) == -1 &&
+	      strstr(err, "/nonexistent.pem"));
 	upload_config_free(&u);
 }
 
@@ -114,8 +116,8 @@ static void test_refusal_post(struct checks *checks)
 		 "\"fields\": {\"policy\": \"%s\"}}}",
 		 b64);
 	CHECK(parse(&u, doc, err, sizeof(err)) == 0);
-	CHECK(upload_check(&u, now, 600, err, sizeof(err)) == 0);
-	CHECK(upload_check(&u, now, 3600, err, sizeof(err)) == -1);
+	CHECK(upload_config_check(&u, now, 600, err, sizeof(err)) == 0);
+	CHECK(upload_config_check(&u, now, 3600, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "the upload.post policy expires at 2026-09-02T01:00:00Z"));
 	upload_config_free(&u);
 	free(b64);
@@ -171,7 +173,8 @@ static void test_multipart_layout(struct checks *checks)
 	char *body = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&body, &len);
-	CHECK(upload_multipart_write(out, "BND", fields, "runs/7/r.json", "r.json", fd, 9) == 0);
+	CHECK(upload_body_multipart_write(out, "BND", fields, "runs/7/r.json", "r.json", fd, 9) ==
+	      0);
 	fclose(out);
 	/* Fields in the order given, key replaced in place, the file last. */
 	const char *want =
@@ -190,7 +193,7 @@ static void test_multipart_layout(struct checks *checks)
 	/* Without a key field, key comes after the fields, still before file. */
 	json_object_del(fields, "key");
 	out = open_memstream(&body, &len);
-	CHECK(upload_multipart_write(out, "BND", fields, "k", "r.json", fd, 9) == 0);
+	CHECK(upload_body_multipart_write(out, "BND", fields, "k", "r.json", fd, 9) == 0);
 	fclose(out);
 	const char *key = body ? strstr(body, "name=\"key\"") : NULL;
 	const char *sig = body ? strstr(body, "name=\"x-amz-signature\"") : NULL;
@@ -211,15 +214,15 @@ static void test_boundary_not_in_content(struct checks *checks)
 	/* The delimiter split across the 64 KiB reads. */
 	memcpy(data + 65534, "--ebsbench-1", 12);
 	int split = temp_file(data, n);
-	CHECK(upload_boundary_free("ebsbench-1", clean, n, fields, "k"));
-	CHECK(!upload_boundary_free("ebsbench-1", split, n, fields, "k"));
-	CHECK(upload_boundary_free("ebsbench-2", split, n, fields, "k"));
-	CHECK(!upload_boundary_free("ebsbench-2", clean, n, fields, "a--ebsbench-2"));
+	CHECK(upload_body_boundary_free("ebsbench-1", clean, n, fields, "k"));
+	CHECK(!upload_body_boundary_free("ebsbench-1", split, n, fields, "k"));
+	CHECK(upload_body_boundary_free("ebsbench-2", split, n, fields, "k"));
+	CHECK(!upload_body_boundary_free("ebsbench-2", clean, n, fields, "a--ebsbench-2"));
 	json_object_set_new(fields, "x", json_string("--ebsbench-3"));
-	CHECK(!upload_boundary_free("ebsbench-3", clean, n, fields, "k"));
+	CHECK(!upload_body_boundary_free("ebsbench-3", clean, n, fields, "k"));
 	/* A file shorter than it claims cannot be promised anything. */
 	json_object_del(fields, "x");
-	CHECK(!upload_boundary_free("ebsbench-4", clean, n + 10, fields, "k"));
+	CHECK(!upload_body_boundary_free("ebsbench-4", clean, n + 10, fields, "k"));
 	close(clean);
 	close(split);
 	free(data);
@@ -252,16 +255,17 @@ static void test_s3_error_xml(struct checks *checks)
 			  "<AWSAccessKeyId>AKIAIOSFODNN7EXAMPLE</AWSAccessKeyId>"
 			  "<SignatureProvided>" SIG "</SignatureProvided></Error>";
 	char code[64], msg[200];
-	CHECK(upload_s3_error(xml, code, sizeof(code), msg, sizeof(msg)) == 0);
+	CHECK(upload_body_s3_error(xml, code, sizeof(code), msg, sizeof(msg)) == 0);
 	CHECK(!strcmp(code, "SignatureDoesNotMatch"));
 	CHECK(!strcmp(msg, "The request signature we calculated does not match & so on "));
-	CHECK(upload_s3_error("<Error><Code>SlowDown</Code></Error>", code, sizeof(code), msg,
-			      sizeof(msg)) == 0);
+	CHECK(upload_body_s3_error("<Error><Code>SlowDown</Code></Error>", code, sizeof(code), msg,
+				   sizeof(msg)) == 0);
 	CHECK(!strcmp(code, "SlowDown") && !msg[0]);
-	CHECK(upload_s3_error("<html>502 Bad Gateway</html>", code, sizeof(code), msg,
-			      sizeof(msg)) == -1);
-	CHECK(upload_s3_error(NULL, code, sizeof(code), msg, sizeof(msg)) == -1);
-	CHECK(upload_s3_error("<Error><Code>Trunc", code, sizeof(code), msg, sizeof(msg)) == -1);
+	CHECK(upload_body_s3_error("<html>502 Bad Gateway</html>", code, sizeof(code), msg,
+				   sizeof(msg)) == -1);
+	CHECK(upload_body_s3_error(NULL, code, sizeof(code), msg, sizeof(msg)) == -1);
+	CHECK(upload_body_s3_error("<Error><Code>Trunc", code, sizeof(code), msg, sizeof(msg)) ==
+	      -1);
 }
 
 static void test_records_redacted(struct checks *checks)
@@ -286,10 +290,10 @@ static void test_content_md5(struct checks *checks)
 	const char *fox = "The quick brown fox jumps over the lazy dog";
 	char md5[UPLOAD_MD5_B64_LEN + 1];
 	int fd = temp_file(fox, strlen(fox));
-	CHECK(upload_content_md5(fd, strlen(fox), md5) == 0 &&
+	CHECK(upload_body_content_md5(fd, strlen(fox), md5) == 0 &&
 	      !strcmp(md5, "nhB9nTcrtoJr2B01QqQZ1g=="));
-	CHECK(upload_content_md5(fd, 0, md5) == 0 && !strcmp(md5, "1B2M2Y8AsgTpgAmY7PhCfg=="));
-	CHECK(upload_content_md5(fd, strlen(fox) + 1, md5) == -1);
+	CHECK(upload_body_content_md5(fd, 0, md5) == 0 && !strcmp(md5, "1B2M2Y8AsgTpgAmY7PhCfg=="));
+	CHECK(upload_body_content_md5(fd, strlen(fox) + 1, md5) == -1);
 	close(fd);
 }
 
@@ -315,9 +319,9 @@ static void test_failed_upload_recorded(struct checks *checks)
 	fclose(f);
 	json_t *results = json_object();
 	FILE *out = open_memstream(&log, &loglen);
-	uploader_init(&up, &u, dir, results, out);
-	CHECK(uploader_send(&up, "a.log", UPLOAD_MIDRUN) == -1);
-	CHECK(uploader_send(&up, "b.log", UPLOAD_MIDRUN) == 0); /* no URL: skipped */
+	upload_init(&up, &u, dir, results, out);
+	CHECK(upload_send(&up, "a.log", UPLOAD_MIDRUN) == -1);
+	CHECK(upload_send(&up, "b.log", UPLOAD_MIDRUN) == 0); /* no URL: skipped */
 	fclose(out);
 	json_t *list = json_object_get(results, "uploads");
 	json_t *a = json_array_get(list, 0), *b = json_array_get(list, 1);
@@ -332,7 +336,7 @@ static void test_failed_upload_recorded(struct checks *checks)
 	      !strstr(log, "AKIA"));
 	free(text);
 	free(log);
-	uploader_free(&up);
+	upload_free(&up);
 	json_decref(results);
 	upload_config_free(&u);
 	unlink(path);

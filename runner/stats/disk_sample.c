@@ -1,5 +1,5 @@
-/* diskstats.c - kernel block statistics deltas. */
-#include "stats/diskstats.h"
+/* disk_sample.c - a disk's /sys/block/DEV/stat counters, sampled and differenced. */
+#include "stats/disk_sample.h"
 
 #include <inttypes.h>
 #include <libgen.h>

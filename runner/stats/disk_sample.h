@@ -1,7 +1,7 @@
-/* diskstats.h - /sys/block/DEV/stat before and after a job, as fio's
+/* disk_sample.h - /sys/block/DEV/stat before and after a job, as fio's
  * disk_util: what the kernel saw, to hold against what the engine counted. */
-#ifndef EBSBENCH_DISKSTATS_H
-#define EBSBENCH_DISKSTATS_H
+#ifndef EBSBENCH_DISK_SAMPLE_H
+#define EBSBENCH_DISK_SAMPLE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,0 +1,62 @@
+/* test_progress.c - the stderr status line: due every 10 s off a terminal,
+ * IOPS over the last interval, and the ETA as h:mm:ss. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "job/progress.h"
+
+#define SEC 1000000000ull
+
+/* A progress line written to a memory stream (never a terminal: plain lines). */
+struct captured {
+	char *text;
+	size_t len;
+	FILE *out;
+};
+
+static void capture_open(struct captured *c)
+{
+	c->text = NULL;
+	c->len = 0;
+	c->out = open_memstream(&c->text, &c->len);
+}
+
+static void capture_close(struct captured *c)
+{
+	fclose(c->out);
+	free(c->text);
+}
+
+static void test_plain_line_with_eta(struct checks *checks)
+{
+	struct captured c;
+	struct progress p;
+	capture_open(&c);
+	CHECK(c.out != NULL);
+	progress_init(&p, c.out, "randread on /dev/x", 0);
+	CHECK(!p.live);
+	progress_update(&p, 5 * SEC, 500, 1048576, 0.25, 3723 * SEC);
+	fflush(c.out);
+	CHECK_EQ_U64(c.len, 0); /* not due before 10 s */
+	progress_update(&p, 10 * SEC, 30000, 3 * 1048576, 0.5, 3723 * SEC + SEC / 2);
+	fflush(c.out);
+	CHECK(c.text && strcmp(c.text, "ebsbench: randread on /dev/x: 3000 IOPS now, 3.0 MiB done, "
+				       "50%, ETA 1:02:03\n") == 0);
+	progress_finish(&p);
+	capture_close(&c);
+}
+
+static void test_eta_minutes_and_seconds_padded(struct checks *checks)
+{
+	struct captured c;
+	struct progress p;
+	capture_open(&c);
+	progress_init(&p, c.out, "seqwrite on /dev/y", 0);
+	progress_update(&p, 10 * SEC, 0, 0, 1.0, 65 * SEC);
+	fflush(c.out);
+	CHECK(c.text && strstr(c.text, ", ETA 0:01:05\n") != NULL);
+	capture_close(&c);
+}
+
+CHECK_MAIN(test_plain_line_with_eta, test_eta_minutes_and_seconds_padded)
