@@ -1,25 +1,22 @@
 #!/usr/bin/env bash
 # lint-layers.sh - the shape of runner/: each folder is a floor, and code
 # includes only its own folder and the faces (FOLDER/FOLDER.h) of the
-# floors below it.  This table is the one statement of the floors; the
-# README's Layout section reads from the same order.
-#
-#   floor 0  lib                         clock, little-endian, version
-#   floor 1  net stats results           HTTP/TLS, counters, results.json
-#   floor 2  device engine analysis upload
-#   floor 3  job                         options, offsets, the loop
-#   floor 4  output                      fio's normal/json/json+
-#   floor 5  run                         config, devices, plan, record
-#   floor 6  report                      summary.md, charts
-#   floor 7  cli                         the subcommands
-#   floor 8  main.c, and init/ (PID 1: lib and net only)
-#
-# Also: no C file over 600 lines, every folder has its face header.
+# floors below it; no C file is over 600 lines; every folder has its face.
+# The table below is the one statement of the floors (the README points here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-declare -A floor=([lib]=0 [net]=1 [stats]=1 [results]=1 [device]=2 [engine]=2
-	[analysis]=2 [upload]=2 [job]=3 [output]=4 [run]=5 [report]=6 [cli]=7 [main]=8)
+declare -A floor=(
+	[lib]=0                                        # clock, little-endian loads, version
+	[net]=1 [stats]=1 [results]=1                  # HTTP/TLS, counters, results.json
+	[device]=2 [engine]=2 [analysis]=2 [upload]=2  # what is attached, I/O, the model, S3
+	[job]=3                                        # options, offsets, the loop
+	[output]=4                                     # fio's normal/json/json+
+	[run]=5                                        # config, devices, plan, record, artifacts
+	[report]=6                                     # summary.md, charts
+	[cli]=7                                        # the subcommands
+	[main]=8                                       # main.c; init/ may use only lib and net
+)
 max_lines=600
 bad=0
 complain() { echo "lint-layers: $*" >&2; bad=1; }

@@ -207,3 +207,53 @@ run_suite() {
 	[[ $stderr == *"bare-skip"* ]] || fail "the lint did not name the skip: $stderr"
 	[ ! -e "$BATS_TEST_TMPDIR/plain.tap" ]
 }
+
+# lint-layers.sh on a copy of the tree, so each test can break one rule.
+layers_copy() {
+	mkdir -p tree/tests
+	cp -r "$ROOT/runner" "$ROOT/init" tree/
+	cp "$ROOT/tests/lint-layers.sh" tree/tests/
+}
+
+@test "lint-layers: the tree as it is keeps its floors" {
+	layers_copy
+	run bash tree/tests/lint-layers.sh
+	assert_success
+	assert_output "lint-layers: runner/ keeps its floors"
+}
+
+@test "lint-layers: an include that climbs a floor fails, naming the file and the floor" {
+	layers_copy
+	sed -i '0,/^#include "/s//#include "report\/report.h"\n#include "/' tree/runner/job/offsets.c
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_output --partial "runner/job/offsets.c: includes report/report.h, a floor not below its own (job)"
+}
+
+@test "lint-layers: an inner header of another folder fails, naming its face" {
+	layers_copy
+	sed -i '0,/^#include "/s//#include "net\/http_response.h"\n#include "/' tree/runner/upload/upload.c
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_output --partial "upload/upload.c: includes net/http_response.h; outside net/ use its face net/net.h"
+}
+
+@test "lint-layers: a C file over 600 lines fails; PID 1 reaching past lib and net fails" {
+	layers_copy
+	yes '/* filler */' | head -n 600 >>tree/runner/lib/clock.h
+	sed -i '0,/^#include "/s//#include "run\/run.h"\n#include "/' tree/init/imds.c
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_output --partial "runner/lib/clock.h: "
+	assert_output --partial "init/imds.c: includes run/run.h; PID 1 uses only lib/lib.h and net/net.h"
+}
+
+@test "lint-layers: a folder without a face header or a floor fails" {
+	layers_copy
+	mkdir tree/runner/extra
+	echo '/* x.c - a stray module. */' >tree/runner/extra/x.c
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_output --partial "runner/extra/ has no floor in tests/lint-layers.sh"
+	assert_output --partial "runner/extra/ has no face header extra/extra.h"
+}
