@@ -31,16 +31,24 @@ void options_defaults(struct job_options *o)
 	memcpy(o->percentiles, default_percentiles, sizeof(default_percentiles));
 }
 
+/* The decimal number a size or duration starts with; *end is what follows
+ * (its unit).  No sign, no blank, no overflow. */
+static int leading_number(const char *text, unsigned long long *n, char **end)
+{
+	errno = 0;
+	if (!isdigit((unsigned char)text[0]))
+		return -1;
+	*n = strtoull(text, end, 10);
+	return errno ? -1 : 0;
+}
+
 /* Sizes as fio reads them with its default kb_base=1024: "4k", "8G",
  * "1MiB", "512" (bytes). */
 int options_parse_size(const char *text, uint64_t *out)
 {
 	char *end;
-	errno = 0;
-	if (!isdigit((unsigned char)text[0]))
-		return -1;
-	unsigned long long n = strtoull(text, &end, 10);
-	if (errno)
+	unsigned long long n;
+	if (leading_number(text, &n, &end))
 		return -1;
 	unsigned shift = 0;
 	const char *units = "kmgtp";
@@ -74,11 +82,8 @@ int options_parse_duration_ns(const char *text, uint64_t *out)
 		      { "m", 60 * 1000000000ull },   { "h", 3600 * 1000000000ull },
 		      { "d", 86400 * 1000000000ull } };
 	char *end;
-	errno = 0;
-	if (!isdigit((unsigned char)text[0]))
-		return -1;
-	unsigned long long n = strtoull(text, &end, 10);
-	if (errno)
+	unsigned long long n;
+	if (leading_number(text, &n, &end))
 		return -1;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcasecmp(end, units[i].suffix) == 0) {
