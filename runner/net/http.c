@@ -278,6 +278,24 @@ static void set_limits(const struct http_request *req, struct net_limits *lim)
 				   : 0;
 }
 
+/* Opens a connection over the URL's transport (TLS for https://, which a
+ * binary built without TLS refuses), sends the request, reads the reply and
+ * closes. */
+static void exchange(const struct http_request *req, const struct url *u,
+		     const struct net_limits *lim, struct http_response *resp, struct net_fail *f)
+{
+	struct link l = { u->https ? &net_tls_transport : &net_tcp_transport, NULL };
+
+	l.conn = l.transport->open(u, lim, req->ca_file ? req->ca_file : HTTP_CA_FILE_DEFAULT, f);
+	if (!l.conn)
+		return;
+	if (send_request(&l, req, u, f) == 0)
+		read_response(&l, req, resp, f);
+	else
+		early_response(&l, req, resp, f);
+	l.transport->close(l.conn);
+}
+
 int http_request(const struct http_request *req, struct http_response *resp, char *err,
 		 size_t errlen)
 {
@@ -290,17 +308,8 @@ int http_request(const struct http_request *req, struct http_response *resp, cha
 	if (errlen)
 		err[0] = '\0';
 	set_limits(req, &lim);
-	if (check_request(req, &u, &f) == 0) {
-		struct link l = { u.https ? &net_tls_transport : &net_tcp_transport, NULL };
-
-		l.conn = l.transport->open(&u, &lim,
-					   req->ca_file ? req->ca_file : HTTP_CA_FILE_DEFAULT, &f);
-		if (l.conn && send_request(&l, req, &u, &f) == 0)
-			read_response(&l, req, resp, &f);
-		else if (l.conn)
-			early_response(&l, req, resp, &f);
-		l.transport->close(l.conn);
-	}
+	if (check_request(req, &u, &f) == 0)
+		exchange(req, &u, &lim, resp, &f);
 	if (f.kind != HTTP_OK) { /* nothing half-parsed is left to mislead */
 		http_response_free(resp);
 		memset(resp, 0, sizeof(*resp));

@@ -21,6 +21,7 @@
 #include "net/tcp.h"
 #include "net/transport.h"
 
+/* One https:// connection: TLS state over its TCP connection. */
 struct tls_conn {
 	struct tcp_conn tcp;
 	bool got_bytes;
@@ -88,6 +89,7 @@ static int bio_recv(void *ctx, unsigned char *buf, size_t len)
 	return n < 0 ? MBEDTLS_ERR_NET_RECV_FAILED : (int)n;
 }
 
+/* A local mbedTLS setup failure in f, in mbedTLS's words: -1. */
 static int tls_local_fail(struct net_fail *f, const char *what, int ret)
 {
 	char msg[128];
@@ -97,6 +99,8 @@ static int tls_local_fail(struct net_fail *f, const char *what, int ret)
 	return -1;
 }
 
+/* The PEM bundle ca_file into t->ca: 0, or -1 with a reason naming the
+ * file. */
 static int load_ca(struct tls_conn *t, const char *ca_file, struct net_fail *f)
 {
 	int ret = mbedtls_x509_crt_parse_file(&t->ca, ca_file);
