@@ -230,7 +230,7 @@ format:
 
 clean:
 	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/fuzz build/ebsbench \
-		build/ebsbench-asan build/ebsbench-init build/no-io-uring build/foreign-syscall \
+		build/ebsbench-asan build/ebsbench-init build/ebsbench-init.map build/no-io-uring build/foreign-syscall \
 		build/ebs-log-pages build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
 		build/ebsbench-disk.raw build/oci
 
