@@ -28,7 +28,9 @@ FUZZ_SECONDS ?= 300
 # V=1 shows full command lines.
 Q := $(if $(V),,@)
 
-SRCS := $(wildcard runner/*.c runner/*/*.c)
+# net/tls_none.c stands in for net/tls.c in a binary without TLS (init).
+NO_TLS_SRC := runner/net/tls_none.c
+SRCS := $(filter-out $(NO_TLS_SRC),$(wildcard runner/*.c runner/*/*.c))
 LIB_SRCS := $(filter-out runner/main.c,$(SRCS))
 INIT_SRCS := $(wildcard init/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
@@ -38,16 +40,16 @@ UNIT_NAMES := $(patsubst tests/unit/%.c,%,$(UNIT_SRCS))
 MUSL_OBJS := $(patsubst runner/%.c,build/musl/%.o,$(SRCS))
 MUSL_LIB_OBJS := $(filter-out build/musl/main.o,$(MUSL_OBJS))
 ASAN_LIB_OBJS := $(patsubst runner/%.c,build/asan/%.o,$(LIB_SRCS))
-# PID 1 of the appliance: init/ plus the runner's HTTP client for IMDS.
+# PID 1 of the appliance: init/ plus the runner's plain-HTTP client for
+# IMDS, with tls_none.o for tls.o: no mbedTLS in it (tests/bats/init_size.bats).
 INIT_OBJS := $(patsubst init/%.c,build/musl/init/%.o,$(INIT_SRCS))
 INIT_LIB_OBJS := $(filter-out build/musl/init/main.o,$(INIT_OBJS))
-INIT_RUNNER_OBJS := build/musl/net/http.o build/musl/net/http_response.o build/musl/net/url.o build/musl/net/tls.o
+INIT_RUNNER_OBJS := $(addprefix build/musl/net/,http.o http_response.o url.o fail.o tcp.o tls_none.o)
 ASAN_INIT_LIB_OBJS := $(patsubst init/%.c,build/asan/init/%.o,$(filter-out init/main.c,$(INIT_SRCS)))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
 FUZZ_LIB_OBJS := $(patsubst runner/%.c,build/fuzz/obj/%.o,$(LIB_SRCS)) build/fuzz/obj/input.o
-INIT_LIBS := $(DEPS)/lib/libjansson.a $(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a \
-	$(DEPS)/lib/libmbedcrypto.a
+INIT_LIBS := $(DEPS)/lib/libjansson.a
 DEPS_STAMP := $(DEPS)/.stamp-all
 # Every C file we format and lint.
 C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h tests/unit/*/*.c \
@@ -112,7 +114,7 @@ build/ebsbench: $(MUSL_OBJS)
 	@echo "build/ebsbench: $$(stat -c %s $@) bytes (static, stripped)"
 
 build/ebsbench-init: $(INIT_OBJS) $(INIT_RUNNER_OBJS)
-	$(Q)$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $^ $(INIT_LIBS) -lm
+	$(Q)$(MUSL_CC) -static -s -Wl,--gc-sections -Wl,-Map=$@.map -o $@ $^ $(INIT_LIBS) -lm
 	@echo "build/ebsbench-init: $$(stat -c %s $@) bytes (static, stripped)"
 
 # Test helpers: static, so they run in any root (a container, the guest).
@@ -136,6 +138,19 @@ build/unit-musl/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/
 	@mkdir -p $(@D)
 	@echo "  LD musl $@"
 	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -Iinit -Itests/unit -static -o $@ $< $(MUSL_LIB_OBJS) $(INIT_LIB_OBJS) $(MUSL_LIBS)
+
+# The HTTP client as init links it: its net objects and no mbedTLS library,
+# so this link fails if one of them comes to need mbedTLS.
+build/unit-musl/net/test_tls_none: tests/unit/net/test_tls_none.c tests/unit/check.h $(INIT_RUNNER_OBJS)
+	@mkdir -p $(@D)
+	@echo "  LD musl $@"
+	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -Irunner -Itests/unit -static -o $@ $< $(INIT_RUNNER_OBJS)
+
+build/unit-asan/net/test_tls_none: tests/unit/net/test_tls_none.c tests/unit/check.h \
+		$(patsubst build/musl/%,build/asan/%,$(INIT_RUNNER_OBJS))
+	@mkdir -p $(@D)
+	@echo "  LD asan $@"
+	$(Q)cc $(ASAN_CFLAGS) -Irunner -Itests/unit -o $@ $< $(patsubst build/musl/%,build/asan/%,$(INIT_RUNNER_OBJS))
 
 build/unit-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/*) $(ASAN_LIB_OBJS) $(ASAN_INIT_LIB_OBJS)
 	@mkdir -p $(@D)
@@ -216,7 +231,7 @@ format:
 
 clean:
 	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/fuzz build/ebsbench \
-		build/ebsbench-asan build/ebsbench-init build/no-io-uring build/foreign-syscall \
+		build/ebsbench-asan build/ebsbench-init build/ebsbench-init.map build/no-io-uring build/foreign-syscall \
 		build/ebs-log-pages build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
 		build/ebsbench-disk.raw build/oci
 

@@ -1,5 +1,7 @@
-/* imds.c - IMDSv2 over runner/http.c (plain HTTP: the endpoint is
- * link-local and has no TLS). */
+/* imds.c - IMDSv2 over runner/net/http.c on plain TCP: the endpoint is
+ * link-local and has no TLS, so ebsbench-init links net/tls_none.c and no
+ * mbedTLS (an https:// ebsbench.imds= fails with "https is not built into
+ * this binary"). */
 #include "imds.h"
 
 #include <stdio.h>

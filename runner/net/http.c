@@ -14,24 +14,38 @@
 
 #include "lib/lib.h"
 #include "net/http_response.h"
-#include "net/tls.h"
+#include "net/transport.h"
 #include "net/url.h"
 
 #define HTTP_FILE_CHUNK (256 * 1024)
 
 static const char *const method_names[] = { "GET", "PUT", "POST" };
 
-/* The response reader's source: the connection. */
-static ssize_t from_stream(void *stream, void *buf, size_t len, struct net_fail *f)
+/* An open connection and the transport it belongs to. */
+struct link {
+	const struct net_transport *transport;
+	void *conn;
+};
+
+/* Writes all of buf to the connection: 0, or -1 with f set. */
+static int link_send(const struct link *l, const void *buf, size_t len, struct net_fail *f)
 {
-	return stream_read(stream, buf, len, f);
+	return l->transport->send_all(l->conn, buf, len, f);
+}
+
+/* The response reader's source: the connection. */
+static ssize_t from_link(void *source, void *buf, size_t len, struct net_fail *f)
+{
+	const struct link *l = source;
+
+	return l->transport->recv(l->conn, buf, len, f);
 }
 
 /* One response from the connection, body kept up to req->body_max. */
-static int read_response(struct stream *s, const struct http_request *req,
-			 struct http_response *resp, struct net_fail *f)
+static int read_response(struct link *l, const struct http_request *req, struct http_response *resp,
+			 struct net_fail *f)
 {
-	return http_response_read(from_stream, s, req->body_max, resp, f);
+	return http_response_read(from_link, l, req->body_max, resp, f);
 }
 
 const char *http_failure_name(enum http_failure kind)
@@ -178,7 +192,7 @@ static char *build_head(const struct http_request *req, const struct url *u, siz
 
 /* The body from the file, in chunks; a file shorter than body_len fails
  * here, before the last bytes, so the server never stores a short object. */
-static int send_file_body(struct stream *s, const struct http_request *req, struct net_fail *f)
+static int send_file_body(const struct link *l, const struct http_request *req, struct net_fail *f)
 {
 	char *chunk = malloc(HTTP_FILE_CHUNK);
 	uint64_t done = 0;
@@ -206,14 +220,14 @@ static int send_file_body(struct stream *s, const struct http_request *req, stru
 			rc = -1;
 			break;
 		}
-		rc = stream_write(s, chunk, (size_t)n, f);
+		rc = link_send(l, chunk, (size_t)n, f);
 		done += (uint64_t)n;
 	}
 	free(chunk);
 	return rc;
 }
 
-static int send_request(struct stream *s, const struct http_request *req, const struct url *u,
+static int send_request(const struct link *l, const struct http_request *req, const struct url *u,
 			struct net_fail *f)
 {
 	size_t len = 0;
@@ -224,25 +238,25 @@ static int send_request(struct stream *s, const struct http_request *req, const 
 		net_fail_set(f, HTTP_FAIL_LOCAL, "out of memory");
 		return -1;
 	}
-	rc = stream_write(s, head, len, f);
+	rc = link_send(l, head, len, f);
 	free(head);
 	if (rc || !req->body_len)
 		return rc;
 	if (req->body)
-		return stream_write(s, req->body, (size_t)req->body_len, f);
-	return send_file_body(s, req, f);
+		return link_send(l, req->body, (size_t)req->body_len, f);
+	return send_file_body(l, req, f);
 }
 
 /* A server may answer (say, 403) and close before taking the whole body;
  * then the write fails but its answer is the better error.  A success
  * before the body was complete cannot be trusted and is not taken. */
-static void early_response(struct stream *s, const struct http_request *req,
+static void early_response(struct link *l, const struct http_request *req,
 			   struct http_response *resp, struct net_fail *f)
 {
 	struct net_fail tmp = { HTTP_OK, NULL, 0 };
 	struct http_response early = { .content_length = -1 };
 
-	if (f->kind == HTTP_FAIL_NETWORK && read_response(s, req, &early, &tmp) == 0 &&
+	if (f->kind == HTTP_FAIL_NETWORK && read_response(l, req, &early, &tmp) == 0 &&
 	    early.status >= 300) {
 		http_response_free(resp);
 		*resp = early;
@@ -264,6 +278,24 @@ static void set_limits(const struct http_request *req, struct net_limits *lim)
 				   : 0;
 }
 
+/* Opens a connection over the URL's transport (TLS for https://, which a
+ * binary built without TLS refuses), sends the request, reads the reply and
+ * closes. */
+static void exchange(const struct http_request *req, const struct url *u,
+		     const struct net_limits *lim, struct http_response *resp, struct net_fail *f)
+{
+	struct link l = { u->https ? &net_tls_transport : &net_tcp_transport, NULL };
+
+	l.conn = l.transport->open(u, lim, req->ca_file ? req->ca_file : HTTP_CA_FILE_DEFAULT, f);
+	if (!l.conn)
+		return;
+	if (send_request(&l, req, u, f) == 0)
+		read_response(&l, req, resp, f);
+	else
+		early_response(&l, req, resp, f);
+	l.transport->close(l.conn);
+}
+
 int http_request(const struct http_request *req, struct http_response *resp, char *err,
 		 size_t errlen)
 {
@@ -276,15 +308,8 @@ int http_request(const struct http_request *req, struct http_response *resp, cha
 	if (errlen)
 		err[0] = '\0';
 	set_limits(req, &lim);
-	if (check_request(req, &u, &f) == 0) {
-		struct stream *s = stream_open(
-			&u, &lim, req->ca_file ? req->ca_file : HTTP_CA_FILE_DEFAULT, &f);
-		if (s && send_request(s, req, &u, &f) == 0)
-			read_response(s, req, resp, &f);
-		else if (s)
-			early_response(s, req, resp, &f);
-		stream_close(s);
-	}
+	if (check_request(req, &u, &f) == 0)
+		exchange(req, &u, &lim, resp, &f);
 	if (f.kind != HTTP_OK) { /* nothing half-parsed is left to mislead */
 		http_response_free(resp);
 		memset(resp, 0, sizeof(*resp));

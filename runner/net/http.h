@@ -3,7 +3,9 @@
  * Built for uploading results through presigned S3 URLs: the body has a
  * known length (Content-Length, never chunked), every wait is bounded, the
  * server's certificate is always verified, redirects are not followed, and
- * a failure says what class it is so the caller can decide to retry. */
+ * a failure says what class it is (fail.h) so the caller can decide to
+ * retry.  It runs over a transport (transport.h): TCP, or TLS where the
+ * binary links it. */
 #ifndef EBSBENCH_HTTP_H
 #define EBSBENCH_HTTP_H
 
@@ -11,19 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Why no response came back.  HTTP_OK means one did: see its status. */
-enum http_failure {
-	HTTP_OK = 0,
-	HTTP_FAIL_USAGE,      /* bad URL, header or request: fix the caller */
-	HTTP_FAIL_LOCAL,      /* CA file, body file or memory on this side */
-	HTTP_FAIL_DNS,	      /* the name did not resolve */
-	HTTP_FAIL_CONNECT,    /* refused or unreachable */
-	HTTP_FAIL_TIMEOUT,    /* a wait ran past its limit */
-	HTTP_FAIL_NETWORK,    /* reset or closed in the middle of the exchange */
-	HTTP_FAIL_TLS,	      /* the TLS handshake failed */
-	HTTP_FAIL_TLS_VERIFY, /* the server's certificate was rejected */
-	HTTP_FAIL_PROTOCOL,   /* the reply is not HTTP/1.x as we read it */
-};
+#include "net/fail.h"
 
 enum http_method { HTTP_GET, HTTP_PUT, HTTP_POST };
 

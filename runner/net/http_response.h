@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "net/fail.h"
 #include "net/http.h"
-#include "net/tls.h"
 
 /* Where response bytes come from: reads up to len into buf and returns > 0
  * bytes, 0 at end of stream, or -1 with f set. */
