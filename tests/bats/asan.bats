@@ -9,7 +9,7 @@ load helpers
 load_bats_libs
 
 ASAN_BIN="$BATS_TEST_DIRNAME/../../build/ebsbench-asan"
-FIXTURE="$BATS_TEST_DIRNAME/../unit/fixtures/results-seed.json"
+FIXTURE="$BATS_TEST_DIRNAME/../unit/fixtures/results-gp2-gp3.json"
 
 setup_file() {
 	[ -x "$ASAN_BIN" ] || {

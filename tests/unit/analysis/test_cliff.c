@@ -6,34 +6,9 @@
 
 #include "check.h"
 #include "analysis/cliff.h"
+#include "test_rng.h"
 
 #define N_SEED 2700
-
-/* The test's own generator: a seeded xorshift, no hidden state. */
-struct noise {
-	uint64_t state;
-};
-
-static double uniform(struct noise *r)
-{
-	r->state ^= r->state << 13;
-	r->state ^= r->state >> 7;
-	r->state ^= r->state << 17;
-	return (double)(r->state >> 11) / (double)(1ull << 53);
-}
-
-/* Mean of four uniforms: bell-shaped, never beyond +-1. */
-static double bell(struct noise *r)
-{
-	return (uniform(r) + uniform(r) + uniform(r) + uniform(r)) / 2 - 1;
-}
-
-/* Unbounded: Box-Muller. */
-static double gaussian(struct noise *r)
-{
-	double u = uniform(r);
-	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * uniform(r));
-}
 
 /* 5,997 at 0, 3,001 +-4 to 1,998, 2,659 at 1,999, 300 +-4 after. */
 static void seed_series(double *x)
@@ -82,10 +57,10 @@ static void test_seed_cliff(struct checks *checks)
 	CHECK_NEAR(c.ratio, 0.1, 0.001);
 }
 
-static void step_with_noise(double *x, size_t n, size_t at, double (*shape)(struct noise *),
+static void step_with_noise(double *x, size_t n, size_t at, double (*shape)(struct test_rng *),
 			    double scale, uint64_t seed)
 {
-	struct noise r = { seed * 2654435761u + 1 };
+	struct test_rng r = { seed * 2654435761u + 1 };
 
 	for (size_t i = 0; i < n; i++) {
 		double level = i < at ? 3000 : 300;
@@ -101,7 +76,7 @@ static void test_noisy_cliff(struct checks *checks)
 	for (uint64_t seed = 1; seed <= 20; seed++) {
 		struct cliff c;
 
-		step_with_noise(x, N_SEED, 2000, bell, 0.05, seed);
+		step_with_noise(x, N_SEED, 2000, test_rng_bell, 0.05, seed);
 		c = find(x, N_SEED);
 		if (!CHECK(c.result == CLIFF_FOUND) || !CHECK_NEAR((double)c.second, 2000, 1))
 			break;
@@ -109,7 +84,7 @@ static void test_noisy_cliff(struct checks *checks)
 		CHECK_NEAR(c.before.median, 3000, 30);
 		CHECK_NEAR(c.after.median, 300, 3);
 		/* A 5 % sigma, tails and all. */
-		step_with_noise(x, N_SEED, 2000, gaussian, 0.05, seed);
+		step_with_noise(x, N_SEED, 2000, test_rng_normal, 0.05, seed);
 		c = find(x, N_SEED);
 		if (!CHECK(c.result == CLIFF_FOUND) || !CHECK_NEAR((double)c.second, 2000, 1))
 			break;
@@ -119,11 +94,11 @@ static void test_noisy_cliff(struct checks *checks)
 static void test_flat_gp3_is_no_cliff(struct checks *checks)
 {
 	double x[600];
-	struct noise r = { 42 };
+	struct test_rng r = { 42 };
 	struct cliff c;
 
 	for (size_t i = 0; i < 600; i++)
-		x[i] = 3000 * (1 + 0.05 * bell(&r));
+		x[i] = 3000 * (1 + 0.05 * test_rng_bell(&r));
 	x[0] = 5997;
 	c = find(x, 600);
 	CHECK(c.result == CLIFF_NONE);

@@ -9,14 +9,14 @@
 
 #include "check.h"
 #include "cli/cli.h"
-#include "fixtures/seed_fixture.h"
+#include "fixtures/results_fixture.h"
 #include "results/report_data.h"
 #include "report/summary.h"
 
 static char *render_summary(json_t *const *runs, size_t nruns)
 {
 	int rc = -1;
-	char *text = seed_render(summary_write, runs, nruns, &rc);
+	char *text = fixture_render(summary_write, runs, nruns, &rc);
 	return rc == 0 ? text : (free(text), NULL);
 }
 
@@ -46,7 +46,7 @@ static void test_counts_and_times(struct checks *checks)
 
 static void test_seed_tldr(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *md = render_summary(&run, 1);
 
 	CHECK(md != NULL);
@@ -70,7 +70,7 @@ static void test_seed_tldr(struct checks *checks)
 
 static void test_seed_sections(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *md = render_summary(&run, 1), line[128];
 	const json_t *p;
 	size_t i;
@@ -108,7 +108,7 @@ static void test_seed_sections(struct checks *checks)
  * says "found": both render. */
 static void test_cliff_status_names(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	json_t *cliff = json_object_get(
 		json_array_get(json_object_get(json_object_get(run, "analysis"), "devices"), 0),
 		"cliff");
@@ -123,7 +123,7 @@ static void test_cliff_status_names(struct checks *checks)
 
 static void test_without_analysis(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *md;
 
 	json_object_del(run, "analysis");
@@ -182,7 +182,7 @@ static void test_sparse_documents_render_dashes(struct checks *checks)
 
 static void test_fleet(struct checks *checks)
 {
-	json_t *runs[2] = { seed_load(), seed_load() };
+	json_t *runs[2] = { fixture_load(), fixture_load() };
 	json_t *env = json_object_get(runs[1], "environment");
 	char *md;
 
@@ -212,7 +212,7 @@ static void test_fleet(struct checks *checks)
 
 static void test_markdown_escaping_and_tldr_only(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *md;
 	int rc = -1;
 
@@ -221,7 +221,7 @@ static void test_markdown_escaping_and_tldr_only(struct checks *checks)
 	md = render_summary(&run, 1);
 	CHECK(has(md, "| a\\|b&lt;c (gp2, 100 GiB) |"));
 	free(md);
-	md = seed_render(summary_write_tldr, &run, 1, &rc);
+	md = fixture_render(summary_write_tldr, &run, 1, &rc);
 	CHECK(rc == 0);
 	CHECK(has(md, "| Monthly cost |"));
 	CHECK(md && !strstr(md, "## Findings"));
@@ -243,7 +243,7 @@ static bool file_exists(const char *dir, const char *name)
 static void test_cmd_report(struct checks *checks)
 {
 	char dir[] = "/tmp/ebsbench-report-XXXXXX", path[512], out[64];
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/results.json", dir);
