@@ -91,8 +91,8 @@ static inline bool check_temp_dir(char *dir, size_t cap, const char *tag)
 }
 
 /* Writes text to dir/name (its path in path, cap bytes); false on error. */
-static inline bool check_write_file(const char *dir, const char *name, const char *text,
-				    char *path, size_t cap)
+static inline bool check_write_file(const char *dir, const char *name, const char *text, char *path,
+				    size_t cap)
 {
 	FILE *f;
 

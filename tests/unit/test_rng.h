@@ -32,8 +32,7 @@ static inline double test_rng_unit(struct test_rng *r)
 }
 
 /* Log-uniform in [2^lo_bits, 2^hi_bits): every octave equally likely. */
-static inline uint64_t test_rng_log_uniform(struct test_rng *r, unsigned lo_bits,
-					    unsigned hi_bits)
+static inline uint64_t test_rng_log_uniform(struct test_rng *r, unsigned lo_bits, unsigned hi_bits)
 {
 	return (uint64_t)exp2(lo_bits + (hi_bits - lo_bits) * test_rng_unit(r));
 }
@@ -42,8 +41,7 @@ static inline uint64_t test_rng_log_uniform(struct test_rng *r, unsigned lo_bits
  * never beyond +-1. */
 static inline double test_rng_bell(struct test_rng *r)
 {
-	return (test_rng_unit(r) + test_rng_unit(r) + test_rng_unit(r) + test_rng_unit(r)) / 2 -
-	       1;
+	return (test_rng_unit(r) + test_rng_unit(r) + test_rng_unit(r) + test_rng_unit(r)) / 2 - 1;
 }
 
 /* Standard normal (Box-Muller): unbounded tails. */

@@ -55,7 +55,8 @@ static const char full_doc[] =
 	"               \"iops\": 6000, \"throughput_mibs\": 250}],"
 	" \"allow_destroy\": [\"vol-0abc\", \"/dev/loop3\"], \"accept_model\": \"QEMU NVMe Ctrl\","
 	" \"time_scale\": 0.01, \"test_size\": \"16MiB\", \"ioengine\": \"libaio\","
-	" \"output_dir\": \"/tmp/out\", \"phases\": [{\"phase\": \"randread\"}, {\"phase\": \"lat\"}],"
+	" \"output_dir\": \"/tmp/out\", \"phases\": [{\"phase\": \"randread\"}, {\"phase\": "
+	"\"lat\"}],"
 	" \"environment\": {\"instance_type\": \"m5.xlarge\", \"instance_id\": \"i-0123\","
 	"                   \"zone\": \"ap-northeast-2a\", \"image_digest\": \"sha256:ab\"}}";
 
@@ -235,8 +236,8 @@ static void test_region_prices(struct checks *checks)
 static void test_prices_apply(struct checks *checks)
 {
 	struct ebs_prices p = ebs_prices_default();
-	json_t *obj = json_pack("{sfsf}", "io2.iops_month_over_32000", 0.04, "gp3.mibs_included",
-				250.0);
+	json_t *obj =
+		json_pack("{sfsf}", "io2.iops_month_over_32000", 0.04, "gp3.mibs_included", 250.0);
 	unsigned count = 99;
 	char err[256];
 
@@ -259,8 +260,9 @@ static void test_load_file(struct checks *checks)
 
 	if (!CHECK(check_temp_dir(dir, sizeof(dir), "config")))
 		return;
-	CHECK(check_write_file(dir, "good.json", "{\"region\": \"us-east-1\",\n \"time_scale\": 0.5}",
-			       path, sizeof(path)));
+	CHECK(check_write_file(dir, "good.json",
+			       "{\"region\": \"us-east-1\",\n \"time_scale\": 0.5}", path,
+			       sizeof(path)));
 	config_defaults(&c);
 	CHECK(config_load_file(&c, path, err, sizeof(err)) == 0);
 	CHECK(!strcmp(c.region, "us-east-1") && c.time_scale == 0.5);

@@ -32,8 +32,8 @@ static struct discovered_device volume(const char *name, uint64_t size_bytes)
 
 /* Config text -> the run's devices (from found) -> its plan in p.
  * Returns plan_build's result; err says why on -1. */
-static int plan_of(struct plan *p, const char *doc, struct discovered_device *found,
-		   size_t nfound, struct run_device *devices, char *err, size_t errlen)
+static int plan_of(struct plan *p, const char *doc, struct discovered_device *found, size_t nfound,
+		   struct run_device *devices, char *err, size_t errlen)
 {
 	struct discover_list list = { found, nfound };
 	struct run_config c;
@@ -64,8 +64,8 @@ struct want_step {
 	uint64_t runtime_ms; /* 0: not time based, one pass over the region */
 };
 
-static void check_step(struct checks *checks, const struct plan_step *s,
-		       const struct want_step *w, const char *label)
+static void check_step(struct checks *checks, const struct plan_step *s, const struct want_step *w,
+		       const char *label)
 {
 	char name[64], log[96];
 
@@ -171,15 +171,18 @@ static void test_randread_follows_the_burst(struct checks *checks)
 	}
 	CHECK_EQ_U64(p.count, 3);
 	if (p.count == 3) {
-		check_step(checks, &p.steps[0],
-			   &(struct want_step){ "randread", "rr", 0, RW_RANDREAD, 4096, 32, 3038000 },
-			   "gp2");
-		check_step(checks, &p.steps[1],
-			   &(struct want_step){ "randread", "rr", 1, RW_RANDREAD, 4096, 32, 600000 },
-			   "gp2-2");
-		check_step(checks, &p.steps[2],
-			   &(struct want_step){ "randread", "rr", 2, RW_RANDREAD, 4096, 32, 600000 },
-			   "io2");
+		check_step(
+			checks, &p.steps[0],
+			&(struct want_step){ "randread", "rr", 0, RW_RANDREAD, 4096, 32, 3038000 },
+			"gp2");
+		check_step(
+			checks, &p.steps[1],
+			&(struct want_step){ "randread", "rr", 1, RW_RANDREAD, 4096, 32, 600000 },
+			"gp2-2");
+		check_step(
+			checks, &p.steps[2],
+			&(struct want_step){ "randread", "rr", 2, RW_RANDREAD, 4096, 32, 600000 },
+			"io2");
 	}
 	CHECK(!p.writes);
 	plan_free(&p);
@@ -193,7 +196,8 @@ static void test_time_scale(struct checks *checks)
 		"{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"gp2\", \"size_gib\": 100},"
 		"              {\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\", \"size_gib\": 100}],"
 		" \"time_scale\": 0.01}";
-	static const uint64_t want_ms[12] = { 0, 0, 27000, 6000, 1200, 1200, 600, 600, 600, 600, 600, 600 };
+	static const uint64_t want_ms[12] = { 0,   0,	27000, 6000, 1200, 1200,
+					      600, 600, 600,   600,  600,  600 };
 	struct discovered_device found[2] = { volume("nvme1n1", 100 * GIB),
 					      volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
@@ -211,8 +215,9 @@ static void test_time_scale(struct checks *checks)
 	plan_free(&p);
 	/* Scaled below a millisecond, a window and a runtime stay 1 ms (a
 	 * zero would mean "no limit" to the job): 60 s x 1e-6 = 0.06 ms. */
-	static const char tiny[] = "{\"devices\": [{\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\"}],"
-				   " \"time_scale\": 0.000001, \"phases\": [{\"phase\": \"lat\"}]}";
+	static const char tiny[] =
+		"{\"devices\": [{\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\"}],"
+		" \"time_scale\": 0.000001, \"phases\": [{\"phase\": \"lat\"}]}";
 	if (!CHECK(plan_of(&p, tiny, found + 1, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK_EQ_U64(p.log_avg_msec, 1);
@@ -242,7 +247,8 @@ static void test_region_size(struct checks *checks)
 static void test_phases_override(struct checks *checks)
 {
 	static const char doc[] =
-		"{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"gp2\", \"size_gib\": 100}],"
+		"{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"gp2\", \"size_gib\": "
+		"100}],"
 		" \"ioengine\": \"libaio\","
 		" \"phases\": [{\"phase\": \"randread\", \"runtime\": 900, \"iodepth\": 2},"
 		"             {\"phase\": \"mixed\", \"rw\": \"randrw\", \"bs\": \"8k\","
@@ -324,7 +330,8 @@ static void test_bad_phases(struct checks *checks)
 		struct plan p;
 		int rc;
 
-		snprintf(doc, sizeof(doc), "{\"devices\": [{\"path\": \"/dev/nvme2n1\"}], \"phases\": %s}",
+		snprintf(doc, sizeof(doc),
+			 "{\"devices\": [{\"path\": \"/dev/nvme2n1\"}], \"phases\": %s}",
 			 bad_phases[i].phases);
 		rc = plan_of(&p, doc, found, 1, devices, err, sizeof(err));
 		if (!CHECK(rc == -1) || !CHECK(strstr(err, bad_phases[i].names) != NULL))
