@@ -242,10 +242,11 @@ static bool file_exists(const char *dir, const char *name)
  * several, names a directory without results.json. */
 static void test_cmd_report(struct checks *checks)
 {
-	char dir[] = "/tmp/ebsbench-report-XXXXXX", path[512], out[64];
+	char dir[64], path[512], out[96];
 	json_t *run = fixture_load();
 
-	CHECK(mkdtemp(dir) != NULL);
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "report")))
+		return;
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	CHECK(json_dump_file(run, path, JSON_COMPACT) == 0);
 	CHECK(cmd_report(1, (char *[]){ dir, NULL }, NULL) == 0);
@@ -260,8 +261,7 @@ static void test_cmd_report(struct checks *checks)
 	CHECK(cmd_report(4, (char *[]){ "--out", out, dir, dir, NULL }, NULL) == 0);
 	CHECK(file_exists(out, "summary.md"));
 	json_decref(run);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	CHECK(system(path) == 0);
+	check_remove_tree(dir);
 }
 
 CHECK_MAIN(test_counts_and_times, test_seed_tldr, test_seed_sections, test_cliff_status_names,
