@@ -49,6 +49,18 @@ static json_t *analysed(json_t *run, const struct ebs_prices *prices)
 	return json_object_get(json_object_get(run, "analysis"), "findings");
 }
 
+/* The fixture analysed with the default (Seoul) prices; NULL if the
+ * fixture cannot be read. */
+static json_t *analysed_in_seoul(void)
+{
+	json_t *run = fixture_load();
+	struct ebs_prices prices = ebs_prices_default();
+
+	if (run)
+		analysed(run, &prices);
+	return run;
+}
+
 /* The fixture's own series: the plateau [start, end) of a generator. */
 struct plateau {
 	double mean, min, max;
@@ -81,12 +93,10 @@ static void check_plateau(struct checks *checks, const json_t *got, double from_
  * 2,000), after a 1 s transition at 1,999 s. */
 static void test_gp2_cliff(struct checks *checks)
 {
-	json_t *run = fixture_load();
-	struct ebs_prices prices = ebs_prices_default();
+	json_t *run = analysed_in_seoul();
 
 	if (!CHECK(run != NULL))
 		return;
-	analysed(run, &prices);
 	json_t *gp2 = device_of(run, "gp2");
 	json_t *pred = json_object_get(gp2, "prediction"), *cliff = json_object_get(gp2, "cliff");
 	CHECK_NEAR(num(pred, "baseline_iops"), 3 * 100, 1e-9);
@@ -110,12 +120,10 @@ static void test_gp2_cliff(struct checks *checks)
 /* gp3 3,000 IOPS: no burst, no cliff predicted, none found. */
 static void test_gp3_flat(struct checks *checks)
 {
-	json_t *run = fixture_load();
-	struct ebs_prices prices = ebs_prices_default();
+	json_t *run = analysed_in_seoul();
 
 	if (!CHECK(run != NULL))
 		return;
-	analysed(run, &prices);
 	json_t *gp3 = device_of(run, "gp3");
 	json_t *pred = json_object_get(gp3, "prediction"), *cliff = json_object_get(gp3, "cliff");
 	CHECK_NEAR(num(pred, "baseline_iops"), 3000, 1e-9);
@@ -137,12 +145,10 @@ static void test_gp3_flat(struct checks *checks)
  * (measured 601), 300 + 60 x 300 / 60 = 600 for lat (603). */
 static void test_gp2_refill(struct checks *checks)
 {
-	json_t *run = fixture_load();
-	struct ebs_prices prices = ebs_prices_default();
+	json_t *run = analysed_in_seoul();
 
 	if (!CHECK(run != NULL))
 		return;
-	analysed(run, &prices);
 	json_t *refill = json_object_get(device_of(run, "gp2"), "refill");
 	json_t *rw = json_array_get(refill, 0), *lat = json_array_get(refill, 1);
 	CHECK_EQ_U64(json_array_size(refill), 2);
@@ -207,12 +213,10 @@ static void check_little(struct checks *checks, json_t *run, const char *label,
 
 static void test_little(struct checks *checks)
 {
-	json_t *run = fixture_load();
-	struct ebs_prices prices = ebs_prices_default();
+	json_t *run = analysed_in_seoul();
 
 	if (!CHECK(run != NULL))
 		return;
-	analysed(run, &prices);
 	check_little(checks, run, "gp2", gp2_little, sizeof(gp2_little) / sizeof(gp2_little[0]));
 	check_little(checks, run, "gp3", gp3_little, sizeof(gp3_little) / sizeof(gp3_little[0]));
 	json_decref(run);
@@ -224,12 +228,11 @@ static void test_little(struct checks *checks)
  * prices: unknown (null), never another region's. */
 static void test_cost(struct checks *checks)
 {
-	json_t *run = fixture_load();
-	struct ebs_prices prices = ebs_prices_default();
+	json_t *run = analysed_in_seoul();
+	struct ebs_prices prices;
 
 	if (!CHECK(run != NULL))
 		return;
-	analysed(run, &prices);
 	json_t *gp2 = json_object_get(device_of(run, "gp2"), "cost");
 	json_t *gp3 = json_object_get(device_of(run, "gp3"), "cost");
 	CHECK_NEAR(num(gp2, "monthly_usd"), 100 * 0.114, 1e-9);
