@@ -44,7 +44,7 @@ static void test_counts_and_times(struct checks *checks)
 	CHECK(!strcmp(report_usd(buf, sizeof(buf), 11.4), "$11.40"));
 }
 
-static void test_seed_tldr(struct checks *checks)
+static void test_benchmark_tldr(struct checks *checks)
 {
 	json_t *run = fixture_load();
 	char *md = render_summary(&run, 1);
@@ -68,7 +68,7 @@ static void test_seed_tldr(struct checks *checks)
 	json_decref(run);
 }
 
-static void test_seed_sections(struct checks *checks)
+static void test_benchmark_sections(struct checks *checks)
 {
 	json_t *run = fixture_load();
 	char *md = render_summary(&run, 1), line[128];
@@ -264,6 +264,6 @@ static void test_cmd_report(struct checks *checks)
 	check_remove_tree(dir);
 }
 
-CHECK_MAIN(test_counts_and_times, test_seed_tldr, test_seed_sections, test_cliff_status_names,
-	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet,
-	   test_markdown_escaping_and_tldr_only, test_cmd_report)
+CHECK_MAIN(test_counts_and_times, test_benchmark_tldr, test_benchmark_sections,
+	   test_cliff_status_names, test_without_analysis, test_sparse_documents_render_dashes,
+	   test_fleet, test_markdown_escaping_and_tldr_only, test_cmd_report)
