@@ -22,6 +22,17 @@ make_loop() {
 	echo "$dev"
 }
 
+# make_filled_loop SIZE_MIB SOURCE -> prints /dev/loopN as make_loop does,
+# with every block written once from SOURCE: /dev/zero puts tmpfs pages
+# under every block (no read hits a hole), /dev/urandom real data (as
+# after a layout phase).
+make_filled_loop() {
+	local dev
+	dev=$(make_loop "$1") || return 1
+	dd if="$2" of="$dev" bs=1M count="$1" oflag=direct status=none || return 1
+	echo "$dev"
+}
+
 # cleanup_loops: detach each device made here, only while it is still
 # backed by our file: a number detached early (by a test) may already be
 # another run's device on a shared machine.
