@@ -9,13 +9,10 @@ load helpers
 load_bats_libs
 
 ASAN_BIN="$BATS_TEST_DIRNAME/../../build/ebsbench-asan"
-FIXTURE="$BATS_TEST_DIRNAME/../unit/fixtures/results-seed.json"
+FIXTURE="$BATS_TEST_DIRNAME/../unit/fixtures/results-gp2-gp3.json"
 
 setup_file() {
-	[ -x "$ASAN_BIN" ] || {
-		echo "# $ASAN_BIN is missing: run make asan" >&2
-		return 1
-	}
+	require_built "$ASAN_BIN" "make asan"
 }
 
 # no_sanitizer_report: stderr of the last `run` holds no ASan/UBSan/LSan report.

@@ -28,13 +28,9 @@ export AWS_SECRET_ACCESS_KEY='fau1ts/Secret+Key/ebsbench00000000000000000'
 export FLAKY_FAILS=1000
 
 setup_file() {
-	require_ebsbench
-	peers_start "$BATS_FILE_TMPDIR/peers"
-	DEV=$(make_loop 32)
+	upload_setup_file
 	EXPIRY_DEV=$(make_loop 32)
-	export DEV EXPIRY_DEV
-	: >"$BATS_FILE_TMPDIR/captures"
-	: >"$BATS_FILE_TMPDIR/secrets"
+	export EXPIRY_DEV
 	# Outliving the URL takes 5 min (the pre-flight margin): that run goes
 	# on in the background while the other tests run; the last one checks it.
 	mkdir -p "$BATS_FILE_TMPDIR/expiry"
@@ -53,8 +49,7 @@ teardown_file() {
 		kill -CONT "$pid" 2>/dev/null || true
 		timeout 30 tail --pid="$pid" -f /dev/null || true
 	fi
-	peers_stop "$BATS_FILE_TMPDIR/peers"
-	cleanup_loops
+	upload_teardown_file
 }
 
 setup() {

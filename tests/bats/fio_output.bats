@@ -11,10 +11,9 @@ load_bats_libs
 
 setup_file() {
 	require_ebsbench
-	LOOP=$(make_loop 256)
+	# Real data under the reads, as after the benchmark's layout phase.
+	LOOP=$(make_filled_loop 256 /dev/urandom)
 	export LOOP
-	# Real data under the reads, as after the seed's layout step.
-	dd if=/dev/urandom of="$LOOP" bs=1M count=256 oflag=direct status=none
 }
 
 teardown_file() {

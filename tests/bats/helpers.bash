@@ -22,6 +22,17 @@ make_loop() {
 	echo "$dev"
 }
 
+# make_filled_loop SIZE_MIB SOURCE -> prints /dev/loopN as make_loop does,
+# with every block written once from SOURCE: /dev/zero puts tmpfs pages
+# under every block (no read hits a hole), /dev/urandom real data (as
+# after a layout phase).
+make_filled_loop() {
+	local dev
+	dev=$(make_loop "$1") || return 1
+	dd if="$2" of="$dev" bs=1M count="$1" oflag=direct status=none || return 1
+	echo "$dev"
+}
+
 # cleanup_loops: detach each device made here, only while it is still
 # backed by our file: a number detached early (by a test) may already be
 # another run's device on a shared machine.
@@ -108,12 +119,31 @@ cleanup_groups() {
 	rm -f "$BATS_FILE_TMPDIR/groups"
 }
 
-# require_ebsbench: fail early and clearly when the binary is missing.
-require_ebsbench() {
-	[ -x "$EBSBENCH" ] || {
-		echo "# $EBSBENCH is missing: run make (or set EBSBENCH)" >&2
+# require_built FILE HOW: fail early and clearly, saying how to build it,
+# when the executable FILE is missing (a setup_file's first lines).
+require_built() {
+	[ -x "$1" ] || {
+		echo "# $1 is missing: run $2" >&2
 		return 1
 	}
+}
+
+# require_ebsbench: the same for the binary under test.
+require_ebsbench() {
+	require_built "$EBSBENCH" "make (or set EBSBENCH)"
+}
+
+# short_config DEV PHASES_JSON [EXTRA_JSON_MEMBERS] -> on stdout, a run
+# config for DEV alone (label vol, a 100 GiB gp3) with a 16 MiB test
+# region, output_dir out, time_scale 0.01 (a runtime of 100 s lasts 1 s)
+# and the phases given; run.bats, safety.bats and upload_helpers.bash
+# write theirs from it.
+short_config() {
+	cat <<-JSON
+	{"devices": [{"path": "$1", "label": "vol", "type": "gp3", "size_gib": 100}],
+	 "time_scale": 0.01, "test_size": "16M", "output_dir": "out",
+	 "phases": $2${3:+, $3}}
+	JSON
 }
 
 # jnum FILE FILTER -> the number FILTER selects; fails if it is not a number.

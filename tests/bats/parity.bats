@@ -24,10 +24,9 @@ load_bats_libs
 
 setup_file() {
 	require_ebsbench
-	LOOP=$(make_loop 1024)
-	export LOOP
 	# Allocated pages under every block, so no read hits a tmpfs hole.
-	dd if=/dev/zero of="$LOOP" bs=1M count=1024 oflag=direct status=none
+	LOOP=$(make_filled_loop 1024 /dev/zero)
+	export LOOP
 	G_IOPS=$(unique_name iops3000)
 	G_BW=$(unique_name bw100m)
 	make_group "$G_IOPS" "$LOOP" 3000 0

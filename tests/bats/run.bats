@@ -48,11 +48,8 @@ data_unchanged() {
 
 # config_for DEV [EXTRA_JSON_MEMBERS]: a one-device config with a short plan.
 config_for() {
-	cat >cfg.json <<-JSON
-	{"devices": [{"path": "$1", "label": "vol", "type": "gp3", "size_gib": 100}],
-	 "time_scale": 0.01, "test_size": "16M", "output_dir": "out",
-	 "phases": [{"phase": "layout"}, {"phase": "randread", "runtime": 100}]${2:+, $2}}
-	JSON
+	short_config "$1" '[{"phase": "layout"}, {"phase": "randread", "runtime": 100}]' "${2:-}" \
+		>cfg.json
 }
 
 @test "discover lists loop devices as a table and as JSON" {

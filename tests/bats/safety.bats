@@ -39,11 +39,8 @@ writes_of() {
 
 # plan_for DEV [EXTRA_JSON_MEMBERS]: a writing plan on DEV in cfg.json.
 plan_for() {
-	cat >cfg.json <<-JSON
-	{"devices": [{"path": "$1", "label": "vol", "type": "gp3", "size_gib": 100}],
-	 "time_scale": 0.01, "test_size": "16M", "output_dir": "out",
-	 "phases": [{"phase": "layout"}, {"phase": "randwrite", "runtime": 50}]${2:+, $2}}
-	JSON
+	short_config "$1" '[{"phase": "layout"}, {"phase": "randwrite", "runtime": 50}]' "${2:-}" \
+		>cfg.json
 }
 
 # refused DEV WHAT: a writing plan on DEV exits 3 with one line naming DEV

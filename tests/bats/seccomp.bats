@@ -14,14 +14,8 @@ FOREIGN_SYSCALL="${FOREIGN_SYSCALL:-$BATS_TEST_DIRNAME/../../build/foreign-sysca
 
 setup_file() {
 	require_ebsbench
-	[ -x "$NO_IO_URING" ] || {
-		echo "# $NO_IO_URING is missing: run make build/no-io-uring" >&2
-		return 1
-	}
-	[ -x "$FOREIGN_SYSCALL" ] || {
-		echo "# $FOREIGN_SYSCALL is missing: run make build/foreign-syscall" >&2
-		return 1
-	}
+	require_built "$NO_IO_URING" "make build/no-io-uring"
+	require_built "$FOREIGN_SYSCALL" "make build/foreign-syscall"
 	LOOP=$(make_loop 64)
 	export LOOP
 }

@@ -19,17 +19,11 @@ export AWS_ACCESS_KEY_ID=AKIAEBSBENCHUPLOAD01
 export AWS_SECRET_ACCESS_KEY='upl0ad/Secret+Key/ebsbench0000000000000000'
 
 setup_file() {
-	require_ebsbench
-	peers_start "$BATS_FILE_TMPDIR/peers"
-	DEV=$(make_loop 32)
-	export DEV
-	: >"$BATS_FILE_TMPDIR/captures"
-	: >"$BATS_FILE_TMPDIR/secrets"
+	upload_setup_file
 }
 
 teardown_file() {
-	peers_stop "$BATS_FILE_TMPDIR/peers"
-	cleanup_loops
+	upload_teardown_file
 }
 
 setup() {

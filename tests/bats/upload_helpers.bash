@@ -3,18 +3,35 @@
 # config on $DEV with an upload block, boto3-presigned PUT URLs for every
 # artifact, reading S3 back, the "uploads" records, and a run of
 # `ebsbench run` that checks its output for secrets.  Needs helpers.bash
-# and ../peers/peers.bash loaded, peers started and DEV set.
+# and ../peers/peers.bash loaded; upload_setup_file starts the peers and
+# sets DEV.
 
 ARTIFACTS=(results.json summary.md iops_timeline.svg latency_percentiles.svg
 	vol_layout_iops.1.log vol_rr_iops.1.log)
 
-# plan_json [RANDREAD_RUNTIME]: plan.json, one device, a short plan as in
-# run.bats (time_scale 0.01: the randread phase lasts runtime / 100 s).
+# upload_setup_file: what upload.bats and faults.bats start with: the
+# binary checked, the peers up, a 32 MiB loop device in DEV, and empty
+# lists of what was printed and of the secrets (for no_secrets).
+upload_setup_file() {
+	require_ebsbench || return 1
+	peers_start "$BATS_FILE_TMPDIR/peers" || return 1
+	DEV=$(make_loop 32) || return 1
+	export DEV
+	: >"$BATS_FILE_TMPDIR/captures"
+	: >"$BATS_FILE_TMPDIR/secrets"
+}
+
+# upload_teardown_file: the peers stopped, the loop devices detached.
+upload_teardown_file() {
+	peers_stop "$BATS_FILE_TMPDIR/peers"
+	cleanup_loops
+}
+
+# plan_json [RANDREAD_RUNTIME]: plan.json, short_config's plan on DEV
+# (the randread phase lasts runtime / 100 s), DEV allowed to be destroyed.
 plan_json() {
-	jq -n --arg dev "$DEV" --argjson rt "${1:-100}" '{
-	  devices: [{path: $dev, label: "vol", type: "gp3", size_gib: 100}],
-	  allow_destroy: [$dev], time_scale: 0.01, test_size: "16M", output_dir: "out",
-	  phases: [{phase: "layout"}, {phase: "randread", runtime: $rt}]}' >plan.json
+	short_config "$DEV" '[{"phase": "layout"}, {"phase": "randread", "runtime": '"${1:-100}"'}]' |
+		jq --arg dev "$DEV" '. + {allow_destroy: [$dev]}' >plan.json
 }
 
 # config UPLOAD_JSON [RANDREAD_RUNTIME]: cfg.json = the plan + this upload

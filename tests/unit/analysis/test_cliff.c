@@ -1,4 +1,4 @@
-/* test_cliff.c - the seed's gp2 cliff is found within a second of the
+/* test_cliff.c - the EKS gp2/gp3 benchmark's gp2 cliff is found within a second of the
  * 2,000 s the model predicts; noise, fio's first-second outlier, stalls,
  * slow declines and short series are not mistaken for one. */
 #include <stdlib.h>
@@ -6,43 +6,18 @@
 
 #include "check.h"
 #include "analysis/cliff.h"
+#include "test_rng.h"
 
-#define N_SEED 2700
-
-/* The test's own generator: a seeded xorshift, no hidden state. */
-struct noise {
-	uint64_t state;
-};
-
-static double uniform(struct noise *r)
-{
-	r->state ^= r->state << 13;
-	r->state ^= r->state >> 7;
-	r->state ^= r->state << 17;
-	return (double)(r->state >> 11) / (double)(1ull << 53);
-}
-
-/* Mean of four uniforms: bell-shaped, never beyond +-1. */
-static double bell(struct noise *r)
-{
-	return (uniform(r) + uniform(r) + uniform(r) + uniform(r)) / 2 - 1;
-}
-
-/* Unbounded: Box-Muller. */
-static double gaussian(struct noise *r)
-{
-	double u = uniform(r);
-	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * uniform(r));
-}
+#define N_BENCHMARK 2700 /* the benchmark's gp2 randread: 2,700 s */
 
 /* 5,997 at 0, 3,001 +-4 to 1,998, 2,659 at 1,999, 300 +-4 after. */
-static void seed_series(double *x)
+static void benchmark_series(double *x)
 {
 	x[0] = 5997;
 	for (size_t i = 1; i < 1999; i++)
 		x[i] = 3001 + (double)((i * 7) % 9) - 4;
 	x[1999] = 2659;
-	for (size_t i = 2000; i < N_SEED; i++)
+	for (size_t i = 2000; i < N_BENCHMARK; i++)
 		x[i] = 300 + (double)((i * 5) % 8) - 3;
 }
 
@@ -56,13 +31,13 @@ static struct cliff find(const double *x, size_t n)
 	return c;
 }
 
-static void test_seed_cliff(struct checks *checks)
+static void test_benchmark_cliff(struct checks *checks)
 {
-	double x[N_SEED];
+	double x[N_BENCHMARK];
 	struct cliff c;
 
-	seed_series(x);
-	c = find(x, N_SEED);
+	benchmark_series(x);
+	c = find(x, N_BENCHMARK);
 	CHECK(c.result == CLIFF_FOUND);
 	CHECK_EQ_U64(c.second, 2000);
 	CHECK_EQ_U64(c.drop_start, 1999);
@@ -78,14 +53,14 @@ static void test_seed_cliff(struct checks *checks)
 	CHECK_NEAR(c.after.mean, 300, 0.5);
 	CHECK_NEAR(c.after.min, 297, 0);
 	CHECK_NEAR(c.after.max, 304, 0);
-	CHECK_EQ_U64(c.after.end, N_SEED);
+	CHECK_EQ_U64(c.after.end, N_BENCHMARK);
 	CHECK_NEAR(c.ratio, 0.1, 0.001);
 }
 
-static void step_with_noise(double *x, size_t n, size_t at, double (*shape)(struct noise *),
+static void step_with_noise(double *x, size_t n, size_t at, double (*shape)(struct test_rng *),
 			    double scale, uint64_t seed)
 {
-	struct noise r = { seed * 2654435761u + 1 };
+	struct test_rng r = { seed * 2654435761u + 1 };
 
 	for (size_t i = 0; i < n; i++) {
 		double level = i < at ? 3000 : 300;
@@ -96,21 +71,21 @@ static void step_with_noise(double *x, size_t n, size_t at, double (*shape)(stru
 
 static void test_noisy_cliff(struct checks *checks)
 {
-	double x[N_SEED];
+	double x[N_BENCHMARK];
 
 	for (uint64_t seed = 1; seed <= 20; seed++) {
 		struct cliff c;
 
-		step_with_noise(x, N_SEED, 2000, bell, 0.05, seed);
-		c = find(x, N_SEED);
+		step_with_noise(x, N_BENCHMARK, 2000, test_rng_bell, 0.05, seed);
+		c = find(x, N_BENCHMARK);
 		if (!CHECK(c.result == CLIFF_FOUND) || !CHECK_NEAR((double)c.second, 2000, 1))
 			break;
 		CHECK(c.transition_s <= 1);
 		CHECK_NEAR(c.before.median, 3000, 30);
 		CHECK_NEAR(c.after.median, 300, 3);
 		/* A 5 % sigma, tails and all. */
-		step_with_noise(x, N_SEED, 2000, gaussian, 0.05, seed);
-		c = find(x, N_SEED);
+		step_with_noise(x, N_BENCHMARK, 2000, test_rng_normal, 0.05, seed);
+		c = find(x, N_BENCHMARK);
 		if (!CHECK(c.result == CLIFF_FOUND) || !CHECK_NEAR((double)c.second, 2000, 1))
 			break;
 	}
@@ -119,11 +94,11 @@ static void test_noisy_cliff(struct checks *checks)
 static void test_flat_gp3_is_no_cliff(struct checks *checks)
 {
 	double x[600];
-	struct noise r = { 42 };
+	struct test_rng r = { 42 };
 	struct cliff c;
 
 	for (size_t i = 0; i < 600; i++)
-		x[i] = 3000 * (1 + 0.05 * bell(&r));
+		x[i] = 3000 * (1 + 0.05 * test_rng_bell(&r));
 	x[0] = 5997;
 	c = find(x, 600);
 	CHECK(c.result == CLIFF_NONE);
@@ -181,7 +156,7 @@ static void test_slow_decline(struct checks *checks)
 
 static void test_stalls_are_not_cliffs(struct checks *checks)
 {
-	double x[N_SEED];
+	double x[N_BENCHMARK];
 	struct cliff c;
 
 	for (size_t i = 0; i < 1200; i++)
@@ -196,9 +171,9 @@ static void test_stalls_are_not_cliffs(struct checks *checks)
 	c = find(x, 1200);
 	CHECK(c.result == CLIFF_NONE);
 	/* A stall before the real cliff changes nothing. */
-	seed_series(x);
+	benchmark_series(x);
 	x[1000] = 0;
-	c = find(x, N_SEED);
+	c = find(x, N_BENCHMARK);
 	CHECK(c.result == CLIFF_FOUND);
 	CHECK_EQ_U64(c.second, 2000);
 	CHECK_NEAR(c.before.min, 0, 0);
@@ -285,6 +260,7 @@ static void test_bad_samples(struct checks *checks)
 	CHECK_NEAR(c.before.max, 3000, 0);
 }
 
-CHECK_MAIN(test_seed_cliff, test_noisy_cliff, test_flat_gp3_is_no_cliff, test_first_second_outlier,
-	   test_slow_decline, test_stalls_are_not_cliffs, test_drop_to_zero_and_two_steps,
-	   test_short_series, test_cliff_near_an_end, test_bad_samples)
+CHECK_MAIN(test_benchmark_cliff, test_noisy_cliff, test_flat_gp3_is_no_cliff,
+	   test_first_second_outlier, test_slow_decline, test_stalls_are_not_cliffs,
+	   test_drop_to_zero_and_two_steps, test_short_series, test_cliff_near_an_end,
+	   test_bad_samples)

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "run/config.h"
 #include "analysis/ebs_model.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -617,52 +616,6 @@ static void test_region_prices(struct checks *checks)
 	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
 }
 
-/* Parses a config document into c; 0 or -1. */
-static int config_of(struct run_config *c, const char *text, char *err, size_t errlen)
-{
-	json_t *root = json_loads(text, 0, NULL);
-	int rc;
-
-	config_defaults(c);
-	err[0] = '\0';
-	rc = root ? config_from_json(c, root, err, errlen) : -1;
-	json_decref(root);
-	return rc;
-}
-
-/* The config's region picks the prices; "prices" overrides them in
- * whichever order the keys come. */
-static void test_config_region_prices(struct checks *checks)
-{
-	struct run_config c;
-	char err[256];
-
-	CHECK(config_of(&c, "{}", err, sizeof(err)) == 0);
-	CHECK(strcmp(c.prices.region, "ap-northeast-2") == 0);
-	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.114, 0);
-	config_free(&c);
-	CHECK(config_of(&c, "{\"region\": \"us-east-1\"}", err, sizeof(err)) == 0);
-	CHECK(strcmp(c.prices.region, "us-east-1") == 0);
-	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.10, 0);
-	CHECK(!c.prices_overridden);
-	config_free(&c);
-	CHECK(config_of(&c, "{\"prices\": {\"gp3.gib_month\": 0.07}, \"region\": \"us-east-1\"}",
-			err, sizeof(err)) == 0);
-	CHECK_NEAR(c.prices.type[EBS_GP3].gib_month, 0.07, 0);
-	CHECK_NEAR(c.prices.type[EBS_GP3].iops_month, 0.005, 0);
-	CHECK(c.prices_overridden);
-	config_free(&c);
-	CHECK(config_of(&c, "{\"region\": \"eu-west-1\", \"prices\": {\"gp2.gib_month\": 0.11}}",
-			err, sizeof(err)) == 0);
-	CHECK(strcmp(c.region, "eu-west-1") == 0);
-	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.11, 0);
-	CHECK(isnan(c.prices.type[EBS_GP3].gib_month));
-	config_free(&c);
-	CHECK(config_of(&c, "{\"region\": 7}", err, sizeof(err)) == -1);
-	CHECK(strstr(err, "'region'") != NULL);
-	config_free(&c);
-}
-
 static void test_verdicts(struct checks *checks)
 {
 	CHECK(ebs_verdict_of(3001, 3000, 0.05) == EBS_AS_PREDICTED);
@@ -680,4 +633,4 @@ CHECK_MAIN(test_gp2_burst_and_baseline, test_gp2_sizes, test_gp2_refill_after_re
 	   test_unknown_and_overridden_prices, test_types_and_checks, test_gp3_limits,
 	   test_io2_block_express, test_io1_throughput, test_phase_expected_iops,
 	   test_seq_throughput_cap, test_credits_from_cliff, test_instance_bursts,
-	   test_region_prices, test_config_region_prices, test_verdicts)
+	   test_region_prices, test_verdicts)

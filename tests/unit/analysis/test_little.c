@@ -13,7 +13,7 @@ static void test_predicted_latency(struct checks *checks)
 	CHECK(isnan(little_latency_s(32, NAN)));
 }
 
-static void test_seed_phases_are_consistent(struct checks *checks)
+static void test_benchmark_phases_are_consistent(struct checks *checks)
 {
 	/* gp3 randread qd32, gp2 randwrite after the cliff, gp3 qd1. */
 	struct little_check c = little_judge(3001, 10.4e-3, 32, LITTLE_TOLERANCE);
@@ -42,4 +42,5 @@ static void test_inconsistent_and_missing(struct checks *checks)
 	CHECK(strstr(little_note(LITTLE_NO_DATA), "not enough") != NULL);
 }
 
-CHECK_MAIN(test_predicted_latency, test_seed_phases_are_consistent, test_inconsistent_and_missing)
+CHECK_MAIN(test_predicted_latency, test_benchmark_phases_are_consistent,
+	   test_inconsistent_and_missing)

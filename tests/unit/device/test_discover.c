@@ -3,7 +3,6 @@
  * nodes (the identify ioctl fails on them, as on any non-NVMe node). */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,8 +152,7 @@ static int build_tree(struct machine *m)
 static int machine_create(struct machine *m)
 {
 	memset(m, 0, sizeof(*m));
-	path_of(m->root, "/tmp/ebsbench-discover-XXXXXX");
-	if (!mkdtemp(m->root))
+	if (!check_temp_dir(m->root, sizeof(m->root), "discover"))
 		return -1;
 	path_of(m->sys, "%s/sys", m->root);
 	path_of(m->dev, "%s/dev", m->root);
@@ -165,17 +163,9 @@ static int machine_create(struct machine *m)
 	return build_tree(m);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static void machine_destroy(const struct machine *m)
 {
-	nftw(m->root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	check_remove_tree(m->root);
 }
 
 static const struct discovered_device *find(const struct discover_list *l, const char *name)

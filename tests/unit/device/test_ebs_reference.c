@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "device/ebs_stats.h"
-#include "fixtures/seed_fixture.h"
+#include "fixtures/results_fixture.h"
 #include "run/run_record.h"
 #include "report/summary.h"
 
@@ -219,7 +219,7 @@ static void test_summary_throttled_by_cell(struct checks *checks)
 			continue;
 		json_t *run = one_phase_run(rec, phase_us);
 		int rc = -1;
-		char *md = seed_render(summary_write, &run, 1, &rc), row[160];
+		char *md = fixture_render(summary_write, &run, 1, &rc), row[160];
 		snprintf(row, sizeof(row), "| EBS: throttled by | %s |",
 			 json_string_value(json_object_get(scenario, "summary_cell")));
 		CHECK(rc == 0);

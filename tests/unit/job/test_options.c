@@ -11,7 +11,7 @@ static int parse(struct job_options *o, char *err, int argc, char **argv)
 	return options_parse_argv(o, argc, argv, err, 256);
 }
 
-static void test_seed_command(struct checks *checks)
+static void test_benchmark_command(struct checks *checks)
 {
 	char *argv[] = { "--name=gp2-randread",
 			 "--filename=/dev/nvme1n1",
@@ -168,5 +168,6 @@ static void test_json_job_uses_the_same_table(struct checks *checks)
 	json_decref(obj);
 }
 
-CHECK_MAIN(test_seed_command, test_units, test_errors_name_the_option, test_second_job_is_refused,
-	   test_validate, test_percentile_list, test_json_job_uses_the_same_table)
+CHECK_MAIN(test_benchmark_command, test_units, test_errors_name_the_option,
+	   test_second_job_is_refused, test_validate, test_percentile_list,
+	   test_json_job_uses_the_same_table)

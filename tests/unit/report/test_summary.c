@@ -9,14 +9,14 @@
 
 #include "check.h"
 #include "cli/cli.h"
-#include "fixtures/seed_fixture.h"
+#include "fixtures/results_fixture.h"
 #include "report/report_format.h"
 #include "report/summary.h"
 
 static char *render_summary(json_t *const *runs, size_t nruns)
 {
 	int rc = -1;
-	char *text = seed_render(summary_write, runs, nruns, &rc);
+	char *text = fixture_render(summary_write, runs, nruns, &rc);
 	return rc == 0 ? text : (free(text), NULL);
 }
 
@@ -44,9 +44,9 @@ static void test_counts_and_times(struct checks *checks)
 	CHECK(!strcmp(report_usd(buf, sizeof(buf), 11.4), "$11.40"));
 }
 
-static void test_seed_tldr(struct checks *checks)
+static void test_benchmark_tldr(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *md = render_summary(&run, 1);
 
 	CHECK(md != NULL);
@@ -68,9 +68,9 @@ static void test_seed_tldr(struct checks *checks)
 	json_decref(run);
 }
 
-static void test_seed_sections(struct checks *checks)
+static void test_benchmark_sections(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *md = render_summary(&run, 1), line[128];
 	const json_t *p;
 	size_t i;
@@ -108,7 +108,7 @@ static void test_seed_sections(struct checks *checks)
  * says "found": both render. */
 static void test_cliff_status_names(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	json_t *cliff = json_object_get(
 		json_array_get(json_object_get(json_object_get(run, "analysis"), "devices"), 0),
 		"cliff");
@@ -123,7 +123,7 @@ static void test_cliff_status_names(struct checks *checks)
 
 static void test_without_analysis(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *md;
 
 	json_object_del(run, "analysis");
@@ -182,7 +182,7 @@ static void test_sparse_documents_render_dashes(struct checks *checks)
 
 static void test_fleet(struct checks *checks)
 {
-	json_t *runs[2] = { seed_load(), seed_load() };
+	json_t *runs[2] = { fixture_load(), fixture_load() };
 	json_t *env = json_object_get(runs[1], "environment");
 	char *md;
 
@@ -212,7 +212,7 @@ static void test_fleet(struct checks *checks)
 
 static void test_markdown_escaping_and_tldr_only(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *md;
 	int rc = -1;
 
@@ -221,7 +221,7 @@ static void test_markdown_escaping_and_tldr_only(struct checks *checks)
 	md = render_summary(&run, 1);
 	CHECK(has(md, "| a\\|b&lt;c (gp2, 100 GiB) |"));
 	free(md);
-	md = seed_render(summary_write_tldr, &run, 1, &rc);
+	md = fixture_render(summary_write_tldr, &run, 1, &rc);
 	CHECK(rc == 0);
 	CHECK(has(md, "| Monthly cost |"));
 	CHECK(md && !strstr(md, "## Findings"));
@@ -242,10 +242,11 @@ static bool file_exists(const char *dir, const char *name)
  * several, names a directory without results.json. */
 static void test_cmd_report(struct checks *checks)
 {
-	char dir[] = "/tmp/ebsbench-report-XXXXXX", path[512], out[64];
-	json_t *run = seed_load();
+	char dir[64], path[512], out[96];
+	json_t *run = fixture_load();
 
-	CHECK(mkdtemp(dir) != NULL);
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "report")))
+		return;
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	CHECK(json_dump_file(run, path, JSON_COMPACT) == 0);
 	CHECK(cmd_report(1, (char *[]){ dir, NULL }, NULL) == 0);
@@ -260,10 +261,9 @@ static void test_cmd_report(struct checks *checks)
 	CHECK(cmd_report(4, (char *[]){ "--out", out, dir, dir, NULL }, NULL) == 0);
 	CHECK(file_exists(out, "summary.md"));
 	json_decref(run);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	CHECK(system(path) == 0);
+	check_remove_tree(dir);
 }
 
-CHECK_MAIN(test_counts_and_times, test_seed_tldr, test_seed_sections, test_cliff_status_names,
-	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet,
-	   test_markdown_escaping_and_tldr_only, test_cmd_report)
+CHECK_MAIN(test_counts_and_times, test_benchmark_tldr, test_benchmark_sections,
+	   test_cliff_status_names, test_without_analysis, test_sparse_documents_render_dashes,
+	   test_fleet, test_markdown_escaping_and_tldr_only, test_cmd_report)

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "fixtures/seed_fixture.h"
+#include "fixtures/results_fixture.h"
 #include "report/svg.h"
 
 #define MAX_DEPTH 32
@@ -192,17 +192,17 @@ static size_t count_of(const char *text, const char *what)
 	return n;
 }
 
-static char *render(seed_render_fn *fn, json_t *const *runs, size_t nruns)
+static char *render(fixture_render_fn *fn, json_t *const *runs, size_t nruns)
 {
 	int rc = -1;
-	char *svg = seed_render(fn, runs, nruns, &rc);
+	char *svg = fixture_render(fn, runs, nruns, &rc);
 
 	return rc == 0 ? svg : (free(svg), NULL);
 }
 
 static void test_timeline_is_valid_svg(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *svg = render(svg_iops_timeline, &run, 1);
 
 	CHECK(svg != NULL);
@@ -223,7 +223,7 @@ static void test_timeline_is_valid_svg(struct checks *checks)
 
 static void test_cliff_marker_and_downsampling(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *svg = render(svg_iops_timeline, &run, 1);
 	static struct points gp2, gp3;
 	const char *cliff = svg ? strstr(svg, "<line class=\"cliff\"") : NULL;
@@ -242,10 +242,10 @@ static void test_cliff_marker_and_downsampling(struct checks *checks)
 	CHECK(gp2.count <= 2100);
 	CHECK(gp2.count >= 1000);
 	/* 600 samples need no thinning: all but the queue-fill one. */
-	CHECK_EQ_U64(gp3.count, SEED_GP3_SECONDS - 1);
+	CHECK_EQ_U64(gp3.count, FIXTURE_GP3_SECONDS - 1);
 	/* The single 290-IOPS second after the cliff survives the buckets. */
-	want_x = x0 + (x2000 - x0) * SEED_POST_CLIFF_MIN_AT / 2000.0;
-	want_y = y0 + (y3000 - y0) * SEED_POST_CLIFF_MIN / 3000.0;
+	want_x = x0 + (x2000 - x0) * FIXTURE_POST_CLIFF_MIN_AT / 2000.0;
+	want_y = y0 + (y3000 - y0) * FIXTURE_POST_CLIFF_MIN / 3000.0;
 	for (size_t i = 0; i < gp2.count; i++)
 		kept = kept || (fabs(gp2.x[i] - want_x) < 0.15 && fabs(gp2.y[i] - want_y) < 0.15);
 	CHECK(kept);
@@ -262,7 +262,7 @@ static void test_cliff_marker_and_downsampling(struct checks *checks)
 
 static void test_latency_chart(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	char *svg = render(svg_latency_percentiles, &run, 1);
 
 	CHECK(svg != NULL);
@@ -280,13 +280,13 @@ static void test_latency_chart(struct checks *checks)
 
 static void test_labels_are_escaped(struct checks *checks)
 {
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	const char *evil = "<gp2 & \"co\">";
 	char *svg;
 
 	json_object_set_new(json_array_get(json_object_get(run, "devices"), 0), "label",
 			    json_string(evil));
-	json_object_set_new(seed_phase(run, "randread", "gp2"), "device", json_string(evil));
+	json_object_set_new(fixture_phase(run, "randread", "gp2"), "device", json_string(evil));
 	svg = render(svg_iops_timeline, &run, 1);
 	CHECK(well_formed(svg));
 	CHECK(xmllint_ok(svg));
@@ -308,7 +308,7 @@ static void test_sparse_and_fleet(struct checks *checks)
 		"{\"phases\": 1, \"analysis\": {\"devices\": [{\"device\": \"x\", \"cliff\": "
 		"{\"status\": \"cliff\", \"second\": -1}}]}}",
 	};
-	json_t *runs[2] = { seed_load(), seed_load() };
+	json_t *runs[2] = { fixture_load(), fixture_load() };
 	char *svg;
 
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "fixtures/seed_fixture.h"
+#include "fixtures/results_fixture.h"
 #include "job/iolog.h"
 #include "report/report.h"
 #include "results/results.h"
@@ -87,7 +87,7 @@ static bool summary_links(const char *dir, const char *name)
 static void test_report_writes_its_artifacts(struct checks *checks)
 {
 	char dir[] = "/tmp/ebsbench-artifacts-XXXXXX", err[256];
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 	CHECK(run && mkdtemp(dir));
 	CHECK(report_render(&run, 1, dir, err, sizeof(err)) == 0);
 	CHECK_EQ_U64(count_dir(checks, dir, artifacts_report_files(), ARTIFACT_REPORT_COUNT),
@@ -139,7 +139,7 @@ static void test_run_directory_is_what_presign_signs(struct checks *checks)
 	struct run_device devs[CONFIG_MAX_DEVICES];
 	struct presign_names names;
 	struct plan p;
-	json_t *run = seed_load();
+	json_t *run = fixture_load();
 
 	CHECK(run && mkdtemp(dir));
 	CHECK(load_config(&c, config_doc, err, sizeof(err)) == 0);

@@ -5,46 +5,14 @@
 
 #include "check.h"
 #include "stats/histogram.h"
+#include "test_rng.h"
 
 #define FIO_BUCKETS (HISTOGRAM_FIO_GROUPS * HISTOGRAM_PER_GROUP)
 #define SAMPLES 100000
-#define PI 3.14159265358979323846 /* M_PI is not ISO C */
 
 static const double fio_percentiles[] = {
 	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
 };
-
-/* splitmix64: the state travels with the caller, so tests are repeatable. */
-struct rng {
-	uint64_t state;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static double rng_unit(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * 0x1p-53;
-}
-
-/* Log-uniform in [2^lo_bits, 2^hi_bits): every octave equally likely. */
-static uint64_t rng_log_uniform(struct rng *r, unsigned lo_bits, unsigned hi_bits)
-{
-	return (uint64_t)exp2(lo_bits + (hi_bits - lo_bits) * rng_unit(r));
-}
-
-static double rng_normal(struct rng *r)
-{
-	double u = 1.0 - rng_unit(r);
-
-	return sqrt(-2.0 * log(u)) * cos(2.0 * PI * rng_unit(r));
-}
 
 /* fio's plat_val_to_idx for its 29 groups, rewritten from its description
  * rather than from our code: a bit loop instead of clz, fio's clamp. */
@@ -85,7 +53,7 @@ static bool in_own_bucket(struct checks *checks, uint64_t v)
 
 static void test_bucket_edges(struct checks *checks)
 {
-	struct rng rng = { 1 };
+	struct test_rng rng = { 1 };
 	unsigned bits, i;
 
 	for (bits = 0; bits < 64; bits++) {
@@ -97,7 +65,7 @@ static void test_bucket_edges(struct checks *checks)
 	}
 	in_own_bucket(checks, UINT64_MAX);
 	for (i = 0; i < 1000000; i++)
-		if (!in_own_bucket(checks, rng_log_uniform(&rng, 0, 40)))
+		if (!in_own_bucket(checks, test_rng_log_uniform(&rng, 0, 40)))
 			break;
 }
 
@@ -123,7 +91,7 @@ static void test_buckets_contiguous(struct checks *checks)
 
 static void test_matches_fio(struct checks *checks)
 {
-	struct rng rng = { 2 };
+	struct test_rng rng = { 2 };
 	uint64_t v;
 	unsigned bits, i;
 
@@ -138,7 +106,7 @@ static void test_matches_fio(struct checks *checks)
 		CHECK_EQ_U64(histogram_index(p + 1), fio_index(p + 1));
 	}
 	for (i = 0; i < 1000000; i++) {
-		v = rng_log_uniform(&rng, 0, 34);
+		v = test_rng_log_uniform(&rng, 0, 34);
 		if (!CHECK_EQ_U64(histogram_index(v), fio_index(v)))
 			break;
 	}
@@ -148,12 +116,12 @@ static void test_matches_fio(struct checks *checks)
 
 static void test_error_bound(struct checks *checks)
 {
-	struct rng rng = { 3 };
+	struct test_rng rng = { 3 };
 	double worst = 0.0;
 	unsigned i;
 
 	for (i = 0; i < 1000000; i++) {
-		uint64_t v = rng_log_uniform(&rng, 7, 45);
+		uint64_t v = test_rng_log_uniform(&rng, 7, 45);
 		double mid = (double)histogram_bucket_value(histogram_index(v));
 		double error = fabs(mid - (double)v) / (double)v;
 
@@ -189,17 +157,17 @@ static uint64_t fio_percentile_clamped(const struct histogram *h, double pct)
 
 enum shape { UNIFORM, LOG_NORMAL, BIMODAL, SHAPES };
 
-static uint64_t draw(struct rng *rng, enum shape shape)
+static uint64_t draw(struct test_rng *rng, enum shape shape)
 {
 	switch (shape) {
 	case UNIFORM:
-		return rng_next(rng) % 2000000;
+		return test_rng_next(rng) % 2000000;
 	case LOG_NORMAL: /* median 100 us, a long right tail */
-		return (uint64_t)exp(log(100000.0) + 0.8 * rng_normal(rng));
+		return (uint64_t)exp(log(100000.0) + 0.8 * test_rng_normal(rng));
 	default: /* mostly cache hits, some trips to the device */
-		if (rng_unit(rng) < 0.9)
-			return 45000 + rng_next(rng) % 10000;
-		return 4000000 + rng_next(rng) % 2000000;
+		if (test_rng_unit(rng) < 0.9)
+			return 45000 + test_rng_next(rng) % 10000;
+		return 4000000 + test_rng_next(rng) % 2000000;
 	}
 }
 
@@ -207,7 +175,7 @@ static void test_percentiles(struct checks *checks)
 {
 	uint64_t *sorted = malloc(SAMPLES * sizeof(*sorted));
 	struct histogram h;
-	struct rng rng = { 4 };
+	struct test_rng rng = { 4 };
 	int shape;
 	size_t i, p;
 
@@ -324,14 +292,14 @@ static void test_empty(struct checks *checks)
 static void test_merge(struct checks *checks)
 {
 	struct histogram all, even, odd;
-	struct rng rng = { 5 };
+	struct test_rng rng = { 5 };
 	int i;
 
 	histogram_init(&all);
 	histogram_init(&even);
 	histogram_init(&odd);
 	for (i = 0; i < SAMPLES; i++) {
-		uint64_t v = rng_log_uniform(&rng, 0, 36);
+		uint64_t v = test_rng_log_uniform(&rng, 0, 36);
 
 		histogram_add(&all, v);
 		histogram_add(i % 2 ? &odd : &even, v);

@@ -5,21 +5,9 @@
 
 #include "check.h"
 #include "stats/stats.h"
+#include "test_rng.h"
 
 #define SAMPLES 100000
-
-struct rng {
-	uint64_t state;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 /* Two passes in long double: slow, but nothing to cancel. */
 static void two_pass(const uint64_t *values, size_t n, double *mean, double *stddev)
@@ -40,7 +28,7 @@ static void check_against_two_pass(struct checks *checks, uint64_t base, uint64_
 {
 	uint64_t *values = malloc(SAMPLES * sizeof(*values));
 	struct running_stat s = { 0 };
-	struct rng rng = { base + spread };
+	struct test_rng rng = { base + spread };
 	uint64_t lo = UINT64_MAX, hi = 0;
 	double mean, stddev;
 	size_t i;
@@ -50,7 +38,7 @@ static void check_against_two_pass(struct checks *checks, uint64_t base, uint64_
 		return;
 	}
 	for (i = 0; i < SAMPLES; i++) {
-		values[i] = base + rng_next(&rng) % spread;
+		values[i] = base + test_rng_next(&rng) % spread;
 		lo = values[i] < lo ? values[i] : lo;
 		hi = values[i] > hi ? values[i] : hi;
 		stats_running_add(&s, values[i]);

@@ -305,18 +305,17 @@ static void test_failed_upload_recorded(struct checks *checks)
 {
 	struct upload_config u;
 	struct uploader up;
-	char err[512], doc[2048], dir[] = "/tmp/test_upload.XXXXXX", path[64];
+	char err[512], doc[2048], dir[64], path[96];
 	char *log = NULL;
 	size_t loglen = 0;
 	snprintf(doc, sizeof(doc),
 		 "{\"put\": {\"a.log\": \"https://127.0.0.1:1/b/a.log?%s\"}, "
 		 "\"max_retry_s\": 3}",
 		 strchr(put_url, '?') + 1);
-	CHECK(parse(&u, doc, err, sizeof(err)) == 0 && mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/a.log", dir);
-	FILE *f = fopen(path, "w");
-	fputs("1, 2, 0, 0, 0\n", f);
-	fclose(f);
+	CHECK(parse(&u, doc, err, sizeof(err)) == 0);
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "upload")))
+		return;
+	CHECK(check_write_file(dir, "a.log", "1, 2, 0, 0, 0\n", path, sizeof(path)));
 	json_t *results = json_object();
 	FILE *out = open_memstream(&log, &loglen);
 	upload_init(&up, &u, dir, results, out);
@@ -339,8 +338,7 @@ static void test_failed_upload_recorded(struct checks *checks)
 	upload_free(&up);
 	json_decref(results);
 	upload_config_free(&u);
-	unlink(path);
-	rmdir(dir);
+	check_remove_tree(dir);
 }
 
 CHECK_MAIN(test_url_expiry, test_policy_expiry, test_refusal, test_refusal_post, test_config_errors,

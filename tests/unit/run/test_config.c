@@ -1,0 +1,291 @@
+/* test_config.c - the run config: its defaults, every key it reads, the
+ * region's prices under any "prices" override, and its strictness: an
+ * unknown key, a wrong type or a bad size is one line naming the key. */
+#include <jansson.h>
+#include <string.h>
+
+#include "check.h"
+#include "run/config.h"
+
+/* Parses a config document into c (after config_defaults); 0 or -1. */
+static int config_of(struct run_config *c, const char *text, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root = json_loads(text, 0, &jerr);
+	int rc;
+
+	config_defaults(c);
+	err[0] = '\0';
+	if (!root) {
+		snprintf(err, errlen, "test document: %s", jerr.text);
+		return -1;
+	}
+	rc = config_from_json(c, root, err, errlen);
+	json_decref(root);
+	return rc;
+}
+
+/* What a config of "{}" means: the EKS gp2/gp3 benchmark's settings. */
+static void test_defaults(struct checks *checks)
+{
+	struct run_config c;
+	char err[256];
+
+	CHECK(config_of(&c, "{}", err, sizeof(err)) == 0);
+	CHECK(!strcmp(c.region, "ap-northeast-2"));
+	CHECK(!strcmp(c.ioengine, "io_uring"));
+	CHECK(!strcmp(c.output_dir, "results"));
+	CHECK_NEAR(c.time_scale, 1.0, 0);
+	CHECK_EQ_U64(c.test_size, 8ull * 1024 * 1024 * 1024);
+	CHECK_EQ_U64(c.device_count, 0);
+	CHECK_EQ_U64(c.allow_count, 0);
+	CHECK(c.phases == NULL);
+	CHECK(c.upload.mode == UPLOAD_NONE);
+	CHECK(!c.prices_overridden);
+	CHECK(!strcmp(c.prices.region, "ap-northeast-2"));
+	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.114, 0);
+	CHECK_NEAR(c.prices.type[EBS_GP3].iops_month, 0.0057, 0);
+	config_free(&c);
+}
+
+static const char full_doc[] =
+	"{\"devices\": [{\"volume_id\": \"vol-0abc\", \"label\": \"old\", \"type\": \"gp2\","
+	"               \"size_gib\": 100},"
+	"              {\"path\": \"/dev/nvme2n1\", \"type\": \"GP3\", \"size_gib\": 200,"
+	"               \"iops\": 6000, \"throughput_mibs\": 250}],"
+	" \"allow_destroy\": [\"vol-0abc\", \"/dev/loop3\"], \"accept_model\": \"QEMU NVMe Ctrl\","
+	" \"time_scale\": 0.01, \"test_size\": \"16MiB\", \"ioengine\": \"libaio\","
+	" \"output_dir\": \"/tmp/out\", \"phases\": [{\"phase\": \"randread\"}, {\"phase\": "
+	"\"lat\"}],"
+	" \"environment\": {\"instance_type\": \"m5.xlarge\", \"instance_id\": \"i-0123\","
+	"                   \"zone\": \"ap-northeast-2a\", \"image_digest\": \"sha256:ab\"}}";
+
+/* Every key lands where the run reads it. */
+static void test_every_key(struct checks *checks)
+{
+	struct run_config c;
+	char err[256];
+
+	if (!CHECK(config_of(&c, full_doc, err, sizeof(err)) == 0)) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	CHECK_EQ_U64(c.device_count, 2);
+	CHECK(!strcmp(c.devices[0].volume_id, "vol-0abc") && !c.devices[0].path[0]);
+	CHECK(!strcmp(c.devices[0].label, "old"));
+	CHECK(c.devices[0].has_type && c.devices[0].type == EBS_GP2);
+	CHECK_NEAR(c.devices[0].size_gib, 100, 0);
+	CHECK_NEAR(c.devices[0].iops, 0, 0); /* 0: the type's own */
+	CHECK(!strcmp(c.devices[1].path, "/dev/nvme2n1") && !c.devices[1].volume_id[0]);
+	CHECK(!c.devices[1].label[0]);
+	CHECK(c.devices[1].type == EBS_GP3); /* any case */
+	CHECK_NEAR(c.devices[1].iops, 6000, 0);
+	CHECK_NEAR(c.devices[1].throughput_mibs, 250, 0);
+	CHECK_EQ_U64(c.allow_count, 2);
+	CHECK(!strcmp(c.allow_destroy[1], "/dev/loop3"));
+	CHECK(!strcmp(c.accept_model, "QEMU NVMe Ctrl"));
+	CHECK_NEAR(c.time_scale, 0.01, 0);
+	CHECK_EQ_U64(c.test_size, 16ull << 20);
+	CHECK(!strcmp(c.ioengine, "libaio"));
+	CHECK(!strcmp(c.output_dir, "/tmp/out"));
+	CHECK(json_array_size(c.phases) == 2);
+	CHECK(!strcmp(c.instance_type, "m5.xlarge") && !strcmp(c.instance_id, "i-0123"));
+	CHECK(!strcmp(c.zone, "ap-northeast-2a") && !strcmp(c.image_digest, "sha256:ab"));
+	config_free(&c);
+	CHECK(c.phases == NULL);
+}
+
+/* Sizes as fio writes them: 8G, 8GiB, 8g and a plain byte count. */
+static void test_sizes(struct checks *checks)
+{
+	static const struct {
+		const char *doc;
+		uint64_t bytes;
+	} sizes[] = {
+		{ "{\"test_size\": \"8G\"}", 8ull << 30 },
+		{ "{\"test_size\": \"8GiB\"}", 8ull << 30 },
+		{ "{\"test_size\": \"512k\"}", 512ull << 10 },
+		{ "{\"test_size\": \"1t\"}", 1ull << 40 },
+		{ "{\"test_size\": \"4096\"}", 4096 },
+	};
+	struct run_config c;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		CHECK(config_of(&c, sizes[i].doc, err, sizeof(err)) == 0);
+		CHECK_EQ_U64(c.test_size, sizes[i].bytes);
+		config_free(&c);
+	}
+}
+
+/* A document the run refuses, and what its one-line error must name. */
+struct refusal {
+	const char *doc;
+	const char *names;
+};
+
+static const struct refusal refusals[] = {
+	{ "{\"bogus\": 1}", "unknown key 'bogus'" },
+	{ "{\"timescale\": 0.01}", "unknown key 'timescale'" },
+	{ "{\"devices\": [{\"path\": \"/dev/x\", \"colour\": \"red\"}]}",
+	  "unknown key 'devices[].colour'" },
+	{ "{\"environment\": {\"owner\": \"me\"}}", "unknown key 'environment.owner'" },
+	{ "{\"time_scale\": \"fast\"}", "'time_scale' must be a positive number" },
+	{ "{\"time_scale\": 0}", "'time_scale' must be a positive number" },
+	{ "{\"time_scale\": -1}", "'time_scale' must be a positive number" },
+	{ "{\"test_size\": \"8X\"}", "'test_size' must be a size" },
+	{ "{\"test_size\": \"G8\"}", "'test_size' must be a size" },
+	{ "{\"test_size\": \"0\"}", "'test_size' must be a size" },
+	{ "{\"test_size\": 8589934592}", "'test_size' must be a size" },
+	{ "{\"test_size\": \"99999999999P\"}", "'test_size' must be a size" },
+	{ "{\"region\": 7}", "'region' must be a non-empty string" },
+	{ "{\"output_dir\": \"\"}", "'output_dir' must be a non-empty string" },
+	{ "{\"ioengine\": [\"libaio\"]}", "'ioengine' must be a non-empty string" },
+	{ "{\"accept_model\": \"0123456789012345678901234567890123456789012345678\"}",
+	  "'accept_model' must be a non-empty string (under 48 bytes)" },
+	{ "{\"devices\": {\"path\": \"/dev/x\"}}", "'devices' must be an array" },
+	{ "{\"devices\": [\"/dev/x\"]}", "devices[0] must be an object" },
+	{ "{\"devices\": [{\"label\": \"x\"}]}",
+	  "devices[0] needs exactly one of 'path' and 'volume_id'" },
+	{ "{\"devices\": [{\"path\": \"/dev/x\"}, {\"path\": \"/dev/y\", \"volume_id\": "
+	  "\"vol-1\"}]}",
+	  "devices[1] needs exactly one of 'path' and 'volume_id'" },
+	{ "{\"devices\": [{\"path\": \"/dev/x\", \"type\": \"gp9\"}]}", "devices[].type must be" },
+	{ "{\"devices\": [{\"path\": \"/dev/x\", \"size_gib\": \"100\"}]}",
+	  "'devices[].size_gib' must be a positive number" },
+	{ "{\"devices\": [{\"path\": \"/dev/x\", \"iops\": -3000}]}",
+	  "'devices[].iops' must be a positive number" },
+	{ "{\"allow_destroy\": \"vol-1\"}", "'allow_destroy' must be an array" },
+	{ "{\"allow_destroy\": [\"\"]}", "'allow_destroy[]' must be a non-empty string" },
+	{ "{\"prices\": {\"gp4.gib_month\": 1}}", "unknown price 'gp4.gib_month'" },
+	{ "{\"prices\": {\"gp3.gib_month\": \"cheap\"}}", "price 'gp3.gib_month'" },
+	{ "{\"prices\": [0.1]}", "'prices' must be an object" },
+	{ "{\"phases\": []}", "'phases' has the wrong type" },
+	{ "{\"phases\": {\"phase\": \"randread\"}}", "'phases' has the wrong type" },
+	{ "{\"environment\": [\"m5.xlarge\"]}", "'environment' has the wrong type" },
+	{ "{\"environment\": {\"zone\": 1}}", "'zone' must be a non-empty string" },
+	{ "[{\"region\": \"us-east-1\"}]", "the document must be a JSON object" },
+};
+
+/* Each refusal: -1, one line, "config:" first, naming the key. */
+static void test_strictness(struct checks *checks)
+{
+	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		struct run_config c;
+		char err[256];
+		int rc = config_of(&c, refusals[i].doc, err, sizeof(err));
+
+		if (!CHECK(rc == -1) || !CHECK(strstr(err, refusals[i].names) != NULL))
+			fprintf(stderr, "  %s -> %d \"%s\"\n", refusals[i].doc, rc, err);
+		CHECK(strncmp(err, "config: ", 8) == 0);
+		CHECK(strchr(err, '\n') == NULL);
+		config_free(&c);
+	}
+}
+
+/* More devices than the run can hold is refused, not cut short. */
+static void test_device_limit(struct checks *checks)
+{
+	char doc[2048] = "{\"devices\": [";
+	struct run_config c;
+	char err[256];
+
+	for (int i = 0; i <= CONFIG_MAX_DEVICES; i++)
+		snprintf(doc + strlen(doc), sizeof(doc) - strlen(doc), "%s{\"path\": \"/dev/d%d\"}",
+			 i ? ", " : "", i);
+	strcat(doc, "]}");
+	CHECK(config_of(&c, doc, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "'devices' must be an array of at most 16") != NULL);
+	config_free(&c);
+}
+
+/* The config's region picks the prices; "prices" overrides them in
+ * whichever order the keys come; a region without a table knows no
+ * price until the config gives one. */
+static void test_region_prices(struct checks *checks)
+{
+	struct run_config c;
+	char err[256];
+
+	CHECK(config_of(&c, "{\"region\": \"us-east-1\"}", err, sizeof(err)) == 0);
+	CHECK(!strcmp(c.region, "us-east-1") && !strcmp(c.prices.region, "us-east-1"));
+	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.10, 0);
+	CHECK_NEAR(c.prices.type[EBS_GP3].gib_month, 0.08, 0);
+	CHECK(!c.prices_overridden);
+	config_free(&c);
+	CHECK(config_of(&c, "{\"prices\": {\"gp3.gib_month\": 0.07}, \"region\": \"us-east-1\"}",
+			err, sizeof(err)) == 0);
+	CHECK_NEAR(c.prices.type[EBS_GP3].gib_month, 0.07, 0);
+	CHECK_NEAR(c.prices.type[EBS_GP3].iops_month, 0.005, 0); /* us-east-1's own */
+	CHECK(c.prices_overridden);
+	config_free(&c);
+	CHECK(config_of(&c, "{\"region\": \"eu-west-1\", \"prices\": {\"gp2.gib_month\": 0.11}}",
+			err, sizeof(err)) == 0);
+	CHECK(!strcmp(c.region, "eu-west-1"));
+	CHECK_NEAR(c.prices.type[EBS_GP2].gib_month, 0.11, 0);
+	CHECK(isnan(c.prices.type[EBS_GP3].gib_month)); /* never Seoul's */
+	CHECK_NEAR(c.prices.type[EBS_GP3].iops_included, 3000, 0);
+	config_free(&c);
+	/* An empty "prices" overrides nothing. */
+	CHECK(config_of(&c, "{\"prices\": {}}", err, sizeof(err)) == 0);
+	CHECK(!c.prices_overridden);
+	config_free(&c);
+}
+
+/* config_prices_apply counts what it set and stops at the first bad one. */
+static void test_prices_apply(struct checks *checks)
+{
+	struct ebs_prices p = ebs_prices_default();
+	json_t *obj =
+		json_pack("{sfsf}", "io2.iops_month_over_32000", 0.04, "gp3.mibs_included", 250.0);
+	unsigned count = 99;
+	char err[256];
+
+	CHECK(config_prices_apply(&p, obj, &count, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(count, 2);
+	CHECK_NEAR(p.type[EBS_IO2].iops_month_over[0], 0.04, 0);
+	CHECK_NEAR(p.type[EBS_GP3].mibs_included, 250, 0);
+	json_decref(obj);
+	obj = json_pack("{sf}", "gp3.iops", 0.01);
+	CHECK(config_prices_apply(&p, obj, &count, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "'gp3.iops'") != NULL);
+	json_decref(obj);
+}
+
+/* A file: the same parse; a broken one names the file and the line. */
+static void test_load_file(struct checks *checks)
+{
+	char dir[64], path[128], err[512];
+	struct run_config c;
+
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "config")))
+		return;
+	CHECK(check_write_file(dir, "good.json",
+			       "{\"region\": \"us-east-1\",\n \"time_scale\": 0.5}", path,
+			       sizeof(path)));
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == 0);
+	CHECK(!strcmp(c.region, "us-east-1") && c.time_scale == 0.5);
+	config_free(&c);
+	CHECK(check_write_file(dir, "bad.json", "{\"region\": \"us-east-1\",\n \"time_scale\": }",
+			       path, sizeof(path)));
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == -1);
+	CHECK(strstr(err, path) != NULL && strstr(err, "(line 2)") != NULL);
+	config_free(&c);
+	CHECK(check_write_file(dir, "strict.json", "{\"time_scale\": 1, \"timescale\": 2}", path,
+			       sizeof(path)));
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "unknown key 'timescale'") != NULL);
+	config_free(&c);
+	snprintf(path, sizeof(path), "%s/missing.json", dir);
+	config_defaults(&c);
+	CHECK(config_load_file(&c, path, err, sizeof(err)) == -1);
+	CHECK(strstr(err, path) != NULL);
+	config_free(&c);
+	check_remove_tree(dir);
+}
+
+CHECK_MAIN(test_defaults, test_every_key, test_sizes, test_strictness, test_device_limit,
+	   test_region_prices, test_prices_apply, test_load_file)
