@@ -52,7 +52,7 @@ FUZZ_LIB_OBJS := $(patsubst runner/%.c,build/fuzz/obj/%.o,$(LIB_SRCS)) build/fuz
 INIT_LIBS := $(DEPS)/lib/libjansson.a
 DEPS_STAMP := $(DEPS)/.stamp-all
 # Every C file we format and lint.
-C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h tests/unit/*/*.c \
+C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h tests/unit/fixtures/*.h tests/unit/*/*.c \
 	tests/tools/*.c tests/fuzz/*.[ch])
 
 .SECONDARY:
@@ -219,8 +219,9 @@ demo: build/ebsbench build/ebsbench-init
 	@bash tests/qemu/demo.sh
 
 lint:
-	clang-format --dry-run --Werror $(C_FILES)
-	cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
+	@echo "  LINT clang-format, cppcheck, lint-layers, lint-bats"
+	$(Q)clang-format --dry-run --Werror $(C_FILES)
+	$(Q)cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \
 		--suppress=missingIncludeSystem --suppress='*:$(DEPS)/include/*' -D_GNU_SOURCE -D__x86_64__ -DCHAR_BIT=8 -Irunner -Iinit -Itests/unit -Itests/fuzz -I$(DEPS)/include runner init tests/unit tests/tools tests/fuzz
 	bash tests/lint-layers.sh
 	bash tests/lint-bats.sh
