@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# fio_cli.bats - `ebsbench fio` as the seed runs fio: the seed's command block
+# fio_cli.bats - `ebsbench fio` as the EKS gp2/gp3 benchmark runs fio: the benchmark's command block
 # unchanged but for the path and scaled sizes/durations, on a loop device and
 # on a regular file; every engine; the option parser's errors; target errors
 # (size, alignment, EACCES, EBUSY); where the results go; signals; the
@@ -10,17 +10,17 @@ bats_require_minimum_version 1.5.0
 load helpers
 load_bats_libs
 
-# The seed's shared options, verbatim.
+# The benchmark's shared options, verbatim.
 COMMON="--ioengine=libaio --direct=1 --group_reporting --output-format=json"
-SIZE=256M     # the seed's 8G, scaled to the 256 MiB test device
+SIZE=256M     # the benchmark's 8G, scaled to the 256 MiB test device
 SIZE_BYTES=$((256 << 20))
-RT=3          # the seed's 600/120/60 s runs, scaled to seconds
+RT=3          # the benchmark's 600/120/60 s runs, scaled to seconds
 
 setup_file() {
 	require_ebsbench
 	LOOP=$(make_loop 256)
 	export LOOP
-	# The "disk" the seed's testfile lives on: BATS_FILE_TMPDIR is under
+	# The "disk" the benchmark's testfile lives on: BATS_FILE_TMPDIR is under
 	# TMPDIR (a disk here).  O_DIRECT if that file system takes it.
 	export TFILE="$BATS_FILE_TMPDIR/testfile"
 	export FDIRECT=1
@@ -56,7 +56,7 @@ teardown() {
 	fi
 }
 
-# common_for TARGET -> the seed's COMMON, with --direct as the target allows.
+# common_for TARGET -> the benchmark's COMMON, with --direct as the target allows.
 common_for() {
 	if [ "$1" = "$TFILE" ]; then
 		echo "${COMMON/--direct=1/--direct=$FDIRECT}"
@@ -103,10 +103,10 @@ assert_zero_ios() {
 	assert_equal "$(jnum out.json ".jobs[0].$1.total_ios")" 0
 }
 
-# --- the seed's fio block -------------------------------------------------
+# --- the benchmark's fio block -------------------------------------------------
 
 # 0. layout: fio --name=layout --filename=F --size=8G --rw=write --bs=1M $COMMON
-seed_layout() {
+benchmark_layout() {
 	local target=$1
 	ebs --name=layout --filename="$target" --size=$SIZE --rw=write --bs=1M $(common_for "$target")
 	assert_job_ok layout
@@ -123,7 +123,7 @@ seed_layout() {
 # 1. fio --name=gp3-randread --filename=F --size=8G --rw=randread --bs=4k
 #    --iodepth=32 --runtime=600 --time_based --write_iops_log=gp3_rr
 #    --log_avg_msec=1000 $COMMON
-seed_randread_qd32() {
+benchmark_randread_qd32() {
 	local target=$1
 	ebs --name=gp3-randread --filename="$target" --size=$SIZE --rw=randread --bs=4k \
 		--iodepth=32 --runtime=$RT --time_based --write_iops_log=gp3_rr --log_avg_msec=1000 \
@@ -132,7 +132,7 @@ seed_randread_qd32() {
 	assert_positive '.jobs[0].read.iops'
 	assert_zero_ios write
 	assert_runtime read $RT
-	# The seed's file name, relative to the working directory as fio's.
+	# The benchmark's file name, relative to the working directory as fio's.
 	assert_file_exists "$BATS_TEST_TMPDIR/gp3_rr_iops.1.log"
 	run check_window_log gp3_rr_iops.1.log 0 $RT 1000
 	assert_success
@@ -147,7 +147,7 @@ seed_randread_qd32() {
 
 # 2. fio --name=gp3-randwrite ... --rw=randwrite --bs=4k --iodepth=32
 #    --runtime=120 --time_based $COMMON
-seed_randwrite_qd32() {
+benchmark_randwrite_qd32() {
 	local target=$1
 	ebs --name=gp3-randwrite --filename="$target" --size=$SIZE --rw=randwrite --bs=4k \
 		--iodepth=32 --runtime=2 --time_based $(common_for "$target")
@@ -159,7 +159,7 @@ seed_randwrite_qd32() {
 
 # 3. fio --name=gp3-lat ... --rw=randread --bs=4k --iodepth=1 --runtime=60
 #    --time_based $COMMON
-seed_randread_qd1() {
+benchmark_randread_qd1() {
 	local target=$1
 	ebs --name=gp3-lat --filename="$target" --size=$SIZE --rw=randread --bs=4k --iodepth=1 \
 		--runtime=2 --time_based $(common_for "$target")
@@ -175,7 +175,7 @@ seed_randread_qd1() {
 
 # 4. fio --name=gp3-seqread / gp3-seqwrite ... --rw=read|write --bs=1M
 #    --iodepth=8 --runtime=60 --time_based $COMMON
-seed_seq() {
+benchmark_seq() {
 	local target=$1 rw=$2 dir=$3 other=$4
 	ebs --name=gp3-seq$rw --filename="$target" --size=$SIZE --rw=$rw --bs=1M --iodepth=8 \
 		--runtime=2 --time_based $(common_for "$target")
@@ -190,56 +190,56 @@ seed_seq() {
 	assert_equal "$(jnum out.json ".jobs[0].$dir.total_ios")" $((bytes >> 20))
 }
 
-@test "seed 0 layout: 1 MiB sequential write of the whole region (loop device)" {
-	seed_layout "$LOOP"
+@test "benchmark step 0 layout: 1 MiB sequential write of the whole region (loop device)" {
+	benchmark_layout "$LOOP"
 }
 
-@test "seed 1 randread qd32 + --write_iops_log=gp3_rr --log_avg_msec=1000 (loop device)" {
-	seed_randread_qd32 "$LOOP"
+@test "benchmark step 1 randread qd32 + --write_iops_log=gp3_rr --log_avg_msec=1000 (loop device)" {
+	benchmark_randread_qd32 "$LOOP"
 }
 
-@test "seed 2 randwrite qd32 (loop device)" {
-	seed_randwrite_qd32 "$LOOP"
+@test "benchmark step 2 randwrite qd32 (loop device)" {
+	benchmark_randwrite_qd32 "$LOOP"
 }
 
-@test "seed 3 randread qd1 (loop device)" {
-	seed_randread_qd1 "$LOOP"
+@test "benchmark step 3 randread qd1 (loop device)" {
+	benchmark_randread_qd1 "$LOOP"
 }
 
-@test "seed 4 seqread 1M qd8 (loop device)" {
-	seed_seq "$LOOP" read read write
+@test "benchmark step 4 seqread 1M qd8 (loop device)" {
+	benchmark_seq "$LOOP" read read write
 }
 
-@test "seed 4 seqwrite 1M qd8 (loop device)" {
-	seed_seq "$LOOP" write write read
+@test "benchmark step 4 seqwrite 1M qd8 (loop device)" {
+	benchmark_seq "$LOOP" write write read
 }
 
-@test "seed 0 layout creates the test file (regular file)" {
+@test "benchmark step 0 layout creates the test file (regular file)" {
 	rm -f "$TFILE"
-	seed_layout "$TFILE"
+	benchmark_layout "$TFILE"
 	assert_equal "$(stat -c %s "$TFILE")" "$SIZE_BYTES"
 }
 
-@test "seed 1 randread qd32 + --write_iops_log=gp3_rr --log_avg_msec=1000 (regular file)" {
-	seed_randread_qd32 "$TFILE"
+@test "benchmark step 1 randread qd32 + --write_iops_log=gp3_rr --log_avg_msec=1000 (regular file)" {
+	benchmark_randread_qd32 "$TFILE"
 }
 
-@test "seed 2 randwrite qd32 (regular file)" {
-	seed_randwrite_qd32 "$TFILE"
+@test "benchmark step 2 randwrite qd32 (regular file)" {
+	benchmark_randwrite_qd32 "$TFILE"
 	# A write job on an existing file neither grows nor truncates it.
 	assert_equal "$(stat -c %s "$TFILE")" "$SIZE_BYTES"
 }
 
-@test "seed 3 randread qd1 (regular file)" {
-	seed_randread_qd1 "$TFILE"
+@test "benchmark step 3 randread qd1 (regular file)" {
+	benchmark_randread_qd1 "$TFILE"
 }
 
-@test "seed 4 seqread 1M qd8 (regular file)" {
-	seed_seq "$TFILE" read read write
+@test "benchmark step 4 seqread 1M qd8 (regular file)" {
+	benchmark_seq "$TFILE" read read write
 }
 
-@test "seed 4 seqwrite 1M qd8 (regular file)" {
-	seed_seq "$TFILE" write write read
+@test "benchmark step 4 seqwrite 1M qd8 (regular file)" {
+	benchmark_seq "$TFILE" write write read
 }
 
 # --- engines -----------------------------------------------------------------
