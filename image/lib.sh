@@ -1,13 +1,16 @@
 # shellcheck shell=bash
-# lib.sh - shared by the image, kernel and QEMU scripts: one-line messages
-# on stderr, the usage line, and Debian packages installed when missing.
-# Set PROG, then source it.
+# lib.sh - the one set of script helpers, sourced by every image, kernel,
+# QEMU and test script: one-line messages on stderr (say, die), the usage
+# line, Debian packages installed when missing, and (image/appliance.sh)
+# the appliance's description.  Set PROG (and DIE_STATUS, die's default
+# exit code, when it is not 1), then source it.
 
 say() { echo "$PROG: $*" >&2; }
-# die MESSAGE [CODE]: one line naming the problem; exit CODE (default 1).
+# die MESSAGE [CODE]: one line naming the problem; exit CODE (default
+# DIE_STATUS, else 1).
 die() {
 	say "error: $1"
-	exit "${2:-1}"
+	exit "${2:-${DIE_STATUS:-1}}"
 }
 # usage: the script's second line ("# NAME ARGS...") as "usage: NAME ARGS...".
 usage() {
@@ -28,3 +31,6 @@ need_packages() {
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
 		die "cannot install ${missing[*]}"
 }
+
+# shellcheck source=appliance.sh
+. "$(dirname "${BASH_SOURCE[0]}")/appliance.sh"
