@@ -29,12 +29,13 @@ appliance_file() {
 # order; nothing when absent.  A malformed line or an unknown key anywhere
 # in the file is an error naming its line.
 appliance_list() {
-	local file
+	local file values status=0
 	file=$(appliance_file)
 	[ -r "$file" ] || die "the appliance description $file cannot be read" 2
-	awk -v want="$1" -v known="$APPLIANCE_KEYS" -v file="$file" '
+	# On a bad line awk's last line of output is the error, and it exits 2.
+	values=$(awk -v want="$1" -v known="$APPLIANCE_KEYS" -v file="$file" '
 	BEGIN { n = split(known, k, /[ \n]+/); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
-	function bad(why) { printf "%s:%d: %s: %s\n", file, NR, why, $0 > "/dev/stderr"; exit 2 }
+	function bad(why) { printf "%s:%d: %s: %s\n", file, NR, why, $0; exit 2 }
 	/^[ \t]*(#|$)/ { next }
 	/^\[[a-z_]+\][ \t]*$/ { section = $0; gsub(/[][ \t]/, "", section); next }
 	{
@@ -45,7 +46,9 @@ appliance_list() {
 		value = substr($0, RLENGTH + 1); sub(/[ \t]+$/, "", value)
 		if (value == "") bad("no value")
 		if (section "." key == want) print value
-	}' "$file" || die "the appliance description $file is malformed (see above)" 2
+	}' "$file") || status=$?
+	[ "$status" -eq 0 ] || die "${values##*$'\n'}" 2
+	[ -z "$values" ] || echo "$values"
 }
 
 # appliance KEY: the one value of KEY; dies when it is absent or repeated.

@@ -17,18 +17,19 @@ usage() {
 	sed -n '2p' "$0" | sed 's/^# /usage: /' >&2
 	exit 2
 }
-# need_packages PKG...: installs those that are not installed, updating
-# apt's index once if the first try fails (a fresh machine has none).
+# need_packages PKG...: installs those that are not installed,
+# updating apt's index once if the first try fails (a fresh
+# machine has none); a concurrent apt is waited for, up to 5 minutes.
 need_packages() {
-	local missing=() p
+	local missing=() p apt=(apt-get -o DPkg::Lock::Timeout=300)
 	for p in "$@"; do
 		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
 	done
 	[ ${#missing[@]} -gt 0 ] || return 0
 	say "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
-		{ apt-get update -qq >&2 &&
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
+	DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
+		{ "${apt[@]}" update -qq >&2 &&
+			DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq "${missing[@]}" >/dev/null; } ||
 		die "cannot install ${missing[*]}"
 }
 

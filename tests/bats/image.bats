@@ -79,12 +79,13 @@ uki_cmdline() {
 	cat "$BATS_TEST_TMPDIR/uki.cmdline"
 }
 
-@test "appliance.conf: a fact changed in a copy reaches the UKI, the QEMU harness and the OCI config; the harness adds only its switches" {
+@test "appliance.conf: a fact changed in a copy reaches the UKI, the QEMU harness, the initramfs and the OCI config; the harness adds only its switches" {
 	kernel_and_initrd
 	local conf="$BATS_TEST_TMPDIR/appliance.conf" shipped digest
 	sed -e 's/^cmdline = panic=10$/cmdline = panic=7/' -e 's/^title = ebsbench$/title = ebsbench-copy/' \
+		-e 's|^manifest = /etc/ebsbench/image.txt$|&\ntext = /etc/ebsbench/note 0644 from the copy|' \
 		"$ROOT/image/appliance.conf" >"$conf"
-	[ "$(grep -cx -e 'cmdline = panic=7' -e 'title = ebsbench-copy' "$conf")" -eq 2 ]
+	[ "$(grep -cx -e 'cmdline = panic=7' -e 'title = ebsbench-copy' -e 'text = /etc/ebsbench/note 0644 from the copy' "$conf")" -eq 3 ]
 	digest=$(cat "$KERNEL" "$INITRD" | sha256sum | cut -c1-64)
 
 	shipped=$(uki_cmdline "$conf")
@@ -103,6 +104,13 @@ uki_cmdline() {
 	run "$ROOT/tests/qemu/run-guest.sh" --kernel "$KERNEL" --initrd "$INITRD" --print-cmdline
 	[ "$output" = "$shipped nvme_core.io_timeout=10" ] || fail "harness line: $output"
 
+	# The initramfs: the copy's one more entry.
+	EBSBENCH_APPLIANCE=$conf bash "$ROOT/image/build-initramfs.sh" "$BATS_TEST_TMPDIR/initramfs.cpio.gz" 2>/dev/null
+	mkdir "$BATS_TEST_TMPDIR/x"
+	(cd "$BATS_TEST_TMPDIR/x" && gzip -dc "$BATS_TEST_TMPDIR/initramfs.cpio.gz" |
+		cpio -idm --quiet --no-absolute-filenames etc/ebsbench/note)
+	[ "$(cat "$BATS_TEST_TMPDIR/x/etc/ebsbench/note")" = "from the copy" ]
+
 	# The OCI image's config: its title label from the copy.
 	make -C "$ROOT" --no-print-directory build/ebsbench >/dev/null
 	EBSBENCH_APPLIANCE=$conf bash "$ROOT/image/oci/build-oci.sh" --ebsbench "$ROOT/build/ebsbench" \
@@ -120,11 +128,14 @@ uki_cmdline() {
 	run env EBSBENCH_APPLIANCE="$conf" "$ROOT/tests/qemu/run-guest.sh" --kernel "$KERNEL" --initrd "$INITRD" --print-cmdline
 	[ "$status" -eq 2 ]
 	[[ $output == *"$conf:"[0-9]*": unknown key kernel.cmdlin: cmdlin = panic=10"* ]] || fail "$output"
+	[ "${#lines[@]}" -eq 1 ] || fail "not one line: $output"
 	sed 's/^name = ebsbench$/name ebsbench/' "$ROOT/image/appliance.conf" >"$conf"
 	run env EBSBENCH_APPLIANCE="$conf" bash "$ROOT/image/uefi/build-uki.sh" --kernel "$KERNEL" --initrd "$INITRD" \
 		"$BATS_TEST_TMPDIR/bad.efi"
 	[ "$status" -eq 2 ]
-	[[ $output == *"not [section] or key = value: name ebsbench"* ]] || fail "$output"
+	local line
+	line=$(grep -n '^name ebsbench$' "$conf" | cut -d: -f1)
+	[ "$output" = "build-uki: error: $conf:$line: not [section] or key = value: name ebsbench" ] || fail "$output"
 	[ ! -e "$BATS_TEST_TMPDIR/bad.efi" ]
 	grep -v '^esp_label = ' "$ROOT/image/appliance.conf" >"$conf"
 	run env EBSBENCH_APPLIANCE="$conf" bash "$ROOT/image/uefi/build-disk.sh" "$BATS_TEST_TMPDIR/uki.efi" \
