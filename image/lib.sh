@@ -17,9 +17,9 @@ usage() {
 	sed -n '2p' "$0" | sed 's/^# /usage: /' >&2
 	exit 2
 }
-# need_packages PKG...: installs those that are not installed,
-# updating apt's index once if the first try fails (a fresh
-# machine has none); a concurrent apt is waited for, up to 5 minutes.
+# need_packages PKG...: installs those that are not installed, updating
+# apt's index once if the first try fails (a fresh machine has none); a
+# concurrent apt is waited for, up to 5 minutes.
 need_packages() {
 	local missing=() p apt=(apt-get -o DPkg::Lock::Timeout=300)
 	for p in "$@"; do

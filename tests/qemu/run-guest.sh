@@ -68,7 +68,8 @@
 #                            throttled drive would hang until --timeout
 #                            instead of showing as guest NVMe timeouts (exit 3)
 #   ebsbench.watchdog_s=N    with --watchdog-s N: the watchdog path in seconds
-#   ebsbench.config=BASE64   with --config-via cmdline: the config's third way in
+#   ebsbench.config=BASE64   with --config-via cmdline: the first place init
+#                            looks for the config, tested as such
 #
 # DIR receives console.txt, qemu.txt (the command line), user-data.json
 # (URLs redacted), imds.log, results/ (what the guest uploaded, fetched
