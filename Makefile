@@ -163,7 +163,7 @@ kernel:
 	@bash kernel-config/build-kernel.sh
 
 build/initramfs.cpio.gz: build/ebsbench build/ebsbench-init image/build-initramfs.sh image/udhcpc.script \
-		image/ca-bundle.sh
+		image/ca-bundle.sh image/appliance.conf image/appliance.sh image/lib.sh
 	$(Q)bash image/build-initramfs.sh --init build/ebsbench-init --ebsbench build/ebsbench $@
 
 initramfs: build/initramfs.cpio.gz

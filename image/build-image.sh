@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # build-image.sh - what `make image` runs: every artifact a launch uses,
-# built reproducibly, with its digest.
+# built reproducibly from image/appliance.conf's description, with its
+# digest.
 #
 #   kernel      our kernel (kernel-config/build-kernel.sh, cached)
 #   initramfs   build/initramfs.cpio.gz (make builds it)
@@ -17,6 +18,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+PROG=build-image
+# shellcheck source=lib.sh
+. image/lib.sh
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 sha() { sha256sum <"$1" | cut -c1-64; }
 
@@ -30,7 +34,7 @@ echo "initramfs sha256:$(sha build/initramfs.cpio.gz) build/initramfs.cpio.gz"
 # The digest the UKI carries on its command line (build-uki.sh defines it).
 objcopy -O binary --only-section=.cmdline build/ebsbench.efi build/ebsbench.cmdline
 appliance=$(sed -n 's/.*ebsbench\.image_digest=\(sha256:[0-9a-f]*\).*/\1/p' build/ebsbench.cmdline)
-[ -n "$appliance" ] || { echo "build-image: the UKI's command line names no image digest" >&2; exit 1; }
+[ -n "$appliance" ] || die "the UKI's command line names no image digest"
 echo "appliance $appliance build/ebsbench.efi"
 echo "uki sha256:$(sha build/ebsbench.efi) build/ebsbench.efi"
 echo "disk sha256:$(sha build/ebsbench-disk.raw) build/ebsbench-disk.raw"

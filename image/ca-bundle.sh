@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# ca-bundle.sh OUT - Debian's CA bundle, made from the ca-certificates
+# ca-bundle.sh OUT
+#
+# Debian's CA bundle, made from the ca-certificates
 # package's own files, for the images (initramfs and OCI).
 #
 # Never this host's /etc/ssl/certs/ca-certificates.crt: a machine may have
@@ -11,8 +13,10 @@
 # against its checksums.  Prints "ca-certificates VERSION N" on stdout.
 set -euo pipefail
 export LC_ALL=C
-[ $# -eq 1 ] || { echo "usage: ca-bundle.sh OUT" >&2; exit 2; }
-die() { echo "ca-bundle: error: $*" >&2; exit 1; }
+PROG=ca-bundle
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+[ $# -eq 1 ] || usage
 version=$(dpkg-query -W -f='${Status} ${Version}' ca-certificates 2>/dev/null || true)
 [[ $version == "install ok installed "* ]] ||
 	die "Debian's ca-certificates is not installed (apt-get install ca-certificates)"

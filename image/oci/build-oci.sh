@@ -36,16 +36,10 @@ set -euo pipefail
 export LC_ALL=C TZ=UTC
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-PROG=build-oci
-ENTRYPOINT='["/usr/local/bin/ebsbench","run","--config","/etc/ebsbench/config.json"]'
-IMAGE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-WORKDIR=/var/lib/ebsbench
-
-die() {
-	echo "$PROG: error: $2" >&2
-	exit "$1"
-}
-say() { echo "$PROG: $*" >&2; }
+# Bad input exits 2, anything else 1 (die "..." 1).
+PROG=build-oci DIE_STATUS=2
+# shellcheck source=../lib.sh
+. "$ROOT/image/lib.sh"
 
 usage() {
 	echo "usage: image/oci/build-oci.sh [--ebsbench PATH] OUTDIR" >&2
@@ -56,53 +50,65 @@ bin=$ROOT/build/ebsbench
 out=
 while (($#)); do
 	case $1 in
-	--ebsbench) (($# >= 2)) || die 2 "--ebsbench needs a path"; bin=$2; shift 2 ;;
+	--ebsbench) (($# >= 2)) || die "--ebsbench needs a path"; bin=$2; shift 2 ;;
 	--ebsbench=*) bin=${1#*=}; shift ;;
 	-h | --help) usage ;;
 	--) shift; (($# == 1)) || usage; out=$1; shift ;;
-	-*) die 2 "unknown option $1 (usage: build-oci.sh [--ebsbench PATH] OUTDIR)" ;;
-	*) [[ -z $out ]] || die 2 "one OUTDIR only (got $out and $1)"; out=$1; shift ;;
+	-*) die "unknown option $1 (usage: build-oci.sh [--ebsbench PATH] OUTDIR)" ;;
+	*) [[ -z $out ]] || die "one OUTDIR only (got $out and $1)"; out=$1; shift ;;
 	esac
 done
-[[ -n $out ]] || die 2 "no OUTDIR (usage: build-oci.sh [--ebsbench PATH] OUTDIR)"
+[[ -n $out ]] || die "no OUTDIR (usage: build-oci.sh [--ebsbench PATH] OUTDIR)"
 
 # --- inputs, all checked before anything is written ------------------------
 
-[[ -e $bin ]] || die 2 "--ebsbench $bin: no such file (run make build/ebsbench first)"
-[[ -f $bin && -x $bin ]] || die 2 "--ebsbench $bin: not an executable file"
+[[ -e $bin ]] || die "--ebsbench $bin: no such file (run make build/ebsbench first)"
+[[ -f $bin && -x $bin ]] || die "--ebsbench $bin: not an executable file"
 for tool in tar gzip sha256sum jq readelf dpkg-query; do
-	command -v "$tool" >/dev/null || die 1 "$tool is missing (apt-get install tar gzip coreutils jq binutils dpkg)"
+	command -v "$tool" >/dev/null || die "$tool is missing (apt-get install tar gzip coreutils jq binutils dpkg)" 1
 done
 # An image FROM scratch has no libc and no loader: only a static x86-64 ELF runs.
-elf=$(readelf -hl "$bin" 2>/dev/null) || die 2 "--ebsbench $bin: not an ELF executable"
-grep -q 'Machine:.*X86-64' <<<"$elf" || die 2 "--ebsbench $bin: not an x86-64 binary (the image is linux/amd64)"
-! grep -q 'INTERP' <<<"$elf" || die 2 "--ebsbench $bin: dynamically linked (the image has no libc): use the static build/ebsbench"
+elf=$(readelf -hl "$bin" 2>/dev/null) || die "--ebsbench $bin: not an ELF executable"
+grep -q 'Machine:.*X86-64' <<<"$elf" || die "--ebsbench $bin: not an x86-64 binary (the image is linux/amd64)"
+! grep -q 'INTERP' <<<"$elf" || die "--ebsbench $bin: dynamically linked (the image has no libc): use the static build/ebsbench"
 
 # OUTDIR: absent, empty, or an earlier layout (replaced as a whole).
 out=${out%/}
-[[ -n $out ]] || die 2 "OUTDIR must not be /"
+[[ -n $out ]] || die "OUTDIR must not be /"
 if [[ -e $out ]]; then
-	[[ -d $out ]] || die 2 "OUTDIR $out exists and is not a directory"
+	[[ -d $out ]] || die "OUTDIR $out exists and is not a directory"
 	[[ -z $(ls -A "$out") || -f $out/oci-layout ]] ||
-		die 2 "OUTDIR $out exists and is neither empty nor an OCI layout: not overwriting it"
+		die "OUTDIR $out exists and is neither empty nor an OCI layout: not overwriting it"
 fi
 
+# The image config, from the description; the arrays must be arrays of strings.
+entrypoint=$(appliance oci.entrypoint)
+cmd=$(appliance_list oci.cmd)
+for array in "$entrypoint" "${cmd:-[]}"; do
+	jq -e 'type == "array" and all(type == "string")' <<<"$array" >/dev/null 2>&1 ||
+		die "$(appliance_file): oci.entrypoint and oci.cmd must be JSON arrays of strings, not $array"
+done
+image_path=$(appliance oci.path)
+workdir=$(appliance oci.workdir)
+title=$(appliance oci.title)
+description=$(appliance oci.description)
+
 version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' "$ROOT/Makefile")
-[[ -n $version ]] || die 1 "no VERSION in $ROOT/Makefile"
-said=$("$bin" --version 2>/dev/null) || die 2 "--ebsbench $bin: \`ebsbench --version\` failed"
-[[ $said == "ebsbench $version" ]] || die 2 "--ebsbench $bin says '$said', the tree is $version (stale binary?)"
+[[ -n $version ]] || die "no VERSION in $ROOT/Makefile" 1
+said=$("$bin" --version 2>/dev/null) || die "--ebsbench $bin: \`ebsbench --version\` failed"
+[[ $said == "ebsbench $version" ]] || die "--ebsbench $bin says '$said', the tree is $version (stale binary?)"
 
 in_git() { git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; }
 if [[ -z ${SOURCE_DATE_EPOCH:-} ]]; then
-	in_git || die 2 "not a git tree: set SOURCE_DATE_EPOCH"
+	in_git || die "not a git tree: set SOURCE_DATE_EPOCH"
 	SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct)
 fi
-[[ $SOURCE_DATE_EPOCH =~ ^[0-9]+$ ]] || die 2 "SOURCE_DATE_EPOCH '$SOURCE_DATE_EPOCH' is not a number of seconds"
+[[ $SOURCE_DATE_EPOCH =~ ^[0-9]+$ ]] || die "SOURCE_DATE_EPOCH '$SOURCE_DATE_EPOCH' is not a number of seconds"
 created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
 
 revision=${EBSBENCH_REVISION:-}
 if [[ -z $revision ]]; then
-	in_git || die 2 "not a git tree: set EBSBENCH_REVISION"
+	in_git || die "not a git tree: set EBSBENCH_REVISION"
 	revision=$(git -C "$ROOT" rev-parse HEAD)
 	if [[ -n $(git -C "$ROOT" status --porcelain 2>/dev/null) ]]; then
 		revision+=-dirty
@@ -127,21 +133,19 @@ stage=$work/rootfs
 layout=$work/layout
 mkdir -p "$layout/blobs/sha256"
 
-mkdir -p "$stage"/{etc/ebsbench,etc/ssl/certs,tmp,usr/local/bin,var/lib/ebsbench}
-install -m 0755 "$bin" "$stage/usr/local/bin/ebsbench"
-ca=$("$ROOT/image/ca-bundle.sh" "$stage/etc/ssl/certs/ca-certificates.crt") || die 1 "no CA bundle"
-read -r _ ca_version ca_count <<<"$ca"
-say "rootfs: ebsbench $version ($(stat -c %s "$bin") bytes), ca-certificates $ca_version ($ca_count CAs)"
-find "$stage" -type d -exec chmod 0755 {} +
-chmod 0644 "$stage/etc/ssl/certs/ca-certificates.crt"
-chmod 1777 "$stage/tmp"
+mkdir -p "$stage"
+appliance_stage oci "$stage" "build/ebsbench=$bin" >"$work/manifest.txt"
+ca_version=$(sed -n 's/.* ca-certificates=//p' "$work/manifest.txt")
+[[ -n $ca_version ]] || die "[oci] of $(appliance_file) holds no ca_bundle" 1
+say "rootfs: ebsbench $version ($(stat -c %s "$bin") bytes), ca-certificates $ca_version"
 
+mapfile -t top < <(cd "$stage" && LC_ALL=C ls)
 say "layer: tar (sorted, mtime @$SOURCE_DATE_EPOCH = $created, root:root) | gzip -n"
 tar --create --file="$work/layer.tar" --directory="$stage" \
 	--format=posix --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime \
 	--sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
 	--no-acls --no-xattrs --no-selinux \
-	etc tmp usr var
+	"${top[@]}"
 diff_id=sha256:$(sha256sum <"$work/layer.tar" | cut -d' ' -f1)
 gzip -n -9 <"$work/layer.tar" >"$work/layer.tar.gz"
 
@@ -163,16 +167,18 @@ json() {
 read -r layer_digest layer_size < <(blob "$work/layer.tar.gz")
 
 json "$work/config" --arg created "$created" --arg diff_id "$diff_id" \
-	--arg path "PATH=$IMAGE_PATH" --arg workdir "$WORKDIR" --argjson entrypoint "$ENTRYPOINT" \
+	--arg path "PATH=$image_path" --arg workdir "$workdir" --argjson entrypoint "$entrypoint" \
+	--argjson cmd "${cmd:-null}" --arg title "$title" --arg description "$description" \
 	--arg version "$version" --arg revision "$revision" --arg source "$source_url" \
 	--arg by "image/oci/build-oci.sh: ebsbench $version, Debian ca-certificates $ca_version" '{
 	created: $created, architecture: "amd64", os: "linux",
-	config: {Entrypoint: $entrypoint, Env: [$path], WorkingDir: $workdir,
-		Labels: {"org.opencontainers.image.title": "ebsbench",
-			"org.opencontainers.image.description": "EBS gp2/gp3 benchmark: ebsbench run on raw block devices, results to S3",
+	config: ({Entrypoint: $entrypoint, Env: [$path], WorkingDir: $workdir,
+		Labels: {"org.opencontainers.image.title": $title,
+			"org.opencontainers.image.description": $description,
 			"org.opencontainers.image.version": $version,
 			"org.opencontainers.image.revision": $revision,
-			"org.opencontainers.image.source": $source}},
+			"org.opencontainers.image.source": $source}}
+		+ (if $cmd == null then {} else {Cmd: $cmd} end)),
 	rootfs: {type: "layers", diff_ids: [$diff_id]},
 	history: [{created: $created, created_by: $by}]}'
 read -r config_digest config_size < <(blob "$work/config")

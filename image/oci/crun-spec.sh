@@ -16,10 +16,9 @@
 # image has neither), so localhost and S3 endpoints resolve.
 set -euo pipefail
 
-die() {
-	echo "crun-spec: error: $*" >&2
-	exit 2
-}
+PROG=crun-spec DIE_STATUS=2
+# shellcheck source=../lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 (($#)) || die "usage: crun-spec.sh BUNDLE [--device DEV]... [--bind SRC:DST[:ro]]... [--env NAME=VALUE]..."
 bundle=$1

@@ -2,26 +2,28 @@
 # build-disk.sh UKI.efi OUT.raw
 #
 # A raw GPT disk image for a UEFI boot (an AMI's root volume, or QEMU with
-# OVMF): one EFI system partition (FAT32) holding UKI.efi as
-# /EFI/BOOT/BOOTX64.EFI, the path firmware boots from removable media
-# with no boot entry.  Built without mounts (sgdisk, mtools) and
+# OVMF): one EFI system partition (FAT32) holding UKI.efi at the boot
+# path (/EFI/BOOT/BOOTX64.EFI, where firmware boots removable media with
+# no boot entry).  Sizes, GUIDs, the FAT serial and label come from
+# image/appliance.conf's [disk].  Built without mounts (sgdisk, mtools) and
 # reproducible: fixed disk and partition GUIDs, a fixed FAT volume serial,
-# file and directory times from SOURCE_DATE_EPOCH.  The disk is 64 MiB;
-# the appliance never writes to it (its root is the initramfs).
+# file and directory times from SOURCE_DATE_EPOCH.  The appliance never
+# writes to it (its root is the initramfs).
 set -euo pipefail
-
-DISK_MIB=64
-ESP_START=2048      # sectors: 1 MiB aligned
-ESP_SECTORS=122880  # 60 MiB
-# Fixed identities: two builds give the same bytes.
-DISK_GUID=6562736e-6265-6e63-6800-000000000001
-ESP_GUID=6562736e-6265-6e63-6800-000000000002
-FAT_SERIAL=0x65627362
 
 PROG=build-disk
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 [ $# -eq 2 ] || usage
+DISK_MIB=$(appliance disk.size_mib)
+ESP_START=$(appliance disk.esp_start)
+ESP_SECTORS=$(appliance disk.esp_sectors)
+DISK_GUID=$(appliance disk.disk_guid)
+ESP_GUID=$(appliance disk.esp_guid)
+FAT_SERIAL=$(appliance disk.fat_serial)
+ESP_LABEL=$(appliance disk.esp_label)
+BOOT_PATH=$(appliance disk.boot_path)
+[[ $BOOT_PATH == /*/* ]] || die "disk.boot_path $BOOT_PATH: not a path in a directory"
 uki=$1 out=$2
 [ -f "$uki" ] || die "UKI $uki not found"
 need_packages gdisk mtools
@@ -29,18 +31,23 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)}
 # FAT stores local time: UTC keeps it the same everywhere.
 export TZ=UTC
-[ "$(stat -c %s "$uki")" -lt $((ESP_SECTORS * 512 - 1048576)) ] || die "$uki does not fit the 60 MiB ESP"
+[ "$(stat -c %s "$uki")" -lt $((ESP_SECTORS * 512 - 1048576)) ] ||
+	die "$uki does not fit the $((ESP_SECTORS / 2048)) MiB ESP"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # ---- the ESP, as a file of its own ----
 esp=$work/esp.img
 truncate -s $((ESP_SECTORS * 512)) "$esp"
-mformat -i "$esp" -F -N "${FAT_SERIAL#0x}" -v EBSBENCH -T "$ESP_SECTORS" -h 64 -s 32 ::
-mmd -i "$esp" ::/EFI ::/EFI/BOOT
-cp "$uki" "$work/BOOTX64.EFI"
-touch -d "@$SOURCE_DATE_EPOCH" "$work/BOOTX64.EFI"
-mcopy -i "$esp" -m "$work/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
+mformat -i "$esp" -F -N "$FAT_SERIAL" -v "$ESP_LABEL" -T "$ESP_SECTORS" -h 64 -s 32 ::
+# Every directory on the way, parents first (/EFI, then /EFI/BOOT).
+dirs=() path=${BOOT_PATH%/*}
+while [ -n "$path" ]; do dirs=("::$path" ${dirs[@]+"${dirs[@]}"}) path=${path%/*}; done
+mmd -i "$esp" "${dirs[@]}"
+boot_file=$work/${BOOT_PATH##*/}
+cp "$uki" "$boot_file"
+touch -d "@$SOURCE_DATE_EPOCH" "$boot_file"
+mcopy -i "$esp" -m "$boot_file" "::$BOOT_PATH"
 
 # ---- the disk: GPT around it ----
 disk=$work/disk.raw

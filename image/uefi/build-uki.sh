@@ -1,24 +1,20 @@
 #!/usr/bin/env bash
-# build-uki.sh --kernel BZIMAGE --initrd INITRAMFS [--cmdline TEXT] OUT.efi
+# build-uki.sh --kernel BZIMAGE --initrd INITRAMFS OUT.efi
 #
 # A unified kernel image: systemd-boot-efi's EFI stub with the kernel, the
-# initramfs and the command line as PE sections (bookworm has no ukify).
+# initramfs, the command line and an os-release as PE sections, at the
+# addresses image/appliance.conf's [uki] gives (bookworm has no ukify).
 # UEFI firmware runs it directly as /EFI/BOOT/BOOTX64.EFI, and the stub
 # hands the kernel its embedded command line (a bare EFI-stub kernel would
-# get none).  The command line adds ebsbench.image_digest=sha256:D, D being
-# the sha256 of the kernel followed by the initramfs
-# (`cat BZIMAGE INITRAMFS | sha256sum`): what ran, named in results.json.
-# Reproducible: same inputs, same bytes (pe-stamp.py sets the PE timestamp
-# to SOURCE_DATE_EPOCH).  Prints the UKI's sha256 on stderr.
+# get none): the description's kernel.cmdline plus
+# ebsbench.image_digest=sha256:D, D being the sha256 of the kernel
+# followed by the initramfs (`cat BZIMAGE INITRAMFS | sha256sum`): what
+# ran, named in results.json.  Reproducible: same inputs, same bytes
+# (pe-stamp.py sets the PE timestamp to SOURCE_DATE_EPOCH).  Prints the
+# UKI's sha256 on stderr.
 set -euo pipefail
 
-# Nitro: console on ttyS0 (EC2's console output), EBS NVMe never timed out
-# by the guest (AWS's advice for EBS), and a panic reboots in 10 s (the
-# instance then stops, see image/ami/README.md).
-CMDLINE_DEFAULT="console=ttyS0,115200n8 panic=10 nvme_core.io_timeout=4294967295"
-STUB=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
-
-kernel="" initrd="" cmdline=$CMDLINE_DEFAULT
+kernel="" initrd=""
 PROG=build-uki
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -26,9 +22,8 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
-	--cmdline) cmdline=$2; shift 2 ;;
 	-h | --help) usage ;;
-	-*) echo "build-uki: unknown option $1" >&2; usage ;;
+	-*) say "unknown option $1"; usage ;;
 	*) break ;;
 	esac
 done
@@ -36,25 +31,31 @@ done
 out=$1
 [ -f "$kernel" ] || die "kernel $kernel not found"
 [ -f "$initrd" ] || die "initramfs $initrd not found"
-need_packages systemd-boot-efi binutils
+stub=$(appliance uki.stub)
+read -r stub stub_package <<<"$stub"
+need_packages "$stub_package" binutils
+[ -f "$stub" ] || die "EFI stub $stub not found (package $stub_package)"
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(appliance_root)
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)}
-digest=$(cat "$kernel" "$initrd" | sha256sum | cut -c1-64)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-printf '%s ebsbench.image_digest=sha256:%s' "$cmdline" "$digest" >"$work/cmdline"
-printf 'ID=ebsbench\nNAME="ebsbench appliance"\nVERSION_ID=%s\n' \
+cmdline=$(appliance_cmdline "$kernel" "$initrd")
+printf '%s' "$cmdline" >"$work/cmdline"
+name=$(appliance appliance.name)
+pretty_name=$(appliance appliance.pretty_name)
+printf 'ID=%s\nNAME="%s"\nVERSION_ID=%s\n' "$name" "$pretty_name" \
 	"$(sed -n 's/^VERSION := //p' "$root/Makefile")" >"$work/osrel"
-# Section addresses as systemd's own ukify/objcopy recipe of that era:
-# small sections low, the kernel and initramfs far enough apart.
-objcopy \
-	--add-section .osrel="$work/osrel" --change-section-vma .osrel=0x20000 \
-	--add-section .cmdline="$work/cmdline" --change-section-vma .cmdline=0x30000 \
-	--add-section .linux="$kernel" --change-section-vma .linux=0x2000000 \
-	--add-section .initrd="$initrd" --change-section-vma .initrd=0x3000000 \
-	"$STUB" "$work/uki.efi"
+cp "$kernel" "$work/kernel"
+cp "$initrd" "$work/initrd"
+sections=() section_lines=$(appliance_list uki.section)
+while read -r name vma content; do
+	[ -f "$work/$content" ] || die "uki.section $name: unknown content $content (osrel, cmdline, kernel, initrd)"
+	sections+=(--add-section "$name=$work/$content" --change-section-vma "$name=$vma")
+done <<<"$section_lines"
+[ ${#sections[@]} -gt 0 ] || die "$(appliance_file) has no uki.section"
+objcopy "${sections[@]}" "$stub" "$work/uki.efi"
 python3 "$(dirname "$0")/pe-stamp.py" "$work/uki.efi" "$SOURCE_DATE_EPOCH"
 mkdir -p "$(dirname "$out")"
 mv "$work/uki.efi" "$out"
-say "$out: $(stat -c %s "$out") bytes, sha256 $(sha256sum <"$out" | cut -c1-64); image digest sha256:$digest"
+say "$out: $(stat -c %s "$out") bytes, sha256 $(sha256sum <"$out" | cut -c1-64); $(sed 's/.* //' "$work/cmdline")"

@@ -53,6 +53,12 @@ check() {
 		return 1
 	fi
 	powered_off_by_itself "$OUT"
+	# It booted the shipped command line (image/appliance.conf's, with the
+	# image digest) plus the harness's one test switch, nothing else.
+	local expected
+	expected=$("$QEMU_DIR/run-guest.sh" --kernel "$KERNEL" --initrd "$INITRD" --print-cmdline)
+	[[ $expected == *" panic=10 "*" nvme_core.io_timeout=10" ]]
+	[ "$(booted_cmdline "$OUT")" = "$expected" ]
 	grep -Eq 'ebsbench-init: config from user-data at [0-9.]+ s; instance m5.xlarge i-0123456789abcdef0' "$OUT/console.txt"
 	grep -q 'ebsbench-init: verdict: OK: 2 phase(s) on 2 device(s)' "$OUT/console.txt"
 	RESULTS="$OUT/results/results.json"

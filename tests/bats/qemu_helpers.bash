@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # qemu_helpers.bash - booting the appliance under tests/qemu/run-guest.sh,
-# shared by qemu.bats and faults.bats.  Needs KERNEL and INITRD (see
+# shared by qemu.bats, faults.bats and uefi.bats.  Needs KERNEL and INITRD (see
 # qemu_build) and QEMU_DIR.
 
 # qemu_build: the binaries, the initramfs and the (cached) kernel; exports
@@ -32,6 +32,11 @@ boot_past_stalls() {
 		mv "$out" "$out.stalled-$attempt"
 		attempt=$((attempt + 1))
 	done
+}
+
+# booted_cmdline OUT: the command line the guest kernel says it booted with.
+booted_cmdline() {
+	sed -n 's/^\[[ 0-9.]*\] Kernel command line: //p' "$1/console.txt"
 }
 
 # The console line and the facts of a boot that must end by itself.

@@ -10,6 +10,7 @@ bats_require_minimum_version 1.5.0
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 load ../peers/peers
+load qemu_helpers
 
 setup_file() {
 	make -C "$ROOT" --no-print-directory image >"$BATS_FILE_TMPDIR/digests" 2>"$BATS_FILE_TMPDIR/image.log" || {
@@ -35,8 +36,11 @@ teardown_file() {
 	mcopy -n -i "$disk@@1M" ::/EFI/BOOT/BOOTX64.EFI "$BATS_TEST_TMPDIR/boot.efi"
 	cmp "$BATS_TEST_TMPDIR/boot.efi" "$ROOT/build/ebsbench.efi"
 	objcopy -O binary --only-section=.cmdline "$ROOT/build/ebsbench.efi" "$BATS_TEST_TMPDIR/cmdline"
-	grep -q 'console=ttyS0' "$BATS_TEST_TMPDIR/cmdline"
-	grep -q "ebsbench.image_digest=$APPLIANCE" "$BATS_TEST_TMPDIR/cmdline"
+	# image/appliance.conf's kernel.cmdline, then the image digest.
+	local params
+	params=$(PROG=uefi.bats bash -c '. "$1/image/lib.sh" && appliance_params' _ "$ROOT")
+	[[ $params == "console=ttyS0,115200n8 panic=10 "* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/cmdline")" = "$params ebsbench.image_digest=$APPLIANCE" ]
 	# The initramfs inside is the one built.
 	objcopy -O binary --only-section=.initrd "$ROOT/build/ebsbench.efi" "$BATS_TEST_TMPDIR/initrd"
 	cmp "$BATS_TEST_TMPDIR/initrd" "$ROOT/build/initramfs.cpio.gz"
@@ -64,6 +68,9 @@ teardown_file() {
 		return 1
 	fi
 	[ "$(jq -r .powered_off "$out/facts.json")" = true ]
+	# The kernel got the UKI's own command line, as shipped.
+	objcopy -O binary --only-section=.cmdline "$ROOT/build/ebsbench.efi" "$BATS_TEST_TMPDIR/cmdline"
+	[ "$(booted_cmdline "$out")" = "$(cat "$BATS_TEST_TMPDIR/cmdline")" ]
 	local results="$out/results/results.json"
 	# Fetched back from S3: the two data volumes, by the serials QEMU gave them.
 	[ "$(jq -r '[.devices[].serial] | sort | join(" ")' "$results")" = "vol0123456789abcdef0 vol0fedcba9876543210" ]

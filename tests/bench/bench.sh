@@ -23,11 +23,9 @@ SIZE_MIB=${BENCH_SIZE_MIB:-1024}
 ENGINES=${BENCH_ENGINES:-"io_uring libaio"}
 TIME=/usr/bin/time
 
-say() { echo "bench: $*" >&2; }
-die() {
-	say "$*"
-	exit 2
-}
+PROG=bench DIE_STATUS=2
+# shellcheck source=../../image/lib.sh
+. "$ROOT/image/lib.sh"
 
 [ "$(id -u)" = 0 ] || die "needs root (loop devices)"
 [ -x "$EBSBENCH" ] || die "$EBSBENCH is missing: run make (or set EBSBENCH)"

@@ -20,11 +20,9 @@ DRIFT_PARALLEL=${DRIFT_PARALLEL:-0}
 TOLERANCE_MS=2
 BLKIO=/sys/fs/cgroup/blkio
 
-say() { echo "drift: $*" >&2; }
-die() {
-	say "$*"
-	exit 2
-}
+PROG=drift DIE_STATUS=2
+# shellcheck source=../../image/lib.sh
+. "$ROOT/image/lib.sh"
 
 [ "$(id -u)" = 0 ] || die "needs root (loop devices, blkio)"
 [ -x "$EBSBENCH" ] || die "$EBSBENCH is missing: run make (or set EBSBENCH)"

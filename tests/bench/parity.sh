@@ -28,11 +28,9 @@ QD1_PAIRS=${PARITY_QD1_PAIRS:-7}
 IOPS_CAP=3000
 BW_CAP=$((100 << 20))
 
-say() { echo "parity: $*" >&2; }
-die() {
-	say "$*"
-	exit 2
-}
+PROG=parity DIE_STATUS=2
+# shellcheck source=../../image/lib.sh
+. "$ROOT/image/lib.sh"
 
 [ "$(id -u)" = 0 ] || die "needs root (loop devices, blkio cgroups)"
 [ -x "$EBSBENCH" ] || die "$EBSBENCH is missing: run make (or set EBSBENCH)"

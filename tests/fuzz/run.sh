@@ -14,7 +14,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BIN_DIR=${FUZZ_BIN_DIR:-$ROOT/build/fuzz}
 CORPUS_DIR=${FUZZ_CORPUS_DIR:-$ROOT/tests/fuzz/corpus}
-die() { echo "fuzz: error: $*" >&2; exit 2; }
+PROG=fuzz DIE_STATUS=2
+# shellcheck source=../../image/lib.sh
+. "$ROOT/image/lib.sh"
 
 replay=0
 seconds=300

@@ -6,10 +6,10 @@
 
 PY=/usr/bin/python3 # Debian's interpreter (the one with python3-boto3)
 
-die() {
-	echo "peers: $*" >&2
-	exit 1
-}
+PROG=peers
+# say and die: the scripts' one pair.
+# shellcheck source=../../image/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../image/lib.sh"
 
 # spawn PIDFILE LOG CMD... - start CMD in the background, in a new session,
 # under a lifetime limit; PIDFILE gets the session (= process group) id.

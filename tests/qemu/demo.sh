@@ -15,7 +15,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${DEMO_OUT:-$PWD/demo-out}
 config=${DEMO_CONFIG:-$root/tests/qemu/demo-config.json}
-say() { echo "demo: $*" >&2; }
+PROG=demo
+# shellcheck source=../../image/lib.sh
+. "$root/image/lib.sh"
 
 say "building ebsbench, ebsbench-init and the initramfs"
 make -C "$root" --no-print-directory build/ebsbench build/ebsbench-init build/initramfs.cpio.gz >&2

@@ -2,7 +2,8 @@
 # run-guest.sh --kernel BZIMAGE --initrd INITRD | --disk IMAGE.raw  --out DIR [options]
 #
 # Boots the appliance (our kernel, ebsbench-init as PID 1) under QEMU, either
-# directly (-kernel, -initrd, a command line of its own) or as EC2 does,
+# directly (-kernel, -initrd, and the command line the UKI ships, from
+# image/appliance.conf, plus the test switches below) or as EC2 does,
 # from the UEFI disk image (OVMF firmware; the image on an NVMe boot disk
 # with serial vol0b0070000000000000, opened read-only), with
 # two emulated EBS volumes on NVMe, the way EC2 would run it:
@@ -55,6 +56,20 @@
 #   --qemu-arg ARG      one more QEMU argument (repeatable)
 #   --no-stall-workaround  do not trace QEMU's NVMe events (see README.md)
 #   --ebsbench BIN      the host's ebsbench, for `presign` (default build/ebsbench)
+#   --print-cmdline     print the kernel command line a --kernel boot gets
+#                       and exit (boots nothing)
+#
+# The command line of a --kernel boot is the shipped one (appliance_cmdline:
+# the description's kernel.cmdline and ebsbench.image_digest of this kernel
+# and initramfs, as the UKI's) followed by the test switches, and only these:
+#   nvme_core.io_timeout=S   always (10, --io-timeout S; 1 with
+#                            --simulate-stall): the shipped line never
+#                            times EBS I/O out, so the known TCG stall of a
+#                            throttled drive would hang until --timeout
+#                            instead of showing as guest NVMe timeouts (exit 3)
+#   ebsbench.watchdog_s=N    with --watchdog-s N: the watchdog path in seconds
+#   ebsbench.config=BASE64   with --config-via cmdline: the first place init
+#                            looks for the config, tested as such
 #
 # DIR receives console.txt, qemu.txt (the command line), user-data.json
 # (URLs redacted), imds.log, results/ (what the guest uploaded, fetched
@@ -73,9 +88,10 @@ root=$(cd "$here/../.." && pwd)
 kernel="" initrd="" disk="" out="" time_scale="" burst_length="" timeout=240 accel=auto
 config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
 stall_workaround=1 io_timeout=10 eio_sector="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
-ebsbench="$root/build/ebsbench"
+ebsbench="$root/build/ebsbench" print_cmdline=0
 
-PROG=run-guest
+# Set-up problems exit 2 (1 means the guest ran and failed).
+PROG=run-guest DIE_STATUS=2
 # shellcheck source=../../image/lib.sh
 . "$root/image/lib.sh"
 
@@ -105,15 +121,27 @@ while [ $# -gt 0 ]; do
 	--qemu-arg) extra_args+=("$2"); shift 2 ;;
 	--no-stall-workaround) stall_workaround=0; shift ;;
 	--ebsbench) ebsbench=$2; shift 2 ;;
-	*) echo "run-guest: unknown argument $1" >&2; usage ;;
+	--print-cmdline) print_cmdline=1; shift ;;
+	*) say "unknown argument $1"; usage ;;
 	esac
 done
-[ -n "$out" ] && { [ -n "$disk" ] || { [ -n "$kernel" ] && [ -n "$initrd" ]; }; } || usage
+if [ "$print_cmdline" = 1 ]; then
+	[ -n "$kernel" ] && [ -n "$initrd" ] || die "--print-cmdline needs --kernel and --initrd"
+else
+	[ -n "$out" ] && { [ -n "$disk" ] || { [ -n "$kernel" ] && [ -n "$initrd" ]; }; } || usage
+fi
 
-# Set-up problems exit 2 here (1 means the guest ran and failed).
-die() {
-	say "$1"
-	exit "${2:-2}"
+# guest_cmdline [USER_DATA]: a --kernel boot's command line: the shipped
+# one, then the test switches (see above); USER_DATA goes on it as
+# ebsbench.config with --config-via cmdline.
+guest_cmdline() {
+	local line timeout=$io_timeout
+	line=$(appliance_cmdline "$kernel" "$initrd") || exit
+	[ "$simulate_stall" = 0 ] || timeout=1
+	line+=" nvme_core.io_timeout=$timeout"
+	[ -z "$watchdog" ] || line+=" ebsbench.watchdog_s=$watchdog"
+	[ "$via" != cmdline ] || line+=" ebsbench.config=$(base64 -w0 "$1")"
+	echo "$line"
 }
 
 if [ -n "$disk" ]; then
@@ -127,6 +155,13 @@ else
 fi
 case $via in imds | fw_cfg | cmdline) ;; *) die "--config-via must be imds, fw_cfg or cmdline" ;; esac
 case $eio_sector in *[!0-9]*) die "--eio-sector must be a sector number" ;; esac
+case $io_timeout in '' | *[!0-9]*) die "--io-timeout must be whole seconds" ;; esac
+case $watchdog in *[!0-9]*) die "--watchdog-s must be whole seconds" ;; esac
+if [ "$print_cmdline" = 1 ]; then
+	[ "$via" != cmdline ] || die "--print-cmdline: with --config-via cmdline the line holds the config, made at boot"
+	guest_cmdline
+	exit 0
+fi
 if [ -n "$s3" ]; then
 	[ -f "$ca" ] || die "--s3 needs --ca FILE"
 	[ -n "${BUCKET:-}" ] && [ -n "${S3_URL:-}" ] ||
@@ -183,18 +218,13 @@ if [ "$imds" = 1 ]; then
 fi
 
 # ---- QEMU ----
-append="console=ttyS0 panic=5 printk.time=1 nvme_core.io_timeout=$io_timeout"
-[ "$simulate_stall" = 0 ] || append=${append/io_timeout=$io_timeout/io_timeout=1}
-[ -z "$watchdog" ] || append+=" ebsbench.watchdog_s=$watchdog"
+append=$(guest_cmdline "$out/user-data.json")
 fw_cfg=()
 hosts_file="$out/guest-hosts"
 printf '169.254.2.2\ts3.ebsbench.test\n' >"$hosts_file"
 fw_cfg+=(-fw_cfg "name=opt/ebsbench/hosts,file=$hosts_file")
 [ -z "$ca" ] || fw_cfg+=(-fw_cfg "name=opt/ebsbench/ca.pem,file=$ca")
-case $via in
-fw_cfg) fw_cfg+=(-fw_cfg "name=opt/ebsbench/config,file=$out/user-data.json") ;;
-cmdline) append+=" ebsbench.config=$(base64 -w0 "$out/user-data.json")" ;;
-esac
+[ "$via" != fw_cfg ] || fw_cfg+=(-fw_cfg "name=opt/ebsbench/config,file=$out/user-data.json")
 [ ${#append} -lt 4000 ] || die "config too long for the kernel command line (${#append} bytes)"
 
 accel_line=$(qemu_accel "$accel" "$kernel") || exit 2

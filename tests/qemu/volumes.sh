@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # volumes.sh - for run-guest.sh: the emulated EBS volumes, the accelerator
-# and the boot facts.  Sourced; uses say/die and the variables
+# and the boot facts.  Sourced; uses image/lib.sh (say, die, the
+# appliance's description) and the variables
 # simulate_stall, throttle, eio_sector (empty: none) and out of the caller.
 
 # volumes_from_config CONFIG TIME_SCALE BURST_LENGTH OUT_CONFIG: writes the
@@ -94,16 +95,19 @@ drive_args() { # ID SIZE_GIB LIMITS [BLKDEBUG_RULES]: one drive's QEMU arguments
 # qemu_accel auto|kvm|tcg KERNEL: the accelerator's QEMU arguments.  KVM
 # only where it boots a guest: /dev/kvm alone is not enough (a nested KVM
 # may exist and still fail to run Linux).  The probe boots the kernel with
-# no initramfs: a working accelerator reaches the root-mount panic fast.
-# With no kernel to probe with (a disk boot), auto means TCG.
+# no initramfs: a working accelerator reaches the root-mount panic fast
+# (the shipped parameters, and panic=-1: no wait before the reboot that
+# -no-reboot turns into QEMU's exit).  With no kernel to probe with (a disk
+# boot), auto means TCG.
 qemu_accel() {
-	local accel=$1
+	local accel=$1 params
 	if [ "$accel" = auto ]; then
 		accel=tcg
+		params=$(appliance_params) || exit
 		if [ -n "$2" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
 			timeout 20 qemu-system-x86_64 -accel kvm -cpu host -M q35 -m 256 -nodefaults \
 				-no-user-config -display none -serial stdio -no-reboot -kernel "$2" \
-				-append "console=ttyS0 panic=-1" 2>&1 </dev/null | grep -q "Kernel panic"; then
+				-append "$params panic=-1" 2>&1 </dev/null | grep -q "Kernel panic"; then
 			accel=kvm
 		fi
 	fi
