@@ -13,13 +13,15 @@ PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-asser
   cryptsetup-bin lvm2 xfsprogs btrfs-progs nilfs-tools jfsutils reiserfsprogs udftools erofs-utils
   awscli
   bc bison flex libelf-dev libssl-dev cpio busybox-static systemd-boot-efi binutils mtools
-  qemu-system-x86 ovmf"
+  qemu-system-x86 ovmf
+  skopeo umoci runc crun"
 # Up front, so no test installs anything mid-run: the lines from "fdisk" on
 # are each format's own tool (tests/bats/safety.bats), the real AWS CLI v2
 # that tests/bats/ami.bats replays the AMI scripts through, what the kernel,
-# initramfs and UEFI image scripts need, and QEMU with OVMF for the
-# appliance tests.  The test peers' and manifests' npm packages and Debian
-# packages come from their own install.sh scripts, run last.
+# initramfs and UEFI image scripts need, QEMU with OVMF for the appliance
+# tests, and the OCI tools tests/bats/oci.bats checks the image with.  The
+# test peers' and manifests' npm packages and Debian packages come from
+# their own install.sh scripts, run last.
 # Exact Debian source versions (bookworm); bumping one forces a rebuild via its stamp.
 LIBURING_VER=2.3-3
 LIBAIO_VER=0.3.113-4
