@@ -1,8 +1,8 @@
-/* test_ebs_model.c - the model reproduces the seed's arithmetic: gp2's
+/* test_ebs_model.c - the model reproduces the reference benchmark's arithmetic: gp2's
  * 300 IOPS baseline and 2,000 s burst, the 600 IOPS after a 120 s rest,
- * 256 KiB accounting, m5.xlarge's limits and the Seoul monthly costs;
- * AWS's current gp3/io1/io2 rules, what bounds a phase, the credits a
- * cliff implies, instance bursts and the prices of each region. */
+ * 256 KiB accounting and m5.xlarge's limits; AWS's current gp3/io1/io2
+ * rules, what bounds a phase, the credits a cliff implies and instance
+ * bursts (prices: test_ebs_prices.c). */
 #include <string.h>
 
 #include "check.h"
@@ -237,54 +237,6 @@ static void test_instance_binds(struct checks *checks)
 	CHECK(r.bound == EBS_BOUND_INSTANCE_IOPS);
 	r = ebs_rate_with_instance(ebs_predict(&v, &full_4k).baseline, 4096, NULL, false);
 	CHECK_NEAR(r.ops, 16000, 0);
-}
-
-static void test_seoul_costs(struct checks *checks)
-{
-	struct ebs_prices prices = ebs_prices_default();
-	struct ebs_volume v = volume(EBS_GP3, 100);
-
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 9.12, 1e-9);
-	CHECK_NEAR(ebs_cost_per_3000_iops(&v, &prices), 9.12, 1e-9);
-	v.iops = 6000;
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 26.22, 1e-9);
-	v.iops = 3000;
-	v.throughput_mibs = 250;
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 14.82, 1e-9);
-	v = volume(EBS_GP2, 100);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 11.40, 1e-9);
-	CHECK_NEAR(ebs_cost_per_3000_iops(&v, &prices), 114.00, 1e-9);
-	v = volume(EBS_GP2, 1000);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 114.00, 1e-9);
-	/* 12.5 times the gp3 price for the same 3,000 IOPS. */
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices) / 9.12, 12.5, 1e-9);
-}
-
-static void test_unknown_and_overridden_prices(struct checks *checks)
-{
-	struct ebs_prices prices = ebs_prices_default();
-	struct ebs_volume v = volume(EBS_IO2, 1000);
-
-	v.iops = 70000;
-	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
-	CHECK(ebs_prices_set(&prices, "io2.gib_month", 0.125) == 0);
-	CHECK(ebs_prices_set(&prices, "io2.iops_month", 0.065) == 0);
-	/* Tiers not reached do not need a price. */
-	v.iops = 30000;
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 125 + 30000 * 0.065, 1e-9);
-	v.iops = 70000;
-	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
-	CHECK(ebs_prices_set(&prices, "IO2.iops_month_over_32000", 0.0455) == 0);
-	CHECK(ebs_prices_set(&prices, "io2.iops_month_over_64000", 0.03185) == 0);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices),
-		   125 + 32000 * 0.065 + 32000 * 0.0455 + 6000 * 0.03185, 1e-9);
-	CHECK(ebs_prices_set(&prices, "gp3.iops_month", 0.006) == 0);
-	CHECK_NEAR(prices.type[EBS_GP3].iops_month, 0.006, 0);
-	CHECK(ebs_prices_set(&prices, "gp4.gib_month", 1) == -1);
-	CHECK(ebs_prices_set(&prices, "gp3.bogus", 1) == -1);
-	CHECK(ebs_prices_set(&prices, "gp3", 1) == -1);
-	CHECK(ebs_prices_set(&prices, "verylongtype.gib_month", 1) == -1);
-	CHECK(strcmp(prices.region, "ap-northeast-2") == 0);
 }
 
 static void test_types_and_checks(struct checks *checks)
@@ -576,46 +528,6 @@ static void test_instance_bursts(struct checks *checks)
 	CHECK_NEAR(INSTANCE_BURST_WINDOW_S, 86400, 0);
 }
 
-/* us-east-1 as a second region; any other region: prices unknown. */
-static void test_region_prices(struct checks *checks)
-{
-	struct ebs_prices prices;
-	struct ebs_volume v = volume(EBS_GP3, 100);
-
-	CHECK(ebs_prices_for_region("us-east-1", &prices));
-	CHECK(strcmp(prices.region, "us-east-1") == 0);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 8.00, 1e-9);
-	v.iops = 6000;
-	v.throughput_mibs = 250;
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 8 + 3000 * 0.005 + 125 * 0.04, 1e-9);
-	v = volume(EBS_GP2, 100);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 10.00, 1e-9);
-	v = volume(EBS_IO1, 100);
-	v.iops = 5000;
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 12.5 + 5000 * 0.065, 1e-9);
-	v = volume(EBS_IO2, 1000);
-	v.iops = 70000;
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices),
-		   125 + 32000 * 0.065 + 32000 * 0.0455 + 6000 * 0.03185, 1e-9);
-	v = volume(EBS_ST1, 1000);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 45, 1e-9);
-	v = volume(EBS_SC1, 1000);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 15, 1e-9);
-	/* Seoul stays the default and is a region of its own. */
-	CHECK(ebs_prices_for_region("ap-northeast-2", &prices));
-	v = volume(EBS_GP3, 100);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 9.12, 1e-9);
-	/* Unknown: every cost unknown until set, gp3's free baseline kept. */
-	CHECK(!ebs_prices_for_region("eu-west-1", &prices));
-	CHECK(prices.region == NULL);
-	CHECK(strstr(prices.source, "no built-in prices") != NULL);
-	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
-	CHECK(ebs_prices_set(&prices, "gp3.gib_month", 0.088) == 0);
-	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 8.8, 1e-9);
-	v.iops = 4000;
-	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
-}
-
 static void test_verdicts(struct checks *checks)
 {
 	CHECK(ebs_verdict_of(3001, 3000, 0.05) == EBS_AS_PREDICTED);
@@ -629,8 +541,6 @@ static void test_verdicts(struct checks *checks)
 
 CHECK_MAIN(test_gp2_burst_and_baseline, test_gp2_sizes, test_gp2_refill_after_rest,
 	   test_256k_accounting_and_throughput, test_gp2_throughput, test_hdd, test_provisioned,
-	   test_instance_limits, test_instance_binds, test_seoul_costs,
-	   test_unknown_and_overridden_prices, test_types_and_checks, test_gp3_limits,
+	   test_instance_limits, test_instance_binds, test_types_and_checks, test_gp3_limits,
 	   test_io2_block_express, test_io1_throughput, test_phase_expected_iops,
-	   test_seq_throughput_cap, test_credits_from_cliff, test_instance_bursts,
-	   test_region_prices, test_verdicts)
+	   test_seq_throughput_cap, test_credits_from_cliff, test_instance_bursts, test_verdicts)
