@@ -142,7 +142,8 @@ static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
 	int n = snprintf(buf, len, "the volume allows %.0f %s", in_unit(f, b->volume.ops), unit);
 
 	if (n > 0 && (size_t)n < len && isfinite(credits_pct))
-		n += snprintf(buf + n, len - (size_t)n, " (bucket %.0f %% full at the start)",
+		n += snprintf(buf + n, len - (size_t)n,
+			      " (its bucket %.0f %% full at the start, by the phases before)",
 			      credits_pct);
 	if (n > 0 && (size_t)n < len && isfinite(b->instance))
 		n += snprintf(buf + n, len - (size_t)n, ", the instance %.0f%s",
@@ -152,23 +153,35 @@ static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
 			 f->iodepth, f->p50_s * 1e3, in_unit(f, b->latency));
 }
 
-/* The phase's sentence: measured, verdict, predicted, tolerance, bound. */
+/* "1,178 s" for long spans, "19.9 s" for short ones (a scaled run). */
+static const char *seconds_text(char *buf, size_t len, double s)
+{
+	snprintf(buf, len, s >= 100 ? "%.0f s" : "%.1f s", s);
+	return buf;
+}
+
+/* The phase's sentence: measured, predicted, bound, verdict, tolerance,
+ * every bound's figure, and `note` (may be empty) last. */
 static void phase_sentence(char *buf, size_t len, const struct verdict_device *d,
 			   const struct phase_facts *f, const struct phase_bounds *b,
-			   enum ebs_verdict v, double credits_pct)
+			   enum ebs_verdict v, double credits_pct, const char *note)
 {
-	char bounds[256], idle[64] = "";
+	char bounds[256], idle[64] = "", secs[32], verdict[64];
 	const char *unit = f->sequential ? "MiB/s" : "IOPS";
 
 	bounds_text(bounds, sizeof(bounds), f, b, credits_pct);
 	if (isfinite(f->idle_s) && b->p.bucket > 0)
-		snprintf(idle, sizeof(idle), " after %.1f s idle", f->idle_s * d->time_scale);
-	snprintf(buf, len,
-		 "%s %s: %.0f %s%s; predicted %.0f, bound by %s: %s (within %.0f %%). The bounds: "
-		 "%s.",
+		snprintf(idle, sizeof(idle), " after %s idle",
+			 seconds_text(secs, sizeof(secs), f->idle_s * d->time_scale));
+	if (v == EBS_AS_PREDICTED)
+		snprintf(verdict, sizeof(verdict), "as predicted (within %.0f %%)",
+			 VERDICT_TOLERANCE * 100);
+	else
+		snprintf(verdict, sizeof(verdict), "%s than predicted (by more than %.0f %%)",
+			 verdict_word(v), VERDICT_TOLERANCE * 100);
+	snprintf(buf, len, "%s %s: %.0f %s%s; predicted %.0f, bound by %s: %s. The bounds: %s.%s",
 		 d->label, f->name, in_unit(f, f->ops), unit, idle, in_unit(f, b->predicted.ops),
-		 ebs_bound_name(b->predicted.bound), verdict_word(v), VERDICT_TOLERANCE * 100,
-		 bounds);
+		 ebs_bound_name(b->predicted.bound), verdict, bounds, note);
 }
 
 /* Why a phase gets no prediction, or NULL when it gets one. */
@@ -198,14 +211,15 @@ static json_t *not_predicted_json(const struct verdict_device *d, const struct p
 
 /* The phase's prediction object (analysis.devices[].phases[]). */
 static json_t *phase_json(const struct verdict_device *d, const struct phase_facts *f,
-			  const struct phase_bounds *b, double credits, json_t *findings)
+			  const struct phase_bounds *b, double credits, const char *note,
+			  json_t *findings)
 {
 	double measured = in_unit(f, f->ops), predicted = in_unit(f, b->predicted.ops);
 	double pct = b->p.bucket > 0 ? 100 * credits / b->p.bucket : NAN;
 	enum ebs_verdict v = ebs_verdict_of(measured, predicted, VERDICT_TOLERANCE);
 	char line[480];
 
-	phase_sentence(line, sizeof(line), d, f, b, v, pct);
+	phase_sentence(line, sizeof(line), d, f, b, v, pct, note);
 	json_array_append_new(findings, json_string(line));
 	json_t *bounds =
 		json_pack("{s:o,s:s,s:o,s:o}", "volume", num_or_null(in_unit(f, b->volume.ops)),
@@ -223,38 +237,55 @@ static json_t *phase_json(const struct verdict_device *d, const struct phase_fac
 }
 
 /* The balance the cliff phase began with, from when its cliff came, beside
- * what the ledger expected; a low one gets a sentence of its own. */
+ * what the ledger expected and the cliff a full bucket gives. */
 static json_t *credit_state_json(const struct verdict_device *d, const struct phase_facts *f,
-				 const struct phase_bounds *b, double expected, json_t *findings)
+				 const struct phase_bounds *b, double expected)
 {
 	double demand = isfinite(b->latency) ? b->latency : HUGE_VAL;
 	struct ebs_credit_state s =
 		ebs_credits_from_cliff(&b->p, d->cliff_s / d->time_scale, demand);
 	struct ebs_prediction full = b->p;
-	char line[320];
+	char line[320], at[32], not_at[32];
 
 	full.credits = full.bucket;
 	double full_cliff_s = ebs_burst_seconds_at(&full, demand) * d->time_scale;
 	bool low = s.percent < VERDICT_CREDITS_LOW_PERCENT;
+	seconds_text(at, sizeof(at), d->cliff_s);
+	seconds_text(not_at, sizeof(not_at), full_cliff_s);
 	if (low)
 		snprintf(line, sizeof(line),
-			 "%s: the cliff came at %.1f s, not %.1f s: the bucket held about %.0f %% "
-			 "(%.2f M of %.2f M credits) at the start of %s.",
-			 d->label, d->cliff_s, full_cliff_s, s.percent, s.credits / 1e6,
-			 b->p.bucket / 1e6, f->name);
+			 "the cliff came at %s, not %s: the bucket held about %.0f %% (%.2f M of "
+			 "%.2f M credits) at the start of %s.",
+			 at, not_at, s.percent, s.credits / 1e6, b->p.bucket / 1e6, f->name);
 	else
-		snprintf(
-			line, sizeof(line),
-			"%s: the bucket held about %.0f %% (%.2f M of %.2f M credits) at the start "
-			"of %s, by its cliff at %.1f s.",
-			d->label, s.percent, s.credits / 1e6, b->p.bucket / 1e6, f->name,
-			d->cliff_s);
-	json_array_append_new(findings, json_string(line));
+		snprintf(line, sizeof(line),
+			 "the bucket held about %.0f %% (%.2f M of %.2f M credits) at the start of "
+			 "%s, by its cliff at %s.",
+			 s.percent, s.credits / 1e6, b->p.bucket / 1e6, f->name, at);
 	return json_pack("{s:s?,s:f,s:f,s:f,s:f,s:f,s:f,s:o,s:b,s:s}", "phase", f->name, "cliff_s",
 			 d->cliff_s, "credits", s.credits, "percent", s.percent, "bucket",
 			 b->p.bucket, "expected_credits", expected, "full_bucket_cliff_s",
 			 full_cliff_s, "idle_before_s", num_or_null(f->idle_s * d->time_scale),
 			 "low", low, "sentence", line);
+}
+
+/* The cliff phase's finding on its start balance, and for its own
+ * sentence a note when that balance was low. */
+static void credit_finding(const struct verdict_device *d, const json_t *state, char *note,
+			   size_t len, json_t *findings)
+{
+	char line[400];
+
+	snprintf(line, sizeof(line), "%s: %s", d->label,
+		 json_string_value(json_object_get(state, "sentence")));
+	json_array_append_new(findings, json_string(line));
+	if (json_is_true(json_object_get(state, "low")))
+		snprintf(note, len,
+			 " It began with a bucket about %.0f %% full (from its cliff), not the "
+			 "%.0f %% the phases before leave.",
+			 results_num(json_object_get(state, "percent")),
+			 100 * results_num(json_object_get(state, "expected_credits")) /
+				 results_num(json_object_get(state, "bucket")));
 }
 
 /* After a phase: the credits it spent net of refill, or none left after
@@ -299,11 +330,13 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 		}
 		struct phase_bounds b = bounds_of(d, &f, l.balance);
 		bool cliff = isfinite(d->cliff_s) && !strcmp(f.name, "randread");
-		json_array_append_new(list, phase_json(d, &f, &b, l.balance, findings));
+		char note[160] = "";
 		if (cliff && b.p.bucket > 0) {
 			json_decref(*credit_state);
-			*credit_state = credit_state_json(d, &f, &b, l.balance, findings);
+			*credit_state = credit_state_json(d, &f, &b, l.balance);
+			credit_finding(d, *credit_state, note, sizeof(note), findings);
 		}
+		json_array_append_new(list, phase_json(d, &f, &b, l.balance, note, findings));
 		ledger_spend(&l, &f, &b, cliff);
 	}
 	return list;

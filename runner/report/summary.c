@@ -156,7 +156,7 @@ static void write_credit_notes(FILE *out, const struct results_columns *c)
 			continue;
 		fputs("\n> **", out);
 		put_cell(out, label);
-		fputs(" started with a part-empty bucket.** ", out);
+		fputs(" started with a part-empty bucket:** ", out);
 		put_cell(out, sentence);
 		fputc('\n', out);
 	}
