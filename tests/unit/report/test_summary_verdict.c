@@ -150,6 +150,28 @@ static void test_every_phase_has_a_consistent_verdict(struct checks *checks)
 	}
 }
 
+/* A phase better than predicted (gp3 seqread at twice its cap) renders a
+ * consistent "better" too. */
+static void test_better_is_consistent(struct checks *checks)
+{
+	json_t *run = verdict_fixture_raw(FIXTURE_QD1);
+	json_t *p = json_array_get(json_object_get(run, "phases"), 9);
+	struct ebs_prices prices = ebs_prices_default();
+	int findings = 0;
+
+	CHECK(!strcmp(verdict_str(p, "phase"), "seqread") &&
+	      !strcmp(verdict_str(p, "device"), "gp3"));
+	json_object_set_new(json_object_get(json_object_get(p, "job"), "read"), "iops",
+			    json_real(500));
+	analysis_build(run, &prices);
+	char *md = render(run);
+	CHECK(md && strstr(md, "| Verdict | as predicted: 250 vs 250 MiB/s (\xc2\xb1"
+			       "10 %) | better: 500 vs 250 MiB/s"));
+	CHECK(check_summary(checks, md ? md : "", &findings) == 12);
+	free(md);
+	json_decref(run);
+}
+
 /* The qd1 phase says in words that its latency bound it. */
 static void test_words_name_the_bound(struct checks *checks)
 {
@@ -197,5 +219,5 @@ static void test_part_empty_note(struct checks *checks)
 	json_decref(run);
 }
 
-CHECK_MAIN(test_every_phase_has_a_consistent_verdict, test_words_name_the_bound,
-	   test_part_empty_note)
+CHECK_MAIN(test_every_phase_has_a_consistent_verdict, test_better_is_consistent,
+	   test_words_name_the_bound, test_part_empty_note)
