@@ -115,6 +115,30 @@ static void test_sequential_verdicts(struct checks *checks)
 	json_decref(run);
 }
 
+/* SSD volumes count I/O in 256 KiB units and merge sequential I/O from
+ * 32 KiB: 64 KiB sequential on 6,000 IOPS is 24,000 I/O a second (1,500
+ * MiB/s, the gp3's cap), 16 KiB sequential 6,000 (93.75 MiB/s). */
+static void test_sequential_units(struct checks *checks)
+{
+	json_t *run = verdict_fixture_raw(FIXTURE_QD1);
+	json_t *phases = json_object_get(run, "phases");
+	struct ebs_prices prices = ebs_prices_default();
+
+	json_object_set_new(
+		json_object_get(json_array_get(json_object_get(run, "devices"), 1), "volume"),
+		"throughput_mibs", json_real(1500));
+	json_object_set_new(json_array_get(phases, 9), "bs", json_real(65536));
+	json_object_set_new(json_array_get(phases, 11), "bs", json_real(16384));
+	analysis_build(run, &prices);
+	const json_t *sr = verdict_phase_of(run, "gp3", "seqread");
+	const json_t *sw = verdict_phase_of(run, "gp3", "seqwrite");
+	CHECK_NEAR(verdict_num(sr, "predicted"), 1500, 0.01);
+	CHECK(!strcmp(verdict_str(sr, "bound"), "volume throughput"));
+	CHECK_NEAR(verdict_num(sw, "predicted"), 93.75, 0.01);
+	CHECK(!strcmp(verdict_str(sw, "bound"), "volume IOPS"));
+	json_decref(run);
+}
+
 /* m5.large: its 30-minute burst is spent by the time gp3's randread runs
  * (after gp2's 4,860 s), so its 3,600-IOPS baseline binds. */
 static void test_instance_bound(struct checks *checks)
@@ -200,5 +224,5 @@ static void test_not_applicable(struct checks *checks)
 }
 
 CHECK_MAIN(test_reference_gp2, test_refill_is_bucket_or_latency, test_qd1_latency_bound,
-	   test_sequential_verdicts, test_instance_bound, test_part_empty_start, test_little_at_qd1,
-	   test_not_applicable)
+	   test_sequential_verdicts, test_sequential_units, test_instance_bound,
+	   test_part_empty_start, test_little_at_qd1, test_not_applicable)
