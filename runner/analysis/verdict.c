@@ -166,13 +166,15 @@ static void phase_sentence(char *buf, size_t len, const struct verdict_device *d
 			   const struct phase_facts *f, const struct phase_bounds *b,
 			   enum ebs_verdict v, double credits_pct, const char *note)
 {
-	char bounds[256], idle[64] = "", secs[32], verdict[64];
+	char bounds[256], idle[64] = "", verdict[64];
 	const char *unit = f->sequential ? "MiB/s" : "IOPS";
 
 	bounds_text(bounds, sizeof(bounds), f, b, credits_pct);
-	if (isfinite(f->idle_s) && b->p.bucket > 0)
+	if (isfinite(f->idle_s) && b->p.bucket > 0) {
+		char secs[32];
 		snprintf(idle, sizeof(idle), " after %s idle",
 			 seconds_text(secs, sizeof(secs), f->idle_s * d->time_scale));
+	}
 	if (v == EBS_AS_PREDICTED)
 		snprintf(verdict, sizeof(verdict), "as predicted (within %.0f %%)",
 			 VERDICT_TOLERANCE * 100);
