@@ -219,7 +219,7 @@ static json_t *phase_json(const struct verdict_device *d, const struct phase_fac
 	double measured = in_unit(f, f->ops), predicted = in_unit(f, b->predicted.ops);
 	double pct = b->p.bucket > 0 ? 100 * credits / b->p.bucket : NAN;
 	enum ebs_verdict v = ebs_verdict_of(measured, predicted, VERDICT_TOLERANCE);
-	char line[480];
+	char line[1024];
 
 	phase_sentence(line, sizeof(line), d, f, b, v, pct, note);
 	json_array_append_new(findings, json_string(line));
