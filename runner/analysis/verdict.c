@@ -310,6 +310,7 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 	struct ledger l = { .bucket = ebs_predict(&d->volume, &w).bucket };
 	double start_ms = run_start_ms(results);
 	json_t *list = json_array(), *phase;
+	bool cliff_seen = false; /* the cliff is the first randread's (results_phase) */
 	size_t i;
 
 	l.balance = l.bucket; /* a volume rested before the run: assumed full */
@@ -331,7 +332,8 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 			continue;
 		}
 		struct phase_bounds b = bounds_of(d, &f, l.balance);
-		bool cliff = isfinite(d->cliff_s) && !strcmp(f.name, "randread");
+		bool cliff = !cliff_seen && isfinite(d->cliff_s) && !strcmp(f.name, "randread");
+		cliff_seen = cliff_seen || cliff;
 		char note[160] = "";
 		if (cliff && b.p.bucket > 0) {
 			json_decref(*credit_state);
