@@ -7,6 +7,7 @@
 
 #include "analysis/cliff.h"
 #include "analysis/little.h"
+#include "analysis/verdict.h"
 #include "results/results.h"
 
 static void volume_from_json(const json_t *device, struct ebs_volume *v)
@@ -110,34 +111,34 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 	return o;
 }
 
-/* After the bucket ran dry, an idle gap of I seconds refills I x baseline
- * credits, which a test of D seconds spends on top of the baseline: the
- * reference benchmark's 300 + 120 x 300 / 120 = 600 (measured 601). */
-static json_t *refill_json(json_t *results, const char *label, const struct ebs_prediction *pred,
-			   json_t *findings)
+/* After the bucket ran dry, each idle gap refilled it at baseline: the
+ * phases after the cliff, with what the ledger's balance and their
+ * latency allowed (verdict.c).  The reference benchmark's randwrite:
+ * 300 + 120 x 300 / 120 = 600 (measured 601). */
+static json_t *refill_json(const json_t *phases)
 {
-	static const char *const after_cliff[] = { "randwrite", "lat" };
-	json_t *list = json_array();
-	for (size_t i = 0; i < sizeof(after_cliff) / sizeof(after_cliff[0]); i++) {
-		const json_t *phase = results_phase(results, after_cliff[i], label);
-		double idle = results_num_or(phase, "idle_before_s", 0);
-		double duration =
-			results_num_or(json_object_get(phase, "job"), "job_runtime", 0) / 1000.0;
-		double base = pred->baseline.ops, iops, lat;
-		if (!phase || idle <= 0 || duration <= 0)
-			continue;
-		phase_rate(phase, &iops, &lat);
-		double expected = fmin(base + idle * base / duration, pred->burst.ops);
-		json_array_append_new(list,
-				      json_pack("{sssfsfsfsf}", "phase", after_cliff[i], "idle_s",
-						idle, "duration_s", duration, "expected_iops",
-						expected, "measured_iops", iops));
-		char line[320];
-		snprintf(line, sizeof(line),
-			 "%s %s: %.0f IOPS after %.1f s idle; the refill model predicts %.0f "
-			 "(%.0f baseline + %.1f s x %.0f / %.1f s).",
-			 label, after_cliff[i], iops, idle, expected, base, idle, base, duration);
-		json_array_append_new(findings, json_string(line));
+	json_t *list = json_array(), *p;
+	bool after_cliff = false;
+	size_t i;
+
+	json_array_foreach(phases, i, p)
+	{
+		double idle = results_num_or(p, "idle_before_s", 0);
+		bool iops = results_str_is(json_object_get(p, "unit"), "IOPS");
+		const json_t *bounds = json_object_get(p, "bounds");
+		if (after_cliff && iops && idle > 0 &&
+		    json_is_number(json_object_get(p, "predicted")))
+			json_array_append_new(
+				list,
+				json_pack("{s:O,s:f,s:O,s:O,s:O,s:O,s:O}", "phase",
+					  json_object_get(p, "phase"), "idle_s", idle,
+					  "expected_iops", json_object_get(p, "predicted"),
+					  "measured_iops", json_object_get(p, "measured"), "bound",
+					  json_object_get(p, "bound"), "bucket_allows_iops",
+					  json_object_get(bounds, "volume"), "latency_allows_iops",
+					  json_object_get(bounds, "latency")));
+		after_cliff =
+			after_cliff || results_str_is(json_object_get(p, "phase"), "randread");
 	}
 	return list;
 }
@@ -174,6 +175,14 @@ static json_t *little_json(json_t *results, const char *label, json_t *findings)
 	return list;
 }
 
+/* The instance's EBS limits by its type, or NULL when unknown. */
+static const struct instance_ebs_limits *instance_of(const json_t *results)
+{
+	const char *type = json_string_value(
+		json_object_get(json_object_get(results, "environment"), "instance_type"));
+	return type ? ebs_instance_limits_find(type) : NULL;
+}
+
 static json_t *prediction_json(const struct ebs_volume *v, const struct ebs_prediction *p)
 {
 	struct ebs_workload seq = { .io_size_bytes = 1 << 20, .sequential = true };
@@ -189,6 +198,8 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 {
 	const char *label = json_string_value(json_object_get(device, "label"));
 	double time_scale = results_num_or(json_object_get(results, "plan"), "time_scale", 1);
+	if (!(time_scale > 0) || !isfinite(time_scale))
+		time_scale = 1; /* a damaged record: read its seconds as they are */
 	struct ebs_volume v;
 	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
 	if (!label)
@@ -201,9 +212,21 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	json_t *cliff =
 		randread ? cliff_json(randread, &pred, time_scale, findings, label) : json_null();
 	bool dried = results_str_is(json_object_get(cliff, "status"), "found");
+	struct verdict_device vd = {
+		.label = label,
+		.volume = v,
+		.is_ebs = !results_str_is(json_object_get(device, "kind"), "instance-store") &&
+			  !results_str_is(json_object_get(device, "kind"), "other"),
+		.instance = instance_of(results),
+		.time_scale = time_scale,
+		.cliff_s = dried ? results_num(json_object_get(cliff, "second")) : NAN
+	};
+	json_t *credit_state;
 	json_object_set_new(o, "cliff", cliff);
-	json_object_set_new(o, "refill",
-			    dried ? refill_json(results, label, &pred, findings) : json_array());
+	json_t *phases = verdict_phases(results, &vd, findings, &credit_state);
+	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());
+	json_object_set_new(o, "phases", phases);
+	json_object_set_new(o, "credits_at_start", credit_state);
 	json_object_set_new(o, "little", little_json(results, label, findings));
 	double monthly = ebs_monthly_cost(&v, prices), per = ebs_cost_per_3000_iops(&v, prices);
 	json_object_set_new(o, "cost",

@@ -28,7 +28,7 @@ struct little_check little_judge(double iops, double mean_latency_s, double iode
 	else if (c.ratio > 1 + tolerance)
 		c.verdict = LITTLE_OVERFILLED;
 	else
-		c.verdict = LITTLE_CONSISTENT;
+		c.verdict = iodepth <= 1 ? LITTLE_SERVICE_TIME : LITTLE_CONSISTENT;
 	return c;
 }
 
@@ -38,6 +38,10 @@ const char *little_note(enum little_verdict verdict)
 	case LITTLE_CONSISTENT:
 		return "IOPS x latency matches iodepth: the latency is the queue the IOPS limit "
 		       "builds";
+	case LITTLE_SERVICE_TIME:
+		return "service time, no queue: at qd1 one I/O is in flight by construction, so "
+		       "the "
+		       "latency is the device's time per I/O";
 	case LITTLE_UNDERFILLED:
 		return "fewer I/Os in flight than iodepth: the submitter did not keep the queue "
 		       "full (CPU-bound, or time outside the measured latency)";

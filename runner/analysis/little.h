@@ -1,15 +1,18 @@
 /* little.h - Little's law per phase: a closed-loop benchmark keeps
  * iodepth I/Os in flight, so IOPS x mean latency should equal iodepth.
  * When it does, the latency is queueing the limit explains (32 / 300 =
- * 106.7 ms on a gp2 past its cliff), not a slow device. */
+ * 106.7 ms on a gp2 past its cliff), not a slow device.  At qd1 there is
+ * no queue: one I/O in flight holds by construction, and the latency is
+ * the device's service time (plus any throttle delay). */
 #ifndef EBSBENCH_LITTLE_H
 #define EBSBENCH_LITTLE_H
 
 enum little_verdict {
 	LITTLE_CONSISTENT,
-	LITTLE_UNDERFILLED, /* fewer in flight than iodepth */
-	LITTLE_OVERFILLED,  /* more in flight than iodepth */
-	LITTLE_NO_DATA,	    /* a non-positive or non-finite input */
+	LITTLE_SERVICE_TIME, /* consistent at qd1: no queue, the latency is service time */
+	LITTLE_UNDERFILLED,  /* fewer in flight than iodepth */
+	LITTLE_OVERFILLED,   /* more in flight than iodepth */
+	LITTLE_NO_DATA,	     /* a non-positive or non-finite input */
 };
 
 struct little_check {

@@ -143,10 +143,30 @@ static void write_rows(FILE *out, const struct summary_row *rows, size_t nrows,
 	free(cells);
 }
 
+/* A gp2 that began its cliff phase with a part-empty bucket says so under
+ * the TL;DR: its cliff came early for that reason, not a faulty volume. */
+static void write_credit_notes(FILE *out, const struct results_columns *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		const char *label = results_label(c->col[i].device);
+		const json_t *state = json_object_get(results_analysis_device(c->col[i].run, label),
+						      "credits_at_start");
+		const char *sentence = json_string_value(json_object_get(state, "sentence"));
+		if (!json_is_true(json_object_get(state, "low")) || !sentence)
+			continue;
+		fputs("\n> **", out);
+		put_cell(out, label);
+		fputs(" started with a part-empty bucket:** ", out);
+		put_cell(out, sentence);
+		fputc('\n', out);
+	}
+}
+
 static void write_tldr(FILE *out, const struct results_columns *c)
 {
 	write_header_row(out, "Measured", c->col, c->count, c->nruns > 1);
 	write_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count, NULL);
+	write_credit_notes(out, c);
 }
 
 /* Seconds in the report are the run's; say so when the plan shrank them.

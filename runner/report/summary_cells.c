@@ -267,6 +267,8 @@ static const char *little_word(enum little_verdict v)
 {
 	if (v == LITTLE_CONSISTENT)
 		return "consistent";
+	if (v == LITTLE_SERVICE_TIME)
+		return "service time, no queue";
 	return v == LITTLE_UNDERFILLED ? "fewer than iodepth" : "more than iodepth";
 }
 
@@ -305,6 +307,90 @@ static void disk_check_cell(char *buf, size_t len, const struct summary_cell_ctx
 					 : REPORT_MISSING);
 }
 
+/* The analysis' verdict object for the cell's phase (the first of its
+ * name on the device, as results_phase finds it), or NULL. */
+static const json_t *verdict_for(const struct summary_cell_ctx *c)
+{
+	const char *name = json_string_value(json_object_get(c->phase, "phase"));
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(results_analysis_device(c->run, c->device), "phases"), i,
+			   v)
+	{
+		if (name && results_str_is(json_object_get(v, "phase"), name))
+			return v;
+	}
+	return NULL;
+}
+
+/* "2,000 IOPS, bound by latency (iodepth / service time)". */
+static void predicted_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
+{
+	const json_t *v = verdict_for(c);
+	const char *unit = json_string_value(json_object_get(v, "unit"));
+	const char *bound = json_string_value(json_object_get(v, "bound"));
+	char a[REPORT_NUM_LEN];
+
+	if (!v || !unit) {
+		report_missing(buf, len);
+		return;
+	}
+	if (!bound || !json_is_number(json_object_get(v, "predicted"))) {
+		snprintf(buf, len, "not predicted");
+		return;
+	}
+	snprintf(buf, len, "%s %s, bound by %s",
+		 report_count(a, sizeof(a), results_num(json_object_get(v, "predicted"))), unit,
+		 bound);
+}
+
+/* "as predicted: 1,381 vs 1,373 IOPS (±10 %)": the verdict beside the
+ * two numbers it was drawn from. */
+static void verdict_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
+{
+	const json_t *v = verdict_for(c);
+	const char *word = json_string_value(json_object_get(v, "verdict"));
+	const char *unit = json_string_value(json_object_get(v, "unit"));
+	double tol = results_num(json_object_get(v, "tolerance"));
+	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
+
+	if (!word || !unit) {
+		report_missing(buf, len);
+		return;
+	}
+	if (!json_is_number(json_object_get(v, "predicted")) || !isfinite(tol)) {
+		snprintf(buf, len, "%s", word);
+		return;
+	}
+	snprintf(buf, len, "%s: %s vs %s %s (\xc2\xb1%.0f %%)", word,
+		 report_count(a, sizeof(a), results_num(json_object_get(v, "measured"))),
+		 report_count(b, sizeof(b), results_num(json_object_get(v, "predicted"))), unit,
+		 tol * 100);
+}
+
+/* One word per phase, in run order: "randread as predicted · lat better". */
+static void verdicts_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
+{
+	const json_t *list = json_object_get(results_analysis_device(c->run, c->device), "phases");
+	const json_t *v;
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(list, i, v)
+	{
+		const char *name = json_string_value(json_object_get(v, "phase"));
+		const char *word = json_string_value(json_object_get(v, "verdict"));
+		int n = snprintf(buf + used, len - used, "%s%s %s", used ? " \xc2\xb7 " : "",
+				 name ? name : REPORT_MISSING, word ? word : REPORT_MISSING);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	if (!used)
+		report_missing(buf, len);
+}
+
 const struct summary_row summary_cells_tldr_rows[] = {
 	{ "Random read IOPS", "randread", rr_iops_cell },
 	{ "Random read p99 latency", "randread", rr_p99_cell },
@@ -312,6 +398,7 @@ const struct summary_row summary_cells_tldr_rows[] = {
 	{ "Random read latency", "lat", qd1_cell },
 	{ "Sequential read / write", "seqread", seq_cell },
 	{ "Monthly cost", NULL, summary_cells_monthly },
+	{ "Verdict per phase", NULL, verdicts_cell },
 };
 const size_t summary_cells_tldr_count =
 	sizeof(summary_cells_tldr_rows) / sizeof(summary_cells_tldr_rows[0]);
@@ -326,6 +413,8 @@ const struct summary_row summary_cells_phase_rows[] = {
 	{ "EBS: throttled by", NULL, ebs_cell },
 	{ "Little's law", NULL, little_cell },
 	{ "Kernel / engine I/Os", NULL, disk_check_cell },
+	{ "Predicted", NULL, predicted_cell },
+	{ "Verdict", NULL, verdict_cell },
 };
 const size_t summary_cells_phase_count =
 	sizeof(summary_cells_phase_rows) / sizeof(summary_cells_phase_rows[0]);

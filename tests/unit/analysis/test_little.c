@@ -23,7 +23,10 @@ static void test_benchmark_phases_are_consistent(struct checks *checks)
 	CHECK_NEAR(c.ratio, 0.975, 0.001);
 	CHECK_NEAR(c.predicted_latency_s * 1e3, 10.66, 0.01);
 	CHECK(little_judge(601, 52.0e-3, 32, LITTLE_TOLERANCE).verdict == LITTLE_CONSISTENT);
-	CHECK(little_judge(1759, 0.564e-3, 1, LITTLE_TOLERANCE).verdict == LITTLE_CONSISTENT);
+	/* qd1: one in flight by construction, no queue. */
+	CHECK(little_judge(1759, 0.564e-3, 1, LITTLE_TOLERANCE).verdict == LITTLE_SERVICE_TIME);
+	CHECK(strstr(little_note(LITTLE_SERVICE_TIME), "service time, no queue") != NULL);
+	CHECK(strstr(little_note(LITTLE_SERVICE_TIME), "queue the IOPS limit builds") == NULL);
 }
 
 static void test_inconsistent_and_missing(struct checks *checks)

@@ -1,0 +1,347 @@
+/* verdict.c - every phase of a device against the EBS model: what should
+ * have bound it, what it measured, and whether the two agree. */
+#include "analysis/verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results/results.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* One phase as the model needs it; times are model seconds (run seconds
+ * divided by the time scale), rates are what was measured. */
+struct phase_facts {
+	const char *name;
+	double bs, iodepth;
+	double duration_s, idle_s; /* idle NaN: the device's first phase */
+	double end_s;		   /* since the run's first phase began */
+	double ops;		   /* both directions */
+	double p50_s;		   /* NaN when not recorded */
+	bool sequential;
+};
+
+/* The gp2 bucket followed from phase to phase, in credits (units). */
+struct ledger {
+	double bucket, balance;
+};
+
+/* A phase's three bounds and their lowest, in I/O per second. */
+struct phase_bounds {
+	struct ebs_prediction p;
+	struct ebs_rate volume;	   /* provisioned, or the bucket over the phase */
+	double instance, latency;  /* NaN: unknown or not applicable */
+	struct ebs_rate predicted; /* the lowest, and which one */
+	bool instance_burst;
+};
+
+/* fio's sequential patterns: EBS merges their I/O into 256 KiB units. */
+static bool rw_is_sequential(const char *rw)
+{
+	return rw && (!strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw") ||
+		      !strcmp(rw, "readwrite"));
+}
+
+/* The run's first phase start, so a phase knows how far into the
+ * instance's 30-minute burst it ran. */
+static double run_start_ms(const json_t *results)
+{
+	const json_t *p = json_array_get(json_object_get(results, "phases"), 0);
+	return results_num(json_object_get(p, "started_ms"));
+}
+
+/* Reads what the model needs from one phase record. */
+static void phase_facts_read(const json_t *phase, double scale, double start_ms,
+			     struct phase_facts *f)
+{
+	const json_t *job = json_object_get(phase, "job");
+	double p50_ns = results_clat_pct_ns(results_direction(phase), "50.000000");
+
+	f->name = json_string_value(json_object_get(phase, "phase"));
+	f->bs = results_num_or(phase, "bs", NAN);
+	f->iodepth = results_num_or(phase, "iodepth", 1);
+	f->duration_s = results_num_or(job, "job_runtime", 0) / 1000.0 / scale;
+	f->idle_s = results_num_or(phase, "idle_before_s", NAN) / scale;
+	f->end_s = (results_num_or(phase, "ended_ms", NAN) - start_ms) / 1000.0 / scale;
+	f->ops = results_num_or(json_object_get(job, "read"), "iops", 0) +
+		 results_num_or(json_object_get(job, "write"), "iops", 0);
+	f->p50_s = p50_ns > 0 ? p50_ns / 1e9 : NAN;
+	f->sequential = rw_is_sequential(json_string_value(json_object_get(phase, "rw")));
+}
+
+/* The instance's burst lasts 30 minutes a day: assume it was unused when
+ * the run began, so a phase that ended within it had it. */
+static bool instance_bursting(const struct instance_ebs_limits *inst, double end_s)
+{
+	if (!ebs_instance_has_burst(inst))
+		return false;
+	return !(end_s > inst->burst_seconds_per_day);
+}
+
+/* Each bound of the phase, and the lowest of them all with its name: the
+ * volume alone is what it allows at full demand. */
+static struct phase_bounds bounds_of(const struct verdict_device *d, const struct phase_facts *f,
+				     double credits)
+{
+	struct ebs_workload w = { .io_size_bytes = f->bs,
+				  .sequential = f->sequential,
+				  .credits_at_start = credits };
+	struct phase_bounds b = { .p = ebs_predict(&d->volume, &w) };
+	bool low_depth = f->iodepth <= VERDICT_LOW_DEPTH && f->p50_s > 0;
+	struct ebs_phase ph = { .duration_s = f->duration_s,
+				.demand_ops = HUGE_VAL,
+				.iodepth = f->iodepth };
+
+	b.volume = ebs_phase_expected_iops(&b.p, &ph);
+	b.latency = low_depth ? f->iodepth / f->p50_s : NAN;
+	b.instance_burst = instance_bursting(d->instance, f->end_s);
+	b.instance = NAN;
+	if (d->instance)
+		b.instance = ebs_rate_with_instance((struct ebs_rate){ HUGE_VAL, EBS_BOUND_NONE },
+						    f->bs, d->instance, b.instance_burst)
+				     .ops;
+	ph.latency_s = low_depth ? f->p50_s : 0;
+	ph.instance = d->instance;
+	ph.instance_burst = b.instance_burst;
+	b.predicted = ebs_phase_expected_iops(&b.p, &ph);
+	return b;
+}
+
+const char *verdict_word(enum ebs_verdict v)
+{
+	switch (v) {
+	case EBS_AS_PREDICTED:
+		return "as predicted";
+	case EBS_ABOVE_PREDICTION:
+		return "better";
+	case EBS_BELOW_PREDICTION:
+		return "worse";
+	case EBS_NOT_PREDICTED:
+		break;
+	}
+	return "not predicted";
+}
+
+/* A rate in the phase's unit: IOPS, or MiB/s for a sequential phase. */
+static double in_unit(const struct phase_facts *f, double ops)
+{
+	return f->sequential ? ops * f->bs / MIB : ops;
+}
+
+static json_t *num_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* "the volume allows 3000, the instance 18750, 1 / 0.500 ms (p50) 2000". */
+static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
+			const struct phase_bounds *b, double credits_pct)
+{
+	const char *unit = f->sequential ? "MiB/s" : "IOPS";
+	int n = snprintf(buf, len, "the volume allows %.0f %s", in_unit(f, b->volume.ops), unit);
+
+	if (n > 0 && (size_t)n < len && isfinite(credits_pct))
+		n += snprintf(buf + n, len - (size_t)n,
+			      " (its bucket %.0f %% full at the start, by the phases before)",
+			      credits_pct);
+	if (n > 0 && (size_t)n < len && isfinite(b->instance))
+		n += snprintf(buf + n, len - (size_t)n, ", the instance %.0f%s",
+			      in_unit(f, b->instance), b->instance_burst ? " (burst)" : "");
+	if (n > 0 && (size_t)n < len && isfinite(b->latency))
+		snprintf(buf + n, len - (size_t)n, ", qd%.0f / %.3f ms (p50 latency) %.0f",
+			 f->iodepth, f->p50_s * 1e3, in_unit(f, b->latency));
+}
+
+/* "1,178 s" for long spans, "19.9 s" for short ones (a scaled run). */
+static const char *seconds_text(char *buf, size_t len, double s)
+{
+	snprintf(buf, len, s >= 100 ? "%.0f s" : "%.1f s", s);
+	return buf;
+}
+
+/* The phase's sentence: measured, predicted, bound, verdict, tolerance,
+ * every bound's figure, and `note` (may be empty) last. */
+static void phase_sentence(char *buf, size_t len, const struct verdict_device *d,
+			   const struct phase_facts *f, const struct phase_bounds *b,
+			   enum ebs_verdict v, double credits_pct, const char *note)
+{
+	char bounds[256], idle[64] = "", verdict[64];
+	const char *unit = f->sequential ? "MiB/s" : "IOPS";
+
+	bounds_text(bounds, sizeof(bounds), f, b, credits_pct);
+	if (isfinite(f->idle_s) && b->p.bucket > 0) {
+		char secs[32];
+		snprintf(idle, sizeof(idle), " after %s idle",
+			 seconds_text(secs, sizeof(secs), f->idle_s * d->time_scale));
+	}
+	if (v == EBS_AS_PREDICTED)
+		snprintf(verdict, sizeof(verdict), "as predicted (within %.0f %%)",
+			 VERDICT_TOLERANCE * 100);
+	else
+		snprintf(verdict, sizeof(verdict), "%s than predicted (by more than %.0f %%)",
+			 verdict_word(v), VERDICT_TOLERANCE * 100);
+	snprintf(buf, len, "%s %s: %.0f %s%s; predicted %.0f, bound by %s: %s. The bounds: %s.%s",
+		 d->label, f->name, in_unit(f, f->ops), unit, idle, in_unit(f, b->predicted.ops),
+		 ebs_bound_name(b->predicted.bound), verdict, bounds, note);
+}
+
+/* Why a phase gets no prediction, or NULL when it gets one. */
+static const char *not_applicable(const struct verdict_device *d, const struct phase_facts *f)
+{
+	if (!d->is_ebs)
+		return "not an EBS volume: the EBS model does not apply";
+	if (!(f->bs > 0) || !(f->duration_s > 0))
+		return "no block size or duration recorded: nothing to predict from";
+	if (!(f->ops > 0))
+		return "no I/O completed: nothing to compare";
+	return NULL;
+}
+
+static json_t *not_predicted_json(const struct verdict_device *d, const struct phase_facts *f,
+				  const char *why, json_t *findings)
+{
+	char line[320];
+
+	snprintf(line, sizeof(line), "%s %s: not predicted (%s).", d->label, f->name, why);
+	json_array_append_new(findings, json_string(line));
+	return json_pack("{s:s?,s:s,s:o,s:o,s:s,s:s}", "phase", f->name, "unit",
+			 f->sequential ? "MiB/s" : "IOPS", "measured",
+			 num_or_null(in_unit(f, f->ops)), "predicted", json_null(), "verdict",
+			 verdict_word(EBS_NOT_PREDICTED), "explanation", line);
+}
+
+/* The phase's prediction object (analysis.devices[].phases[]). */
+static json_t *phase_json(const struct verdict_device *d, const struct phase_facts *f,
+			  const struct phase_bounds *b, double credits, const char *note,
+			  json_t *findings)
+{
+	double measured = in_unit(f, f->ops), predicted = in_unit(f, b->predicted.ops);
+	double pct = b->p.bucket > 0 ? 100 * credits / b->p.bucket : NAN;
+	enum ebs_verdict v = ebs_verdict_of(measured, predicted, VERDICT_TOLERANCE);
+	char line[1024];
+
+	phase_sentence(line, sizeof(line), d, f, b, v, pct, note);
+	json_array_append_new(findings, json_string(line));
+	json_t *bounds =
+		json_pack("{s:o,s:s,s:o,s:o}", "volume", num_or_null(in_unit(f, b->volume.ops)),
+			  "volume_bound", ebs_bound_name(b->volume.bound), "instance",
+			  num_or_null(in_unit(f, b->instance)), "latency",
+			  num_or_null(in_unit(f, b->latency)));
+	return json_pack("{s:s?,s:s,s:f,s:f,s:o,s:f,s:s,s:o,s:o,s:o,s:o,s:s,s:f,s:s}", "phase",
+			 f->name, "unit", f->sequential ? "MiB/s" : "IOPS", "iodepth", f->iodepth,
+			 "bs", f->bs, "idle_before_s", num_or_null(f->idle_s * d->time_scale),
+			 "measured", measured, "bound", ebs_bound_name(b->predicted.bound),
+			 "predicted", num_or_null(predicted), "bounds", bounds, "service_time_ms",
+			 num_or_null(f->p50_s * 1e3), "credits_at_start",
+			 b->p.bucket > 0 ? json_real(credits) : json_null(), "verdict",
+			 verdict_word(v), "tolerance", VERDICT_TOLERANCE, "explanation", line);
+}
+
+/* The balance the cliff phase began with, from when its cliff came, beside
+ * what the ledger expected and the cliff a full bucket gives. */
+static json_t *credit_state_json(const struct verdict_device *d, const struct phase_facts *f,
+				 const struct phase_bounds *b, double expected)
+{
+	double demand = isfinite(b->latency) ? b->latency : HUGE_VAL;
+	struct ebs_credit_state s =
+		ebs_credits_from_cliff(&b->p, d->cliff_s / d->time_scale, demand);
+	struct ebs_prediction full = b->p;
+	char line[320], at[32], not_at[32];
+
+	full.credits = full.bucket;
+	double full_cliff_s = ebs_burst_seconds_at(&full, demand) * d->time_scale;
+	bool low = s.percent < VERDICT_CREDITS_LOW_PERCENT;
+	seconds_text(at, sizeof(at), d->cliff_s);
+	seconds_text(not_at, sizeof(not_at), full_cliff_s);
+	if (low)
+		snprintf(line, sizeof(line),
+			 "the cliff came at %s, not %s: the bucket held about %.0f %% (%.2f M of "
+			 "%.2f M credits) at the start of %s.",
+			 at, not_at, s.percent, s.credits / 1e6, b->p.bucket / 1e6, f->name);
+	else
+		snprintf(line, sizeof(line),
+			 "the bucket held about %.0f %% (%.2f M of %.2f M credits) at the start of "
+			 "%s, by its cliff at %s.",
+			 s.percent, s.credits / 1e6, b->p.bucket / 1e6, f->name, at);
+	return json_pack("{s:s?,s:f,s:f,s:f,s:f,s:f,s:f,s:o,s:b,s:s}", "phase", f->name, "cliff_s",
+			 d->cliff_s, "credits", s.credits, "percent", s.percent, "bucket",
+			 b->p.bucket, "expected_credits", expected, "full_bucket_cliff_s",
+			 full_cliff_s, "idle_before_s", num_or_null(f->idle_s * d->time_scale),
+			 "low", low, "sentence", line);
+}
+
+/* The cliff phase's finding on its start balance, and for its own
+ * sentence a note when that balance was low. */
+static void credit_finding(const struct verdict_device *d, const json_t *state, char *note,
+			   size_t len, json_t *findings)
+{
+	char line[400];
+
+	snprintf(line, sizeof(line), "%s: %s", d->label,
+		 json_string_value(json_object_get(state, "sentence")));
+	json_array_append_new(findings, json_string(line));
+	if (json_is_true(json_object_get(state, "low")))
+		snprintf(note, len,
+			 " It began with a bucket about %.0f %% full (from its cliff), not the "
+			 "%.0f %% the phases before leave.",
+			 results_num(json_object_get(state, "percent")),
+			 100 * results_num(json_object_get(state, "expected_credits")) /
+				 results_num(json_object_get(state, "bucket")));
+}
+
+/* After a phase: the credits it spent net of refill, or none left after
+ * a cliff. */
+static void ledger_spend(struct ledger *l, const struct phase_facts *f,
+			 const struct phase_bounds *b, bool cliff)
+{
+	double spent = (f->ops * b->p.io_units - b->p.baseline_iops) * f->duration_s;
+
+	if (cliff || !isfinite(spent))
+		l->balance = 0;
+	else
+		l->balance = fmin(fmax(l->balance - spent, 0), l->bucket);
+}
+
+json_t *verdict_phases(const json_t *results, const struct verdict_device *d, json_t *findings,
+		       json_t **credit_state)
+{
+	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
+	struct ledger l = { .bucket = ebs_predict(&d->volume, &w).bucket };
+	double start_ms = run_start_ms(results);
+	json_t *list = json_array(), *phase;
+	bool cliff_seen = false; /* the cliff is the first randread's (results_phase) */
+	size_t i;
+
+	l.balance = l.bucket; /* a volume rested before the run: assumed full */
+	*credit_state = json_null();
+	json_array_foreach(json_object_get(results, "phases"), i, phase)
+	{
+		struct phase_facts f;
+		if (!results_str_is(json_object_get(phase, "device"), d->label))
+			continue;
+		phase_facts_read(phase, d->time_scale, start_ms, &f);
+		if (!f.name)
+			continue;
+		if (isfinite(f.idle_s) && f.idle_s > 0)
+			l.balance =
+				fmin(l.bucket, l.balance + f.idle_s * ebs_volume_iops(&d->volume));
+		const char *why = not_applicable(d, &f);
+		if (why) {
+			json_array_append_new(list, not_predicted_json(d, &f, why, findings));
+			continue;
+		}
+		struct phase_bounds b = bounds_of(d, &f, l.balance);
+		bool cliff = !cliff_seen && isfinite(d->cliff_s) && !strcmp(f.name, "randread");
+		cliff_seen = cliff_seen || cliff;
+		char note[160] = "";
+		if (cliff && b.p.bucket > 0) {
+			json_decref(*credit_state);
+			*credit_state = credit_state_json(d, &f, &b, l.balance);
+			credit_finding(d, *credit_state, note, sizeof(note), findings);
+		}
+		json_array_append_new(list, phase_json(d, &f, &b, l.balance, note, findings));
+		ledger_spend(&l, &f, &b, cliff);
+	}
+	return list;
+}

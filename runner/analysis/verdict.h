@@ -1,0 +1,54 @@
+/* verdict.h - a prediction and a verdict for every phase of a device, and
+ * the credit balance the volume started a cliff phase with.
+ *
+ * The prediction is the lowest of what the volume allows over the phase
+ * (provisioned IOPS, or gp2's bucket: burst while its credits last, then
+ * baseline), the instance's EBS limit and, at low depth, iodepth / the
+ * service time (the phase's p50 latency: at qd1 the device's latency,
+ * not the bucket, sets the rate), with the one that bound it named.
+ * Sequential phases are predicted in MiB/s with I/O counted in 256 KiB
+ * units.  The bucket is followed phase by phase as a ledger (full before
+ * the device's first phase, refilled at baseline in each idle gap, spent
+ * by what each phase measured, empty after a cliff), so the refill after
+ * an idle gap is just the ledger's balance at the phase's start. */
+#ifndef EBSBENCH_VERDICT_H
+#define EBSBENCH_VERDICT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "analysis/ebs_model.h"
+
+/* Measured within 10 % of the prediction is "as predicted": a qd1
+ * phase's mean latency sits a few % above its p50. */
+#define VERDICT_TOLERANCE 0.10
+/* Up to this iodepth the service time bounds the rate; deeper, the p50
+ * latency is the queue a throttle builds and bounds nothing. */
+#define VERDICT_LOW_DEPTH 2
+/* A gp2 phase that began below this share of its bucket says so. */
+#define VERDICT_CREDITS_LOW_PERCENT 95.0
+
+/* What the verdicts of one device need from the rest of the analysis. */
+struct verdict_device {
+	const char *label;
+	struct ebs_volume volume;
+	bool is_ebs;				    /* false: the EBS model does not apply */
+	const struct instance_ebs_limits *instance; /* NULL: unknown */
+	double time_scale;
+	/* The randread cliff, in seconds of the run as it happened; NaN when
+	 * none was found. */
+	double cliff_s;
+};
+
+/* One object per phase of the device, in run order (see results.h,
+ * analysis.devices[].phases); the findings gain a sentence per phase.
+ * *credit_state is set to the credit state object of the cliff phase
+ * (analysis.devices[].credits_at_start), or JSON null. */
+json_t *verdict_phases(const json_t *results, const struct verdict_device *d, json_t *findings,
+		       json_t **credit_state);
+
+/* "better" / "worse" / "as predicted" / "not predicted": higher is
+ * better for IOPS and MiB/s. */
+const char *verdict_word(enum ebs_verdict v);
+
+#endif
