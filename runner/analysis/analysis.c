@@ -130,10 +130,11 @@ static json_t *refill_json(const json_t *phases)
 		    json_is_number(json_object_get(p, "predicted")))
 			json_array_append_new(
 				list,
-				json_pack("{s:O,s:f,s:O,s:O,s:O,s:O,s:O}", "phase",
-					  json_object_get(p, "phase"), "idle_s", idle,
-					  "expected_iops", json_object_get(p, "predicted"),
-					  "measured_iops", json_object_get(p, "measured"), "bound",
+				json_pack("{s:O,s:f,s:O,s:O,s:O,s:O,s:O,s:O}", "phase",
+					  json_object_get(p, "phase"), "idle_s", idle, "duration_s",
+					  json_object_get(p, "duration_s"), "expected_iops",
+					  json_object_get(p, "predicted"), "measured_iops",
+					  json_object_get(p, "measured"), "bound",
 					  json_object_get(p, "bound"), "bucket_allows_iops",
 					  json_object_get(bounds, "volume"), "latency_allows_iops",
 					  json_object_get(bounds, "latency")));

@@ -463,13 +463,13 @@ const char *ebs_verdict_name(enum ebs_verdict verdict)
 	case EBS_AS_PREDICTED:
 		return "as predicted";
 	case EBS_BELOW_PREDICTION:
-		return "below prediction";
+		return "worse";
 	case EBS_ABOVE_PREDICTION:
-		return "above prediction";
+		return "better";
 	case EBS_NOT_PREDICTED:
 		break;
 	}
-	return "no prediction";
+	return "not predicted";
 }
 
 const char *ebs_bound_name(enum ebs_bound bound)

@@ -248,6 +248,8 @@ double ebs_cost_per_3000_iops(const struct ebs_volume *v, const struct ebs_price
 
 /* measured against predicted, as a relative tolerance (0.05 = 5 %). */
 enum ebs_verdict ebs_verdict_of(double measured, double predicted, double tolerance);
+/* The verdict in the summary's words: "as predicted", "better", "worse",
+ * "not predicted". */
 const char *ebs_verdict_name(enum ebs_verdict verdict);
 const char *ebs_bound_name(enum ebs_bound bound);
 

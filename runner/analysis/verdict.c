@@ -108,21 +108,6 @@ static struct phase_bounds bounds_of(const struct verdict_device *d, const struc
 	return b;
 }
 
-const char *verdict_word(enum ebs_verdict v)
-{
-	switch (v) {
-	case EBS_AS_PREDICTED:
-		return "as predicted";
-	case EBS_ABOVE_PREDICTION:
-		return "better";
-	case EBS_BELOW_PREDICTION:
-		return "worse";
-	case EBS_NOT_PREDICTED:
-		break;
-	}
-	return "not predicted";
-}
-
 /* A rate in the phase's unit: IOPS, or MiB/s for a sequential phase. */
 static double in_unit(const struct phase_facts *f, double ops)
 {
@@ -180,7 +165,7 @@ static void phase_sentence(char *buf, size_t len, const struct verdict_device *d
 			 VERDICT_TOLERANCE * 100);
 	else
 		snprintf(verdict, sizeof(verdict), "%s than predicted (by more than %.0f %%)",
-			 verdict_word(v), VERDICT_TOLERANCE * 100);
+			 ebs_verdict_name(v), VERDICT_TOLERANCE * 100);
 	snprintf(buf, len, "%s %s: %.0f %s%s; predicted %.0f, bound by %s: %s. The bounds: %s.%s",
 		 d->label, f->name, in_unit(f, f->ops), unit, idle, in_unit(f, b->predicted.ops),
 		 ebs_bound_name(b->predicted.bound), verdict, bounds, note);
@@ -208,7 +193,7 @@ static json_t *not_predicted_json(const struct verdict_device *d, const struct p
 	return json_pack("{s:s?,s:s,s:o,s:o,s:s,s:s}", "phase", f->name, "unit",
 			 f->sequential ? "MiB/s" : "IOPS", "measured",
 			 num_or_null(in_unit(f, f->ops)), "predicted", json_null(), "verdict",
-			 verdict_word(EBS_NOT_PREDICTED), "explanation", line);
+			 ebs_verdict_name(EBS_NOT_PREDICTED), "explanation", line);
 }
 
 /* The phase's prediction object (analysis.devices[].phases[]). */
@@ -228,14 +213,15 @@ static json_t *phase_json(const struct verdict_device *d, const struct phase_fac
 			  "volume_bound", ebs_bound_name(b->volume.bound), "instance",
 			  num_or_null(in_unit(f, b->instance)), "latency",
 			  num_or_null(in_unit(f, b->latency)));
-	return json_pack("{s:s?,s:s,s:f,s:f,s:o,s:f,s:s,s:o,s:o,s:o,s:o,s:s,s:f,s:s}", "phase",
+	return json_pack("{s:s?,s:s,s:f,s:f,s:o,s:f,s:f,s:s,s:o,s:o,s:o,s:o,s:s,s:f,s:s}", "phase",
 			 f->name, "unit", f->sequential ? "MiB/s" : "IOPS", "iodepth", f->iodepth,
 			 "bs", f->bs, "idle_before_s", num_or_null(f->idle_s * d->time_scale),
-			 "measured", measured, "bound", ebs_bound_name(b->predicted.bound),
-			 "predicted", num_or_null(predicted), "bounds", bounds, "service_time_ms",
-			 num_or_null(f->p50_s * 1e3), "credits_at_start",
-			 b->p.bucket > 0 ? json_real(credits) : json_null(), "verdict",
-			 verdict_word(v), "tolerance", VERDICT_TOLERANCE, "explanation", line);
+			 "duration_s", f->duration_s * d->time_scale, "measured", measured, "bound",
+			 ebs_bound_name(b->predicted.bound), "predicted", num_or_null(predicted),
+			 "bounds", bounds, "service_time_ms", num_or_null(f->p50_s * 1e3),
+			 "credits_at_start", b->p.bucket > 0 ? json_real(credits) : json_null(),
+			 "verdict", ebs_verdict_name(v), "tolerance", VERDICT_TOLERANCE,
+			 "explanation", line);
 }
 
 /* The balance the cliff phase began with, from when its cliff came, beside

@@ -47,8 +47,4 @@ struct verdict_device {
 json_t *verdict_phases(const json_t *results, const struct verdict_device *d, json_t *findings,
 		       json_t **credit_state);
 
-/* "better" / "worse" / "as predicted" / "not predicted": higher is
- * better for IOPS and MiB/s. */
-const char *verdict_word(enum ebs_verdict v);
-
 #endif

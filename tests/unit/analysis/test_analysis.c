@@ -163,6 +163,12 @@ static void test_gp2_refill(struct checks *checks)
 	json_decref(run);
 }
 
+/* Whether text begins with prefix. */
+static bool starts_with(const char *text, const char *prefix)
+{
+	return text && !strncmp(text, prefix, strlen(prefix));
+}
+
 /* Little's law from the fixture's IOPS and mean latencies (read and
  * write of each phase; one of them is zero): IOPS x latency against
  * iodepth, within 5 %. */
@@ -203,10 +209,10 @@ static void check_little(struct checks *checks, json_t *run, const char *label,
 		CHECK_NEAR(num(l, "iodepth"), want[i].iodepth, 0);
 		CHECK_NEAR(num(l, "predicted_latency_ms"), want[i].iodepth / want[i].iops * 1e3,
 			   1e-9);
-		if (!CHECK(!strncmp(verdict,
-				    want[i].consistent ? "IOPS x latency matches"
-						       : "fewer I/Os in flight",
-				    20)))
+		const char *want_note = want[i].iodepth <= 1 ? "service time, no queue"
+					: want[i].consistent ? "IOPS x latency matches"
+							     : "fewer I/Os in flight";
+		if (!CHECK(!strncmp(verdict, want_note, strlen(want_note))))
 			fprintf(stderr, "  %s %s: %s\n", label, want[i].phase, verdict);
 	}
 }
@@ -282,20 +288,36 @@ static void test_findings(struct checks *checks)
 		 before.mean, after.mean);
 	snprintf(none, sizeof(none),
 		 "gp3: %.0f IOPS over 600.0 s with no cliff (as the model predicts).", flat.mean);
-	CHECK_EQ_U64(json_array_size(findings), 8);
+	/* Per device: the cliff (or its absence), a verdict sentence per phase
+	 * (gp2's credit state before its randread), then Little's law where
+	 * the queue was not kept full: 1 + 1 + 6 + 2 for gp2, 1 + 6 + 2 for gp3. */
+	CHECK_EQ_U64(json_array_size(findings), 19);
 	CHECK(!strcmp(nth(findings, 0), cliff));
-	CHECK(!strcmp(nth(findings, 1),
-		      "gp2 randwrite: 601 IOPS after 120.0 s idle; the refill model predicts 600 "
-		      "(300 baseline + 120.0 s x 300 / 120.0 s)."));
-	CHECK(!strcmp(nth(findings, 2),
-		      "gp2 lat: 603 IOPS after 60.0 s idle; the refill model predicts 600 "
-		      "(300 baseline + 60.0 s x 300 / 60.0 s)."));
-	CHECK(!strncmp(nth(findings, 3),
-		       "gp2 seqread: 7.4 I/Os in flight by Little's law, iodepth 8: fewer", 64));
-	CHECK(!strncmp(nth(findings, 4), "gp2 seqwrite: 7.4 I/Os", 22));
-	CHECK(!strcmp(nth(findings, 5), none));
-	CHECK(!strncmp(nth(findings, 6), "gp3 seqread: 7.4 I/Os", 21));
-	CHECK(!strncmp(nth(findings, 7), "gp3 seqwrite: 7.4 I/Os", 22));
+	CHECK(!strncmp(
+		nth(findings, 2),
+		"gp2: the bucket held about 100 % (5.40 M of 5.40 M credits) at the start of "
+		"randread, by its cliff at 2000 s.",
+		200));
+	CHECK(starts_with(
+		nth(findings, 4),
+		"gp2 randwrite: 601 IOPS after 120 s idle; predicted 600, bound by volume "
+		"IOPS: as predicted (within 10 %)."));
+	/* At qd1 the bucket (600), not the latency (1 / 0.602 ms), bound gp2's
+	 * lat; gp3's, with no bucket to bind it, is latency-bound. */
+	CHECK(starts_with(
+		nth(findings, 5),
+		"gp2 lat: 603 IOPS after 60.0 s idle; predicted 600, bound by volume IOPS: "
+		"as predicted"));
+	CHECK(strstr(nth(findings, 5), "qd1 / 0.602 ms (p50 latency) 1661") != NULL);
+	CHECK(starts_with(nth(findings, 8),
+			  "gp2 seqread: 7.4 I/Os in flight by Little's law, iodepth 8: fewer"));
+	CHECK(starts_with(nth(findings, 9), "gp2 seqwrite: 7.4 I/Os"));
+	CHECK(!strcmp(nth(findings, 10), none));
+	CHECK(starts_with(nth(findings, 14),
+			  "gp3 lat: 1759 IOPS; predicted 1757, bound by latency (iodepth / service "
+			  "time): as predicted"));
+	CHECK(starts_with(nth(findings, 17), "gp3 seqread: 7.4 I/Os"));
+	CHECK(starts_with(nth(findings, 18), "gp3 seqwrite: 7.4 I/Os"));
 	json_decref(run);
 }
 

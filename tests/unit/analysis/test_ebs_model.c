@@ -535,7 +535,7 @@ static void test_verdicts(struct checks *checks)
 	CHECK(ebs_verdict_of(3300, 3000, 0.05) == EBS_ABOVE_PREDICTION);
 	CHECK(ebs_verdict_of(1, NAN, 0.05) == EBS_NOT_PREDICTED);
 	CHECK(ebs_verdict_of(1, 0, 0.05) == EBS_NOT_PREDICTED);
-	CHECK(strcmp(ebs_verdict_name(EBS_BELOW_PREDICTION), "below prediction") == 0);
+	CHECK(strcmp(ebs_verdict_name(EBS_BELOW_PREDICTION), "worse") == 0);
 	CHECK(strcmp(ebs_bound_name(EBS_BOUND_INSTANCE_THROUGHPUT), "instance throughput") == 0);
 }
 

@@ -220,8 +220,8 @@ static void test_not_applicable(struct checks *checks)
 	CHECK(!strcmp(verdict_str(rr, "verdict"), "not predicted"));
 	CHECK(json_is_null(json_object_get(rr, "predicted")));
 	CHECK(strstr(verdict_str(rr, "explanation"), "not an EBS volume") != NULL);
-	CHECK(!strcmp(verdict_word(EBS_ABOVE_PREDICTION), "better"));
-	CHECK(!strcmp(verdict_word(EBS_BELOW_PREDICTION), "worse"));
+	CHECK(!strcmp(ebs_verdict_name(EBS_ABOVE_PREDICTION), "better"));
+	CHECK(!strcmp(ebs_verdict_name(EBS_BELOW_PREDICTION), "worse"));
 	json_decref(run);
 }
 
