@@ -6,11 +6,12 @@
 #include <stdlib.h>
 
 #include "analysis/cliff.h"
+#include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 #include "analysis/verdict.h"
 #include "results/results.h"
 
-static void volume_from_json(const json_t *device, struct ebs_volume *v)
+void analysis_volume_from_json(const json_t *device, struct ebs_volume *v)
 {
 	const json_t *vol = json_object_get(device, "volume");
 	const char *name = json_string_value(json_object_get(vol, "type"));
@@ -92,10 +93,17 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 		json_object_set_new(o, "after", plateau_json(&c.after, window_s));
 		json_object_set_new(o, "verdict", json_string(verdict));
 		char line[320];
-		snprintf(line, sizeof(line),
-			 "%s: %.0f IOPS until %.1f s, then %.0f IOPS: the credit cliff (%s; the "
-			 "model predicts %.1f s).",
-			 label, c.before.mean, at, c.after.mean, verdict, predicted);
+		if (isfinite(predicted))
+			snprintf(
+				line, sizeof(line),
+				"%s: %.0f IOPS until %.1f s, then %.0f IOPS: the credit cliff (%s; "
+				"the model predicts %.1f s).",
+				label, c.before.mean, at, c.after.mean, verdict, predicted);
+		else /* whose it was: instance_cliff.c */
+			snprintf(line, sizeof(line),
+				 "%s: %.0f IOPS until %.1f s, then %.0f IOPS: a cliff the volume "
+				 "does not predict (it has no credit bucket).",
+				 label, c.before.mean, at, c.after.mean);
 		json_array_append_new(findings, json_string(line));
 	} else {
 		char line[320];
@@ -205,7 +213,7 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
 	if (!label)
 		return NULL;
-	volume_from_json(device, &v);
+	analysis_volume_from_json(device, &v);
 	struct ebs_prediction pred = ebs_predict(&v, &w);
 	json_t *o = json_pack("{ss}", "device", label);
 	json_object_set_new(o, "prediction", prediction_json(&v, &pred));
@@ -249,6 +257,8 @@ void analysis_build(json_t *results, const struct ebs_prices *prices)
 		if (a)
 			json_array_append_new(devices, a);
 	}
+	json_t *instance_cliff = instance_cliff_judge(results, devices, findings);
 	json_object_set_new(results, "analysis",
 			    json_pack("{soso}", "devices", devices, "findings", findings));
+	json_object_set_new(json_object_get(results, "analysis"), "instance_cliff", instance_cliff);
 }

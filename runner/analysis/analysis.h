@@ -11,9 +11,12 @@
 
 /* Replaces results["analysis"]. */
 void analysis_build(json_t *results, const struct ebs_prices *prices);
+/* A results.json device's volume facts, its type's defaults for the rest. */
+void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
 
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "analysis/cliff.h"
+#include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 
 #endif

@@ -79,6 +79,28 @@ static bool instance_bursting(const struct instance_ebs_limits *inst, double end
 	return !(end_s > inst->burst_seconds_per_day);
 }
 
+/* The share of the phase that ran inside the instance's burst, when the
+ * phase spans its end (else 0): that share is predicted at the burst
+ * figures, the rest at the baseline. */
+static double instance_burst_share(const struct instance_ebs_limits *inst,
+				   const struct phase_facts *f)
+{
+	double burst_s = inst ? inst->burst_seconds_per_day : 0;
+	double start_s = f->end_s - f->duration_s;
+
+	if (!ebs_instance_has_burst(inst) || !(f->end_s > burst_s) || !(start_s < burst_s))
+		return 0;
+	return (burst_s - start_s) / f->duration_s;
+}
+
+/* The instance's limit alone, in I/O per second of the phase's size. */
+static double instance_alone(const struct verdict_device *d, const struct phase_facts *f,
+			     bool burst)
+{
+	struct ebs_rate unlimited = { HUGE_VAL, EBS_BOUND_NONE };
+	return ebs_rate_with_instance(unlimited, f->bs, d->instance, burst).ops;
+}
+
 /* Each bound of the phase, and the lowest of them all with its name: the
  * volume alone is what it allows at full demand. */
 static struct phase_bounds bounds_of(const struct verdict_device *d, const struct phase_facts *f,
@@ -95,16 +117,20 @@ static struct phase_bounds bounds_of(const struct verdict_device *d, const struc
 
 	b.volume = ebs_phase_expected_iops(&b.p, &ph);
 	b.latency = low_depth ? f->iodepth / f->p50_s : NAN;
+	double share = instance_burst_share(d->instance, f);
+
 	b.instance_burst = instance_bursting(d->instance, f->end_s);
-	b.instance = NAN;
-	if (d->instance)
-		b.instance = ebs_rate_with_instance((struct ebs_rate){ HUGE_VAL, EBS_BOUND_NONE },
-						    f->bs, d->instance, b.instance_burst)
-				     .ops;
+	b.instance = d->instance ? instance_alone(d, f, b.instance_burst) : NAN;
 	ph.latency_s = low_depth ? f->p50_s : 0;
 	ph.instance = d->instance;
 	ph.instance_burst = b.instance_burst;
 	b.predicted = ebs_phase_expected_iops(&b.p, &ph);
+	if (share > 0) { /* across the burst's end: burst, then baseline */
+		ph.instance_burst = true;
+		b.predicted.ops = share * ebs_phase_expected_iops(&b.p, &ph).ops +
+				  (1 - share) * b.predicted.ops;
+		b.instance = share * instance_alone(d, f, true) + (1 - share) * b.instance;
+	}
 	return b;
 }
 

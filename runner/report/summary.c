@@ -162,11 +162,31 @@ static void write_credit_notes(FILE *out, const struct results_columns *c)
 	}
 }
 
+/* Whose each cliff was, the volume's or the instance's EBS burst's, once
+ * per run (analysis.instance_cliff). */
+static void write_cliff_causes(FILE *out, const struct results_columns *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		const json_t *s, *sentences;
+		size_t k;
+		if (i && c->col[i].run == c->col[i - 1].run)
+			continue;
+		sentences = RESULTS_GET(c->col[i].run, "analysis", "instance_cliff", "sentences");
+		json_array_foreach(sentences, k, s)
+		{
+			fputs("\n> **Whose cliff:** ", out);
+			put_cell(out, json_string_value(s));
+			fputc('\n', out);
+		}
+	}
+}
+
 static void write_tldr(FILE *out, const struct results_columns *c)
 {
 	write_header_row(out, "Measured", c->col, c->count, c->nruns > 1);
 	write_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count, NULL);
 	write_credit_notes(out, c);
+	write_cliff_causes(out, c);
 }
 
 /* Seconds in the report are the run's; say so when the plan shrank them.
@@ -257,8 +277,11 @@ static void write_cliff(FILE *out, const json_t *run, const char *device, const 
 	fputs("\n### ", out);
 	put_cell(out, device);
 	fprintf(out,
-		": credit cliff at %s s\n\n| | Before the cliff | After the cliff "
+		": %s at %s s\n\n| | Before the cliff | After the cliff "
 		"|\n|---|---|---|\n",
+		results_str_is(json_object_get(cliff, "kind"), "instance")
+			? "the instance's EBS burst ended"
+			: "credit cliff",
 		report_count(a, sizeof(a), results_num(json_object_get(cliff, "second"))));
 	fprintf(out, "| Time | %s |", plateau_span(a, sizeof(a), side[0]));
 	fprintf(out, " %s |\n| Mean IOPS |", plateau_span(a, sizeof(a), side[1]));

@@ -54,7 +54,8 @@
  *                         "seq_mibs": 128, ... },
  *         "cliff": { "status": "found" | "none" | ..., "second": 2000, "transition_s": 1,
  *                    "before": {"mean":, "min":, "max":}, "after": {...},
- *                    "predicted_second": 2000, "verdict": "as predicted" } | null,
+ *                    "predicted_second": 2000, "verdict": "as predicted",
+ *                    "kind": "volume" | "instance" | "unknown", "cause": "..." } | null,
  *         "phases": [ { "phase": "lat", "unit": "IOPS" | "MiB/s", "iodepth": 1, "bs": 4096,
  *                       "idle_before_s": 60, "duration_s": 60, "measured": 603,
  *                       "predicted": 600, "bound": "volume IOPS" | "latency" | ...,
@@ -70,6 +71,9 @@
  *         "little": [ { "phase": ..., "inflight": 31.9, "iodepth": 32, "verdict": ... } ],
  *         "cost": { "monthly_usd": 11.40, "per_3000_iops_usd": 11.40 }
  *     } ],
+ *     "instance_cliff": { "kind": "none" | "volume" | "instance" | "unknown",
+ *                         "instance_type": "m5.large" | null, "instance_bursts": true,
+ *                         "sentences": [ "whose each cliff was" ] },
  *     "findings": [ "one sentence each" ]
  *   }
  * }

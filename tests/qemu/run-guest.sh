@@ -51,6 +51,10 @@
 #   --throttle drive|filter  -drive's own throttling.* options (default), or
 #                       a throttle-group object and the throttle filter
 #   --io-timeout S      the guest's NVMe I/O timeout (default 10 s)
+#   --shared-group KEYS one more throttle group above both drives (QEMU
+#                       throttle keys, e.g. the instance's EBS limits:
+#                       bps-total=81250000,bps-total-max=593750000,
+#                       bps-total-max-length=16); needs --throttle filter
 #   --eio-sector N      the gp3 drive fails every read touching 512-byte
 #                       sector N with EIO (QEMU's blkdebug): a bad block
 #   --qemu-arg ARG      one more QEMU argument (repeatable)
@@ -87,7 +91,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kernel="" initrd="" disk="" out="" time_scale="" burst_length="" timeout=240 accel=auto
 config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
-stall_workaround=1 io_timeout=10 eio_sector="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
+stall_workaround=1 io_timeout=10 eio_sector="" shared_group="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
 ebsbench="$root/build/ebsbench" print_cmdline=0
 
 # Set-up problems exit 2 (1 means the guest ran and failed).
@@ -118,6 +122,7 @@ while [ $# -gt 0 ]; do
 	--throttle) throttle=$2; shift 2 ;;
 	--io-timeout) io_timeout=$2; shift 2 ;;
 	--eio-sector) eio_sector=$2; shift 2 ;;
+	--shared-group) shared_group=$2; shift 2 ;;
 	--qemu-arg) extra_args+=("$2"); shift 2 ;;
 	--no-stall-workaround) stall_workaround=0; shift ;;
 	--ebsbench) ebsbench=$2; shift 2 ;;

@@ -2,7 +2,8 @@
 # volumes.sh - for run-guest.sh: the emulated EBS volumes, the accelerator
 # and the boot facts.  Sourced; uses image/lib.sh (say, die, the
 # appliance's description) and the variables
-# simulate_stall, throttle, eio_sector (empty: none) and out of the caller.
+# simulate_stall, throttle, eio_sector, shared_group (empty: none) and out
+# of the caller.
 
 # volumes_from_config CONFIG TIME_SCALE BURST_LENGTH OUT_CONFIG: writes the
 # config (time_scale applied) to OUT_CONFIG and sets VOLUME_ARGS (QEMU
@@ -11,6 +12,12 @@
 # refilled at the baseline: it lasts 5.4M / (3000 - baseline) s.  QEMU's
 # leaky bucket holds 3000 x L and drains at 3000 - baseline while
 # bursting: the burst lasts 3000 L / (3000 - baseline) s.
+#
+# The first drive (serial vol0123456789abcdef0) is that gp2 unless the
+# config lists its volume id as gp3: then it is a second flat gp3 at the
+# config's iops.  With shared_group (QEMU throttle keys, --throttle filter
+# only) both drives also sit under one more throttle group, the
+# instance's: its bucket is shared, so whatever drive runs drains it.
 volumes_from_config() {
 	local config=$1 scale=$2 burst_length=$3 dest=$4
 	if [ -n "$scale" ]; then
@@ -23,7 +30,9 @@ volumes_from_config() {
 		jq -r --arg t "$1" --arg f "$2" --arg d "$3" \
 			'[.devices[]? | select(.type == $t)][0][$f] // $d' "$dest"
 	}
-	local gp2_size gp3_size gp3_iops gp2_base burst_model_s default_l burst_qemu_s
+	local gp2_size gp3_size gp3_iops gp2_base burst_model_s default_l burst_qemu_s first_gp3_iops
+	first_gp3_iops=$(jq -r '[.devices[]? | select(.volume_id == "vol-0123456789abcdef0")][0]
+		| if .type == "gp3" then (.iops // 3000) else "" end' "$dest")
 	gp2_size=$(volume gp2 size_gib 100)
 	gp3_size=$(volume gp3 size_gib 100)
 	gp3_iops=$(volume gp3 iops 3000)
@@ -45,10 +54,19 @@ volumes_from_config() {
 	# A drive that completes one I/O a second looks, to a guest waiting
 	# 1 s per I/O, like one that stopped: the stall path without the bug.
 	[ "$simulate_stall" = 0 ] || limits_gp2="iops-total=1"
-	local gp2_args gp3_args
+	[ -z "$first_gp3_iops" ] || {
+		limits_gp2="iops-total=$first_gp3_iops"
+		say "the first drive is a gp3 too: flat $first_gp3_iops IOPS"
+	}
+	local gp2_args gp3_args shared_args=()
+	if [ -n "$shared_group" ]; then
+		[ "$throttle" = filter ] || die "--shared-group needs --throttle filter"
+		shared_args=(-object "throttle-group,id=tg-shared,$(sed 's/\([a-z-]*=\)/x-\1/g' <<<"$shared_group")")
+		say "both drives under one more throttle group: $shared_group"
+	fi
 	mapfile -t gp2_args < <(drive_args gp2 "$gp2_size" "$limits_gp2")
 	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" "iops-total=$gp3_iops" "$(eio_rules)")
-	VOLUME_ARGS=("${gp2_args[@]}" -device nvme,serial=vol0123456789abcdef0,drive=gp2
+	VOLUME_ARGS=("${shared_args[@]}" "${gp2_args[@]}" -device nvme,serial=vol0123456789abcdef0,drive=gp2
 		"${gp3_args[@]}" -device nvme,serial=vol0fedcba9876543210,drive=gp3)
 	VOLUME_FACTS=$(jq -n --argjson gp2_base "$gp2_base" --argjson l "$burst_length" \
 		--argjson q "$burst_qemu_s" --argjson m "$burst_model_s" --argjson gp3 "$gp3_iops" \
@@ -58,6 +76,10 @@ volumes_from_config() {
 		gp3: {serial: "vol0fedcba9876543210", iops: $gp3}}')
 	[ -z "$eio_sector" ] ||
 		VOLUME_FACTS=$(jq --argjson s "$eio_sector" '.gp3.read_eio_sector = $s' <<<"$VOLUME_FACTS")
+	[ -z "$first_gp3_iops" ] ||
+		VOLUME_FACTS=$(jq --argjson i "$first_gp3_iops" '.gp2 = {serial: .gp2.serial, type: "gp3", iops: $i}' <<<"$VOLUME_FACTS")
+	[ -z "$shared_group" ] ||
+		VOLUME_FACTS=$(jq --arg g "$shared_group" '.shared_group = $g' <<<"$VOLUME_FACTS")
 }
 
 # eio_rules: with --eio-sector N, writes DIR/blkdebug.rules (QEMU's blkdebug
@@ -87,7 +109,13 @@ drive_args() { # ID SIZE_GIB LIMITS [BLKDEBUG_RULES]: one drive's QEMU arguments
 		echo -blockdev
 		echo "node-name=$1-raw,$raw"
 		echo -blockdev
-		echo "driver=throttle,node-name=$1,throttle-group=tg-$1,file=$1-raw" ;;
+		if [ -n "$shared_group" ]; then # the volume's throttle, then the shared one above
+			echo "driver=throttle,node-name=$1-volume,throttle-group=tg-$1,file=$1-raw"
+			echo -blockdev
+			echo "driver=throttle,node-name=$1,throttle-group=tg-shared,file=$1-volume"
+		else
+			echo "driver=throttle,node-name=$1,throttle-group=tg-$1,file=$1-raw"
+		fi ;;
 	*) die "--throttle must be filter or drive" ;;
 	esac
 }
