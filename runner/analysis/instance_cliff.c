@@ -161,6 +161,7 @@ static bool held_after(const struct judge *j, const struct fall *first, size_t *
 	json_array_foreach(json_object_get(j->results, "phases"), i, p)
 	{
 		const char *label = json_string_value(json_object_get(p, "device"));
+		const char *name = json_string_value(json_object_get(p, "phase"));
 		double bs = results_num_or(p, "bs", NAN);
 		double at_s = (results_num(json_object_get(p, "started_ms")) - j->start_ms) / 1000;
 		double ops = results_num_or(RESULTS_GET(p, "job", "read"), "iops", 0) +
@@ -173,8 +174,7 @@ static bool held_after(const struct judge *j, const struct fall *first, size_t *
 			snprintf(why, len,
 				 "%s %s ran at %.0f IOPS after it, above the %s baseline of "
 				 "%.0f: the instance was not holding the volumes",
-				 label, json_string_value(json_object_get(p, "phase")), ops,
-				 j->inst->name, cap);
+				 label, name ? name : "?", ops, j->inst->name, cap);
 			return false;
 		}
 		(*held)++;

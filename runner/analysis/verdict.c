@@ -34,6 +34,7 @@ struct phase_bounds {
 	double instance, latency;  /* NaN: unknown or not applicable */
 	struct ebs_rate predicted; /* the lowest, and which one */
 	bool instance_burst;
+	double instance_burst_share; /* of a phase across the burst's end, else 0 */
 };
 
 /* fio's sequential patterns: EBS merges their I/O into 256 KiB units. */
@@ -125,6 +126,7 @@ static struct phase_bounds bounds_of(const struct verdict_device *d, const struc
 	ph.instance = d->instance;
 	ph.instance_burst = b.instance_burst;
 	b.predicted = ebs_phase_expected_iops(&b.p, &ph);
+	b.instance_burst_share = share;
 	if (share > 0) { /* across the burst's end: burst, then baseline */
 		ph.instance_burst = true;
 		b.predicted.ops = share * ebs_phase_expected_iops(&b.p, &ph).ops +
@@ -145,6 +147,14 @@ static json_t *num_or_null(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* Which of the instance's figures held over the phase. */
+static const char *instance_state(const struct phase_bounds *b)
+{
+	if (b->instance_burst)
+		return " (burst)";
+	return b->instance_burst_share > 0 ? " (burst, then baseline)" : "";
+}
+
 /* "the volume allows 3000, the instance 18750, 1 / 0.500 ms (p50) 2000". */
 static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
 			const struct phase_bounds *b, double credits_pct)
@@ -158,7 +168,7 @@ static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
 			      credits_pct);
 	if (n > 0 && (size_t)n < len && isfinite(b->instance))
 		n += snprintf(buf + n, len - (size_t)n, ", the instance %.0f%s",
-			      in_unit(f, b->instance), b->instance_burst ? " (burst)" : "");
+			      in_unit(f, b->instance), instance_state(b));
 	if (n > 0 && (size_t)n < len && isfinite(b->latency))
 		snprintf(buf + n, len - (size_t)n, ", qd%.0f / %.3f ms (p50 latency) %.0f",
 			 f->iodepth, f->p50_s * 1e3, in_unit(f, b->latency));

@@ -118,11 +118,13 @@ static void test_instance_cliff_two_volumes(struct checks *checks)
 	CHECK(md && strstr(md, "### gp3a: the instance's EBS burst ended at 1,725 s"));
 	CHECK(md && !strstr(md, "nan"));
 	/* gp3a's read spans the burst's end (75..2,775 s of the run): its
-	 * share up to 1,800 s is predicted at the burst, the rest at 3,600. */
+	 * share up to 1,800 s is predicted at the burst, the rest at 3,600;
+	 * the instance alone allows 18,750 for that share. */
 	const json_t *rr = verdict_phase_of(run, "gp3a", "randread");
 	double share = (1800.0 - 75) / 2700;
 	CHECK_NEAR(verdict_num(rr, "predicted"), share * 16000 + (1 - share) * 3600, 1);
 	CHECK(!strcmp(verdict_str(rr, "verdict"), "as predicted"));
+	CHECK(strstr(verdict_str(rr, "explanation"), "the instance 13279 (burst, then baseline)"));
 	free(md);
 	json_decref(run);
 }
