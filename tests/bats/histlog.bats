@@ -180,7 +180,7 @@ agree() {
 		[ "$status" -eq 0 ] || fail "parser exit $status: $stderr"
 		printf '%s\n' "$output" >"p$c.out"
 		run agree "p$c.out" "p$c.json" read "$c" 50 90 99 99.9
-		echo "# coarseness $c: $output" >&3
+		sed "s/^/# coarseness $c: /" <<<"$output" >&3
 		assert_success
 	done
 	# Its default, time-weighted mode reads the log too: a row per second.
