@@ -204,13 +204,20 @@ build jansson "$JANSSON_VER"
 build mbedtls "$MBEDTLS_VER" "$(sha256sum "$ROOT/runner/deps/mbedtls_config.h" | cut -c1-12)"
 build util-linux "$UTIL_LINUX_VER"
 
-# fio's own reader of histogram logs: Debian's fio ships it gzipped among
-# its docs; tests/bats/histlog.bats reads ebsbench's logs with it, unchanged.
+# fio's own reader of histogram logs, which tests/bats/histlog.bats reads
+# ebsbench's logs with: Debian's fio ships it gzipped among its docs; an
+# image that leaves out /usr/share/doc gets it from the installed fio's
+# own source package instead.
 step="fiologparser_hist.py"
 hist_parser=/usr/share/doc/fio/fiologparser_hist.py.gz
-[[ -f $hist_parser ]] || die "$hist_parser is missing (fio installed with /usr/share/doc excluded?)"
 mkdir -p "$PREFIX/bin"
-zcat "$hist_parser" >"$PREFIX/bin/fiologparser_hist.py"
+if [[ -f $hist_parser ]]; then
+  zcat "$hist_parser" >"$PREFIX/bin/fiologparser_hist.py"
+else
+  fetch fio "$(dpkg-query -W -f='${Version}' fio)" "$CACHE/build-fio-source.log"
+  install -m755 "$dir/tools/hist/fiologparser_hist.py" "$PREFIX/bin/"
+  rm -rf "$CACHE/build"
+fi
 chmod 755 "$PREFIX/bin/fiologparser_hist.py"
 
 step="test peers"
