@@ -22,6 +22,7 @@ static const char usage_tail[] =
 	"  --direct --norandommap --randrepeat --randseed --group_reporting\n"
 	"  --output-format=normal|json|json+ --output=FILE --percentile_list=A:B:...\n"
 	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
+	"  --write_hist_log=P --log_hist_msec=MS --log_hist_coarseness=0-6\n"
 	"Results go to stdout (or --output); progress and errors to stderr.\n";
 
 static int write_output(const struct job_options *o, const struct job_stats *s)

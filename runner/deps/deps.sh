@@ -11,13 +11,14 @@ PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-asser
   ca-certificates libblkid-dev xz-utils python3-six clang libfuzzer-14-dev
   fdisk gdisk dosfstools ntfs-3g exfatprogs f2fs-tools squashfs-tools genisoimage bcache-tools
   cryptsetup-bin lvm2 xfsprogs btrfs-progs nilfs-tools jfsutils reiserfsprogs udftools erofs-utils
-  awscli
+  awscli python3-numpy python3-pandas
   bc bison flex libelf-dev libssl-dev cpio busybox-static systemd-boot-efi binutils mtools
   qemu-system-x86 ovmf
   skopeo umoci runc crun"
 # Up front, so no test installs anything mid-run: the lines from "fdisk" on
 # are each format's own tool (tests/bats/safety.bats), the real AWS CLI v2
-# that tests/bats/ami.bats replays the AMI scripts through, what the kernel,
+# that tests/bats/ami.bats replays the AMI scripts through, numpy and pandas
+# for fio's fiologparser_hist.py (tests/bats/histlog.bats), what the kernel,
 # initramfs and UEFI image scripts need, QEMU with OVMF for the appliance
 # tests, and the OCI tools tests/bats/oci.bats checks the image with.  The
 # test peers' and manifests' npm packages and Debian packages come from
@@ -202,6 +203,22 @@ build libaio "$LIBAIO_VER"
 build jansson "$JANSSON_VER"
 build mbedtls "$MBEDTLS_VER" "$(sha256sum "$ROOT/runner/deps/mbedtls_config.h" | cut -c1-12)"
 build util-linux "$UTIL_LINUX_VER"
+
+# fio's own reader of histogram logs, which tests/bats/histlog.bats reads
+# ebsbench's logs with: Debian's fio ships it gzipped among its docs; an
+# image that leaves out /usr/share/doc gets it from the installed fio's
+# own source package instead.
+step="fiologparser_hist.py"
+hist_parser=/usr/share/doc/fio/fiologparser_hist.py.gz
+mkdir -p "$PREFIX/bin"
+if [[ -f $hist_parser ]]; then
+  zcat "$hist_parser" >"$PREFIX/bin/fiologparser_hist.py"
+else
+  fetch fio "$(dpkg-query -W -f='${Version}' fio)" "$CACHE/build-fio-source.log"
+  install -m755 "$dir/tools/hist/fiologparser_hist.py" "$PREFIX/bin/"
+  rm -rf "$CACHE/build"
+fi
+chmod 755 "$PREFIX/bin/fiologparser_hist.py"
 
 step="test peers"
 bash "$ROOT/tests/peers/install.sh"

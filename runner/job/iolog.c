@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* fio's name for the log of one kind under a write_*_log prefix. */
@@ -21,6 +22,7 @@ void iolog_paths_fio(struct iolog_paths *p, const struct job_options *o)
 	fio_path(p->path[IOLOG_LAT], o->lat_log, "lat");
 	fio_path(p->path[IOLOG_CLAT], o->lat_log, "clat");
 	fio_path(p->path[IOLOG_SLAT], o->lat_log, "slat");
+	fio_path(p->path[IOLOG_HIST], o->hist_log, "clat_hist");
 }
 
 int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_paths *paths,
@@ -37,7 +39,20 @@ int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_
 			return -1;
 		}
 	}
+	if (l->file[IOLOG_HIST]) {
+		if (!(l->hist = malloc(sizeof(*l->hist)))) {
+			snprintf(err, errlen, "out of memory for the histogram log");
+			return -1;
+		}
+		histlog_init(l->hist, o->log_hist_coarseness, o->bs, l->dirs);
+	}
 	return 0;
+}
+
+/* A window's end in whole ms, rounded, as every windowed row states it. */
+static uint64_t window_ms(uint64_t end_ns)
+{
+	return (end_ns + 500000) / 1000000;
 }
 
 static void put_row(FILE *f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, uint64_t offset)
@@ -54,7 +69,7 @@ static uint64_t mean_or_zero(uint64_t sum, uint64_t n)
 
 void iolog_window(struct iolog *l, uint64_t end_ns, uint64_t span_ns, const struct window_totals *t)
 {
-	uint64_t ms = (end_ns + 500000) / 1000000;
+	uint64_t ms = window_ms(end_ns);
 	FILE *const *f = l->file;
 	for (int d = 0; d < DDIR_COUNT; d++) {
 		if (!l->dirs[d])
@@ -72,6 +87,13 @@ void iolog_window(struct iolog *l, uint64_t end_ns, uint64_t span_ns, const stru
 				0);
 		}
 	}
+}
+
+void iolog_hist_window(struct iolog *l, uint64_t end_ns,
+		       const struct direction_stats dir[DDIR_COUNT])
+{
+	if (l->hist && l->file[IOLOG_HIST])
+		histlog_window(l->hist, l->file[IOLOG_HIST], window_ms(end_ns), dir);
 }
 
 void iolog_io(struct iolog *l, uint64_t time_ns, enum ddir d, uint32_t bs, uint64_t offset,
@@ -92,6 +114,8 @@ int iolog_close(struct iolog *l, char *err, size_t errlen)
 			l->file[k] = NULL;
 		}
 	}
+	free(l->hist);
+	l->hist = NULL;
 	if (bad)
 		snprintf(err, errlen, "writing a log file failed: %s", strerror(errno));
 	return bad ? -1 : 0;

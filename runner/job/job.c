@@ -33,6 +33,7 @@ struct job_loop {
 	struct offset_gen offsets;
 	struct rng mix;
 	struct window_tracker windows;
+	struct window_tracker hist_windows; /* log_hist_msec's, for the histogram log */
 	struct progress progress;
 	uint64_t start_ns;    /* job start, ramp included */
 	uint64_t measure_ns;  /* end of ramp: stats count from here */
@@ -153,14 +154,17 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 	stats_running_add(&d->slat, slat);
 	stats_running_add(&d->clat, clat);
 	stats_running_add(&d->lat, lat);
-	histogram_add(&d->clat_hist, clat);
-	stats_count_latency(L->s, lat);
 	uint64_t rel = now - L->measure_ns;
 	/* I/Os completing past the runtime (the drain, or a reap that
 	 * crossed the deadline before the loop noticed it) belong to the
 	 * last window, not to a sliver of a window nobody asked for. */
 	if (L->o->runtime_ns && rel >= L->o->runtime_ns)
 		rel = L->o->runtime_ns - 1;
+	/* Before this I/O enters clat_hist: the windows it closes are done. */
+	if (L->logs->hist)
+		window_advance(&L->hist_windows, rel);
+	histogram_add(&d->clat_hist, clat);
+	stats_count_latency(L->s, lat);
 	window_advance(&L->windows, rel);
 	window_add(&L->windows, u->ddir, (uint32_t)u->result, slat, clat, lat);
 	if (L->logs->file[IOLOG_LAT] && !L->logs->windowed)
@@ -178,6 +182,16 @@ static void on_window(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct
 		stats_sample_add(&L->s->dir[d].bw_samples, (double)t->bytes[d] / 1024 * per_second);
 	}
 	iolog_window(L->logs, end_ns, span_ns, t);
+}
+
+/* A histogram log window closed: its rows are the clat histograms' growth. */
+static void on_hist_window(void *ctx, uint64_t end_ns, uint64_t span_ns,
+			   const struct window_totals *t)
+{
+	struct job_loop *L = ctx;
+	(void)span_ns;
+	(void)t;
+	iolog_hist_window(L->logs, end_ns, L->s->dir);
 }
 
 static void start_measuring(struct job_loop *L, uint64_t now)
@@ -264,10 +278,10 @@ static void finish_windows(struct job_loop *L, uint64_t end)
 		return;
 	/* A run that reached its deadline ends exactly on it, whatever the
 	 * drain took, so a 1800 s run has 1800 one-second rows. */
-	if (L->deadline_reached)
-		window_finish(&L->windows, L->o->runtime_ns);
-	else
-		window_finish(&L->windows, end - L->measure_ns);
+	uint64_t last = L->deadline_reached ? L->o->runtime_ns : end - L->measure_ns;
+	window_finish(&L->windows, last);
+	if (L->logs->hist)
+		window_finish(&L->hist_windows, last);
 }
 
 static void finish_stats(struct job_loop *L, uint64_t end)
@@ -323,6 +337,8 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 		     options_rw_is_random(o->rw), o->norandommap, seed);
 	window_init(&L.windows, (o->log_avg_msec ? o->log_avg_msec : 500) * 1000000ull, on_window,
 		    &L);
+	window_init(&L.hist_windows, (o->log_hist_msec ? o->log_hist_msec : 1000) * 1000000ull,
+		    on_hist_window, &L);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	s->start_unix_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
 	int ret = -1;

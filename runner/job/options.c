@@ -237,6 +237,10 @@ static const struct option_spec option_table[] = {
 	TEXT("write_bw_log", bw_log),
 	TEXT("write_lat_log", lat_log),
 	{ "log_avg_msec", VALUE_UINT, FIELD(log_avg_msec), 86400000, NULL, "milliseconds" },
+	TEXT("write_hist_log", hist_log),
+	{ "log_hist_msec", VALUE_UINT, FIELD(log_hist_msec), 86400000, NULL, "milliseconds" },
+	{ "log_hist_coarseness", VALUE_UINT, FIELD(log_hist_coarseness), 6, NULL,
+	  "an integer 0-6" },
 	{ "percentile_list", VALUE_CUSTOM, 0, 0, set_percentiles,
 	  "percentiles such as 50:99:99.9" },
 };
@@ -361,6 +365,10 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "write_iops_log and write_bw_log need --log_avg_msec "
 			 "(per-I/O IOPS rows carry no information)");
+	else if (o->hist_log[0] && o->log_hist_msec == 0)
+		snprintf(err, errlen,
+			 "option 'write_hist_log' needs --log_hist_msec "
+			 "(fio would write an empty file)");
 	else
 		return 0;
 	return -1;

@@ -49,6 +49,9 @@ struct job_options {
 	char bw_log[OPTIONS_PATH_MAX];
 	char lat_log[OPTIONS_PATH_MAX];
 	unsigned log_avg_msec;
+	char hist_log[OPTIONS_PATH_MAX]; /* write_hist_log: PREFIX_clat_hist.1.log */
+	unsigned log_hist_msec;		 /* its window; 0 (fio's default): none */
+	unsigned log_hist_coarseness;	 /* 0-6: 2^c of fio's bins summed per column */
 	double percentiles[OPTIONS_MAX_PERCENTILES];
 	unsigned percentile_count;
 	struct given_option given[OPTIONS_MAX_GIVEN];

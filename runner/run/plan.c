@@ -73,10 +73,11 @@ static int set_number(struct job_options *o, const char *name, uint64_t value, c
  * they would land outside the results. */
 static int own_logs_only(const char *phase, const struct job_options *o, char *err, size_t errlen)
 {
-	const char *asked = o->iops_log[0]  ? "write_iops_log"
-			    : o->bw_log[0]  ? "write_bw_log"
-			    : o->lat_log[0] ? "write_lat_log"
-					    : NULL;
+	const char *asked = o->iops_log[0]   ? "write_iops_log"
+			    : o->bw_log[0]   ? "write_bw_log"
+			    : o->lat_log[0]  ? "write_lat_log"
+			    : o->hist_log[0] ? "write_hist_log"
+					     : NULL;
 	if (asked)
 		snprintf(err, errlen,
 			 "config: phase '%s': a run names its own logs (LABEL_SHORT_iops.1.log), "
