@@ -192,6 +192,45 @@ static int set_percentiles(struct job_options *o, const char *v)
 	return 0;
 }
 
+/* fio's rate_iops: "R" caps both directions, "R,W" each, "R," reads only,
+ * ",W" writes only; an empty or 0 part leaves that direction unrated. */
+static int set_rate_iops(struct job_options *o, const char *v)
+{
+	unsigned rate[DDIR_COUNT] = { 0, 0 };
+	const char *comma = strchr(v, ',');
+	for (int d = 0; d < DDIR_COUNT; d++) {
+		const char *part = d == DDIR_READ ? v : comma + 1;
+		char text[16];
+		size_t len = d == DDIR_READ && comma ? (size_t)(comma - v) : strlen(part);
+		if (len >= sizeof(text))
+			return -1;
+		memcpy(text, part, len);
+		text[len] = '\0';
+		if (len && parse_uint(text, OPTIONS_MAX_RATE_IOPS, &rate[d]))
+			return -1;
+		if (!comma) {
+			rate[DDIR_WRITE] = rate[DDIR_READ];
+			break;
+		}
+	}
+	if (comma && strchr(comma + 1, ','))
+		return -1; /* a third value would be fio's trim rate: no trims here */
+	o->rate_iops[DDIR_READ] = rate[DDIR_READ];
+	o->rate_iops[DDIR_WRITE] = rate[DDIR_WRITE];
+	return 0;
+}
+
+static int set_rate_process(struct job_options *o, const char *v)
+{
+	if (!strcmp(v, "linear"))
+		o->rate_process = RATE_LINEAR;
+	else if (!strcmp(v, "poisson"))
+		o->rate_process = RATE_POISSON;
+	else
+		return -1;
+	return 0;
+}
+
 enum value_kind { VALUE_TEXT, VALUE_SIZE, VALUE_DURATION, VALUE_BOOL, VALUE_UINT, VALUE_CUSTOM };
 
 struct option_spec {
@@ -239,6 +278,9 @@ static const struct option_spec option_table[] = {
 	{ "log_avg_msec", VALUE_UINT, FIELD(log_avg_msec), 86400000, NULL, "milliseconds" },
 	{ "percentile_list", VALUE_CUSTOM, 0, 0, set_percentiles,
 	  "percentiles such as 50:99:99.9" },
+	{ "rate_iops", VALUE_CUSTOM, 0, 0, set_rate_iops,
+	  "IOPS for reads and writes such as 1500, or R,W such as 1500,500 (each 0-10000000)" },
+	{ "rate_process", VALUE_CUSTOM, 0, 0, set_rate_process, "linear or poisson" },
 };
 
 static const struct option_spec *find_option(const char *name)
@@ -347,6 +389,31 @@ int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, 
 	return 0;
 }
 
+/* A rated job must rate every direction it does (an unrated direction of a
+ * mixed job would have no schedule to share), and a process needs a rate. */
+static int validate_rate(const struct job_options *o, char *err, size_t errlen)
+{
+	bool reads = options_rw_reads(o->rw), writes = options_rw_writes(o->rw);
+	bool read_rated = o->rate_iops[DDIR_READ] != 0, write_rated = o->rate_iops[DDIR_WRITE] != 0;
+	if (!options_rated(o)) {
+		if (o->rate_process == RATE_LINEAR)
+			return 0;
+		snprintf(err, errlen, "option 'rate_process' needs --rate_iops");
+	} else if ((reads && !read_rated) || (writes && !write_rated)) {
+		snprintf(err, errlen,
+			 "option 'rate_iops': rw=%s does %s, but no rate is given for its %s "
+			 "(R rates both directions, R,W each)",
+			 options_rw_name(o->rw),
+			 reads && writes ? "reads and writes"
+			 : reads	 ? "only reads"
+					 : "only writes",
+			 reads && !read_rated ? "reads" : "writes");
+	} else {
+		return 0;
+	}
+	return -1;
+}
+
 int options_validate(const struct job_options *o, char *err, size_t errlen)
 {
 	if (!o->name[0])
@@ -362,7 +429,7 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 			 "write_iops_log and write_bw_log need --log_avg_msec "
 			 "(per-I/O IOPS rows carry no information)");
 	else
-		return 0;
+		return validate_rate(o, err, errlen);
 	return -1;
 }
 
@@ -379,6 +446,16 @@ bool options_rw_reads(enum rw_pattern rw)
 bool options_rw_writes(enum rw_pattern rw)
 {
 	return rw != RW_READ && rw != RW_RANDREAD;
+}
+
+bool options_rated(const struct job_options *o)
+{
+	return o->rate_iops[DDIR_READ] || o->rate_iops[DDIR_WRITE];
+}
+
+const char *options_rate_process_name(enum rate_process p)
+{
+	return p == RATE_POISSON ? "poisson" : "linear";
 }
 
 const char *options_rw_name(enum rw_pattern rw)
