@@ -192,31 +192,40 @@ static int set_percentiles(struct job_options *o, const char *v)
 	return 0;
 }
 
+/* One direction's part of rate_iops, len bytes at part: empty or 0 is
+ * unrated. */
+static int parse_rate_part(const char *part, size_t len, uint32_t *out)
+{
+	char text[16];
+	unsigned n = 0;
+	if (len >= sizeof(text))
+		return -1;
+	memcpy(text, part, len);
+	text[len] = '\0';
+	if (len && parse_uint(text, OPTIONS_MAX_RATE_IOPS, &n))
+		return -1;
+	*out = n;
+	return 0;
+}
+
 /* fio's rate_iops: "R" caps both directions, "R,W" each, "R," reads only,
- * ",W" writes only; an empty or 0 part leaves that direction unrated. */
+ * ",W" writes only.  A third value would be fio's trim rate: no trims here. */
 static int set_rate_iops(struct job_options *o, const char *v)
 {
-	unsigned rate[DDIR_COUNT] = { 0, 0 };
 	const char *comma = strchr(v, ',');
-	for (int d = 0; d < DDIR_COUNT; d++) {
-		const char *part = d == DDIR_READ ? v : comma + 1;
-		char text[16];
-		size_t len = d == DDIR_READ && comma ? (size_t)(comma - v) : strlen(part);
-		if (len >= sizeof(text))
+	uint32_t rate[DDIR_COUNT];
+	if (!*v || !strcmp(v, ","))
+		return -1;
+	if (!comma) {
+		if (parse_rate_part(v, strlen(v), &rate[DDIR_READ]))
 			return -1;
-		memcpy(text, part, len);
-		text[len] = '\0';
-		if (len && parse_uint(text, OPTIONS_MAX_RATE_IOPS, &rate[d]))
-			return -1;
-		if (!comma) {
-			rate[DDIR_WRITE] = rate[DDIR_READ];
-			break;
-		}
+		rate[DDIR_WRITE] = rate[DDIR_READ];
+	} else if (strchr(comma + 1, ',') ||
+		   parse_rate_part(v, (size_t)(comma - v), &rate[DDIR_READ]) ||
+		   parse_rate_part(comma + 1, strlen(comma + 1), &rate[DDIR_WRITE])) {
+		return -1;
 	}
-	if (comma && strchr(comma + 1, ','))
-		return -1; /* a third value would be fio's trim rate: no trims here */
-	o->rate_iops[DDIR_READ] = rate[DDIR_READ];
-	o->rate_iops[DDIR_WRITE] = rate[DDIR_WRITE];
+	memcpy(o->rate_iops, rate, sizeof(rate));
 	return 0;
 }
 
@@ -279,7 +288,7 @@ static const struct option_spec option_table[] = {
 	{ "percentile_list", VALUE_CUSTOM, 0, 0, set_percentiles,
 	  "percentiles such as 50:99:99.9" },
 	{ "rate_iops", VALUE_CUSTOM, 0, 0, set_rate_iops,
-	  "IOPS for reads and writes such as 1500, or R,W such as 1500,500 (each 0-10000000)" },
+	  "IOPS such as 1500 (reads and writes) or 1500,500 (R,W), each 0-10000000" },
 	{ "rate_process", VALUE_CUSTOM, 0, 0, set_rate_process, "linear or poisson" },
 };
 
