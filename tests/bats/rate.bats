@@ -181,3 +181,30 @@ rated_run() {
 		over_lat.1.log || fail "latency does not grow as the schedule falls behind"
 	[ "$(awk -v p="$p50" 'BEGIN { print (p > 100e6) }')" = 1 ] || fail "p50 lat $p50 ns above the cap, want > 100 ms"
 }
+
+# bad_value ARGS... -> `ebsbench fio ARGS` must exit 2 with one line on
+# stderr naming the option, and nothing on stdout.
+bad_value() {
+	run --separate-stderr "$EBSBENCH" fio --name=bad --filename="$LOOP" --rw=randread --runtime=1 "$@"
+	assert_failure 2
+	assert_equal "$output" ""
+	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+	[[ $stderr == *"option 'rate_"* ]] || fail "stderr does not name the option: $stderr"
+}
+
+@test "bad --rate_iops and --rate_process: one line naming the option, exit 2, on the command line and in a run config" {
+	bad_value --rate_iops=abc
+	bad_value --rate_iops=1500,500,100
+	bad_value --rate_iops=,500
+	bad_value --rate_process=bursty --rate_iops=100
+	bad_value --rate_process=poisson
+	# The run config's phases go through the same table.
+	short_config "$LOOP" '[{"phase": "randread", "rate_iops": 1500, "rate_process": "poisson"}]' >ok.json
+	run --separate-stderr "$EBSBENCH" run --config ok.json --dry-run
+	assert_success
+	assert_equal "$(jq -r '.steps[0].options | "\(.rate_iops) \(.rate_process)"' <<<"$output")" "1500 poisson"
+	short_config "$LOOP" '[{"phase": "randread", "rate_iops": "fast"}]' >bad.json
+	run --separate-stderr "$EBSBENCH" run --config bad.json --dry-run
+	assert_failure 2
+	[[ $stderr == *"option 'rate_iops': invalid value 'fast'"* ]] || fail "config error: $stderr"
+}
