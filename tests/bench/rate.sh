@@ -64,8 +64,8 @@ run() {
 # an unrated ebsbench job has no lat percentiles: 0) and p50 of clat, in
 # microseconds.
 row() {
-	jq -r --arg label "$1" '.jobs[0].read as $r | ($r.lat_ns.percentile // {}) as $p
-		| [$label, ($r.iops | floor), ($r.lat_ns.mean / 1000 | floor),
+	jq -r --arg name "$1" '.jobs[0].read as $r | ($r.lat_ns.percentile // {}) as $p
+		| [$name, ($r.iops | floor), ($r.lat_ns.mean / 1000 | floor),
 		   (($p["50.000000"] // 0) / 1000 | floor), (($p["99.000000"] // 0) / 1000 | floor),
 		   ($r.clat_ns.percentile["50.000000"] / 1000 | floor)] | @tsv' "$2"
 }
