@@ -134,12 +134,12 @@ static void timed_reap(struct checks *checks, const char *name, int fd)
 {
 	struct engine e = { 0 };
 	char note[160], err[256];
-	struct io_unit *done[4];
 	void *buf = NULL;
 	CHECK(posix_memalign(&buf, 4096, 4096) == 0);
 	CHECK(engine_start(&e, engine_find(name), fd, 4, note, sizeof(note), err, sizeof(err)) ==
 	      0);
 	if (e.ops) {
+		struct io_unit *done[4];
 		CHECK(e.ops->reap_timed != NULL);
 		/* A signal ends the wait early, and so does task work the kernel
 		 * queues on this thread (an io_uring torn down a moment before
