@@ -56,7 +56,7 @@ C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h t
 	tests/tools/*.c tests/fuzz/*.[ch])
 
 .SECONDARY:
-.PHONY: all deps test unit unit-musl unit-asan bats bench bench-parity bench-drift demo lint format clean \
+.PHONY: all deps test unit unit-musl unit-asan bats bench bench-parity bench-drift bench-rate demo lint format clean \
 	kernel initramfs image asan fuzz fuzz-build fuzz-smoke
 
 all: build/ebsbench build/ebsbench-init
@@ -210,6 +210,10 @@ bench-parity: build/ebsbench
 	bash tests/bench/parity.sh
 
 # 30 minutes: one row per second, exactly, beside fio's rows.
+# Rate-limited latency beside fio's (tests/bench/rate.sh): printed, not asserted.
+bench-rate: build/ebsbench
+	bash tests/bench/rate.sh
+
 bench-drift: build/ebsbench
 	DRIFT_FIO=1 DRIFT_PARALLEL=1 bash tests/bench/drift.sh
 

@@ -42,6 +42,12 @@ struct engine_ops {
 	/* Waits for at least min completions and stores up to max of them in
 	 * done[] with result set; returns how many, or -errno. */
 	int (*reap)(struct engine *e, unsigned min, struct io_unit **done, unsigned max);
+	/* As reap with min 1, but gives up after timeout_ns (or a signal) and
+	 * returns 0: a rate-limited job waits for a completion or the next
+	 * I/O's due time, whichever comes first.  NULL in synchronous engines,
+	 * which never have I/O in flight between calls. */
+	int (*reap_timed)(struct engine *e, struct io_unit **done, unsigned max,
+			  uint64_t timeout_ns);
 	void (*teardown)(struct engine *e);
 };
 

@@ -80,28 +80,54 @@ static int uring_commit(struct engine *e)
 	return ret;
 }
 
+/* Moves up to max ready completions into done[]; returns how many. */
+static unsigned uring_harvest(struct uring_state *st, struct io_unit **done, unsigned max)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, got = 0;
+	io_uring_for_each_cqe(&st->ring, head, cqe)
+	{
+		if (got == max)
+			break;
+		struct io_unit *u = io_uring_cqe_get_data(cqe);
+		u->result = cqe->res;
+		done[got++] = u;
+	}
+	io_uring_cq_advance(&st->ring, got);
+	return got;
+}
+
 static int uring_reap(struct engine *e, unsigned min, struct io_unit **done, unsigned max)
 {
 	struct uring_state *st = e->priv;
 	struct io_uring_cqe *cqe;
 	unsigned got = 0;
 	for (;;) {
-		unsigned head;
-		io_uring_for_each_cqe(&st->ring, head, cqe)
-		{
-			if (got == max)
-				break;
-			struct io_unit *u = io_uring_cqe_get_data(cqe);
-			u->result = cqe->res;
-			done[got++] = u;
-		}
-		io_uring_cq_advance(&st->ring, got);
+		got += uring_harvest(st, done + got, max - got);
 		if (got >= min)
 			return (int)got;
 		int ret = io_uring_wait_cqe_nr(&st->ring, &cqe, min - got);
 		if (ret < 0 && ret != -EINTR && ret != -ETIME)
 			return ret;
 	}
+}
+
+/* The kernel's own timeout (IORING_ENTER_EXT_ARG): an hrtimer without the
+ * task's timer slack, so a rated job wakes on time. */
+static int uring_reap_timed(struct engine *e, struct io_unit **done, unsigned max,
+			    uint64_t timeout_ns)
+{
+	struct uring_state *st = e->priv;
+	unsigned got = uring_harvest(st, done, max);
+	if (got)
+		return (int)got;
+	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000u),
+					.tv_nsec = (long long)(timeout_ns % 1000000000u) };
+	struct io_uring_cqe *cqe;
+	int ret = io_uring_wait_cqe_timeout(&st->ring, &cqe, &ts);
+	if (ret < 0 && ret != -EINTR && ret != -ETIME)
+		return ret;
+	return (int)uring_harvest(st, done, max);
 }
 
 static void uring_teardown(struct engine *e)
@@ -127,5 +153,6 @@ const struct engine_ops engine_io_uring_ops = {
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.reap = uring_reap,
+	.reap_timed = uring_reap_timed,
 	.teardown = uring_teardown,
 };

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <libaio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "engine/engine.h"
 
@@ -74,15 +75,12 @@ static int aio_commit(struct engine *e)
 	return (int)sent;
 }
 
-static int aio_reap(struct engine *e, unsigned min, struct io_unit **done, unsigned max)
+/* One io_getevents: at least min completions into done[], or fewer when
+ * timeout (NULL: none) runs out; returns how many, or -errno. */
+static int aio_events(struct aio_state *st, unsigned min, struct io_unit **done, unsigned max,
+		      struct timespec *timeout)
 {
-	struct aio_state *st = e->priv;
-	int got;
-	do
-		got = io_getevents(st->ctx, (long)min, (long)max, st->events, NULL);
-	while (got == -EINTR);
-	if (got < 0)
-		return got;
+	int got = io_getevents(st->ctx, (long)min, (long)max, st->events, timeout);
 	for (int i = 0; i < got; i++) {
 		struct io_unit *u = st->events[i].data;
 		/* res is the byte count, or a negative errno in an unsigned field. */
@@ -90,6 +88,24 @@ static int aio_reap(struct engine *e, unsigned min, struct io_unit **done, unsig
 		done[i] = u;
 	}
 	return got;
+}
+
+static int aio_reap(struct engine *e, unsigned min, struct io_unit **done, unsigned max)
+{
+	int got;
+	do
+		got = aio_events(e->priv, min, done, max, NULL);
+	while (got == -EINTR);
+	return got;
+}
+
+static int aio_reap_timed(struct engine *e, struct io_unit **done, unsigned max,
+			  uint64_t timeout_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000u),
+			       .tv_nsec = (long)(timeout_ns % 1000000000u) };
+	int got = aio_events(e->priv, 1, done, max, &ts);
+	return got == -EINTR ? 0 : got;
 }
 
 static void aio_teardown(struct engine *e)
@@ -109,5 +125,6 @@ const struct engine_ops engine_libaio_ops = {
 	.queue = aio_queue,
 	.commit = aio_commit,
 	.reap = aio_reap,
+	.reap_timed = aio_reap_timed,
 	.teardown = aio_teardown,
 };

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <time.h>
 
 #include "lib/lib.h"
 #include "device/device.h"
@@ -15,6 +17,7 @@
 #include "engine/engine.h"
 #include "job/offsets.h"
 #include "job/progress.h"
+#include "job/rate.h"
 #include "job/window.h"
 
 struct job_loop {
@@ -35,6 +38,9 @@ struct job_loop {
 	struct window_tracker windows;
 	struct window_tracker hist_windows; /* log_hist_msec's, for the histogram log */
 	struct progress progress;
+	struct rate_schedule rate; /* a rated job's issue times */
+	bool rated;
+	uint64_t seed;
 	uint64_t start_ns;    /* job start, ramp included */
 	uint64_t measure_ns;  /* end of ramp: stats count from here */
 	uint64_t deadline_ns; /* stop issuing here; 0 = none */
@@ -93,36 +99,73 @@ static enum ddir choose_ddir(struct job_loop *L)
 	return options_rw_writes(rw) ? DDIR_WRITE : DDIR_READ;
 }
 
+/* Takes a free unit for the next offset in direction ddir, its latency
+ * counted from start_ns, and queues it; NULL when the region's one pass is
+ * done or the engine takes no more. */
+static struct io_unit *queue_io(struct job_loop *L, enum ddir ddir, uint64_t start_ns, uint64_t now)
+{
+	bool wrapped;
+	uint64_t offset = offsets_next(&L->offsets, &wrapped);
+	if (wrapped && !L->o->time_based) {
+		L->stopping = true; /* one pass over the region is the job */
+		return NULL;
+	}
+	struct io_unit *u = L->free_list;
+	L->free_list = u->next;
+	u->offset = offset;
+	u->length = L->o->bs;
+	u->ddir = ddir;
+	if (u->ddir == DDIR_WRITE) /* so a later run knows the data as its own */
+		data_mark_stamp(u->buf, u->length, offset);
+	u->start_ns = start_ns;
+	u->issue_ns = now;
+	if (L->engine.ops->queue(&L->engine, u) < 0) {
+		u->next = L->free_list;
+		L->free_list = u;
+		return NULL;
+	}
+	return u;
+}
+
+/* As fio: the whole batch counts at the depth it brings the queue to. */
+static void count_depth(struct job_loop *L, unsigned queued)
+{
+	if (L->measuring && queued)
+		L->s->depth_level[stats_depth_level_index(L->inflight + queued)] += queued;
+}
+
 /* Fills the queue back up to depth; returns how many were queued. */
 static unsigned fill_queue(struct job_loop *L, uint64_t now)
 {
 	unsigned queued = 0;
 	while (!L->stopping && L->free_list) {
-		bool wrapped;
-		uint64_t offset = offsets_next(&L->offsets, &wrapped);
-		if (wrapped && !L->o->time_based) {
-			L->stopping = true; /* one pass over the region is the job */
+		struct io_unit *u = queue_io(L, choose_ddir(L), now, now);
+		if (!u)
 			break;
-		}
-		struct io_unit *u = L->free_list;
-		L->free_list = u->next;
-		u->offset = offset;
-		u->length = L->o->bs;
-		u->ddir = choose_ddir(L);
-		if (u->ddir == DDIR_WRITE) /* so a later run knows the data as its own */
-			data_mark_stamp(u->buf, u->length, offset);
-		u->start_ns = now;
-		u->issue_ns = now;
-		if (L->engine.ops->queue(&L->engine, u) < 0) {
-			u->next = L->free_list;
-			L->free_list = u;
-			break;
-		}
 		L->batch[queued++] = u;
 	}
-	/* As fio: the whole batch counts at the depth it brings the queue to. */
-	if (L->measuring && queued)
-		L->s->depth_level[stats_depth_level_index(L->inflight + queued)] += queued;
+	count_depth(L, queued);
+	return queued;
+}
+
+/* A rated job's fill: every I/O the schedule has due by now, while a unit
+ * is free, each counted from its due time (so a wait for a free unit is
+ * in its latency); returns how many were queued. */
+static unsigned fill_due(struct job_loop *L, uint64_t now)
+{
+	unsigned queued = 0;
+	while (!L->stopping && L->free_list) {
+		uint64_t due;
+		enum ddir d = rate_next(&L->rate, &due);
+		if (due > now)
+			break;
+		struct io_unit *u = queue_io(L, d, due, now);
+		if (!u)
+			break;
+		rate_take(&L->rate, d);
+		L->batch[queued++] = u;
+	}
+	count_depth(L, queued);
 	return queued;
 }
 
@@ -164,6 +207,8 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 	if (L->logs->hist)
 		window_advance(&L->hist_windows, rel);
 	histogram_add(&d->clat_hist, clat);
+	if (L->rated)
+		histogram_add(&d->lat_hist, lat);
 	stats_count_latency(L->s, lat);
 	window_advance(&L->windows, rel);
 	window_add(&L->windows, u->ddir, (uint32_t)u->result, slat, clat, lat);
@@ -233,43 +278,131 @@ static void check_time(struct job_loop *L, uint64_t now, const volatile sig_atom
 	update_progress(L, now);
 }
 
+/* Hands the queued batch to the kernel; the batch's clat starts now. */
+static int submit_batch(struct job_loop *L, unsigned queued)
+{
+	int ret = L->engine.ops->commit(&L->engine);
+	if (ret < 0) {
+		snprintf(L->err, L->errlen, "submitting I/O to %s failed: %s", L->o->filename,
+			 strerror(-ret));
+		return -1;
+	}
+	if (!L->engine.ops->synchronous) {
+		uint64_t issued = clock_now_ns();
+		for (unsigned i = 0; i < queued; i++)
+			L->batch[i]->issue_ns = issued;
+	}
+	L->inflight += queued;
+	return 0;
+}
+
+/* Accounts the got completions in done[] at now and frees their units. */
+static void retire(struct job_loop *L, int got, uint64_t now)
+{
+	for (int i = 0; i < got; i++) {
+		struct io_unit *u = L->done[i];
+		account(L, u, now);
+		u->next = L->free_list;
+		L->free_list = u;
+	}
+	L->inflight -= (unsigned)got;
+}
+
+static int reap_failed(struct job_loop *L, int got)
+{
+	snprintf(L->err, L->errlen, "waiting for I/O on %s failed: %s", L->o->filename,
+		 strerror(-got));
+	return -1;
+}
+
+/* The unthrottled loop: keep the queue full, no clock read but one per
+ * submission and one per reap. */
 static int run_loop(struct job_loop *L, const volatile sig_atomic_t *stop)
 {
 	uint64_t now = clock_now_ns();
 	for (;;) {
 		check_time(L, now, stop);
 		unsigned queued = fill_queue(L, now);
-		if (queued) {
-			int ret = L->engine.ops->commit(&L->engine);
-			if (ret < 0) {
-				snprintf(L->err, L->errlen, "submitting I/O to %s failed: %s",
-					 L->o->filename, strerror(-ret));
-				return -1;
-			}
-			if (!L->engine.ops->synchronous) {
-				uint64_t issued = clock_now_ns();
-				for (unsigned i = 0; i < queued; i++)
-					L->batch[i]->issue_ns = issued;
-			}
-			L->inflight += queued;
-		}
+		if (queued && submit_batch(L, queued))
+			return -1;
 		if (L->inflight == 0)
 			return 0;
 		int got = L->engine.ops->reap(&L->engine, 1, L->done, L->depth);
+		if (got < 0)
+			return reap_failed(L, got);
+		now = clock_now_ns();
+		retire(L, got, now);
+	}
+}
+
+/* Longest a rated job sleeps without looking at the stop flag and the
+ * progress line, whatever its rate. */
+#define RATE_MAX_WAIT_NS 100000000ull
+
+/* When a rated job must look again: the next I/O's due time, or sooner the
+ * end of the ramp, the deadline, or RATE_MAX_WAIT_NS from now. */
+static uint64_t rate_wake_ns(const struct job_loop *L, uint64_t now)
+{
+	uint64_t wake = now + RATE_MAX_WAIT_NS, due;
+	rate_next(&L->rate, &due);
+	if (due < wake)
+		wake = due;
+	if (!L->measuring && L->start_ns + L->o->ramp_ns < wake)
+		wake = L->start_ns + L->o->ramp_ns;
+	if (L->measuring && L->deadline_ns && L->deadline_ns < wake)
+		wake = L->deadline_ns;
+	return wake;
+}
+
+/* A rated job's wait: for a completion when the queue is full (the next
+ * I/O waits for a unit) or draining; otherwise for a completion or the
+ * wake time, whichever comes first, asleep when nothing is in flight.
+ * Returns the completions in done[], or -errno. */
+static int rate_wait(struct job_loop *L, uint64_t now)
+{
+	struct engine *e = &L->engine;
+	if (L->inflight && (!L->free_list || L->stopping || e->ops->synchronous))
+		return e->ops->reap(e, 1, L->done, L->depth);
+	uint64_t wake = rate_wake_ns(L, now);
+	if (wake <= now)
+		return 0;
+	if (L->inflight)
+		return e->ops->reap_timed(e, L->done, L->depth, wake - now);
+	struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000u),
+			       .tv_nsec = (long)(wake % 1000000000u) };
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL); /* EINTR: look again */
+	return 0;
+}
+
+/* The rated loop: issue each I/O at its due time, at most depth in flight.
+ * The timer slack drops to 1 ns meanwhile, so sleeps end on time rather
+ * than up to 50 us late (the default), and restored after. */
+static int run_rate_loop(struct job_loop *L, const volatile sig_atomic_t *stop)
+{
+	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0), ret = 0;
+	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+	uint64_t now = clock_now_ns();
+	rate_init(&L->rate, L->o, L->seed, now);
+	for (;;) {
+		check_time(L, now, stop);
+		unsigned queued = fill_due(L, now);
+		if (queued && submit_batch(L, queued)) {
+			ret = -1;
+			break;
+		}
+		if (L->stopping && L->inflight == 0)
+			break;
+		int got = rate_wait(L, now);
 		if (got < 0) {
-			snprintf(L->err, L->errlen, "waiting for I/O on %s failed: %s",
-				 L->o->filename, strerror(-got));
-			return -1;
+			ret = reap_failed(L, got);
+			break;
 		}
 		now = clock_now_ns();
-		for (int i = 0; i < got; i++) {
-			struct io_unit *u = L->done[i];
-			account(L, u, now);
-			u->next = L->free_list;
-			L->free_list = u;
-		}
-		L->inflight -= (unsigned)got;
+		retire(L, got, now);
 	}
+	if (slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
+	return ret;
 }
 
 static void finish_windows(struct job_loop *L, uint64_t end)
@@ -332,6 +465,8 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 
 	/* Sync engines complete inside submit: more depth would only queue. */
 	L.depth = o->ioengine->synchronous ? 1 : o->iodepth;
+	L.seed = seed;
+	L.rated = options_rated(o);
 	rng_init(&L.mix, seed ^ 0x5bd1e995u);
 	offsets_init(&L.offsets, t->region_offset, t->region_size, o->bs,
 		     options_rw_is_random(o->rw), o->norandommap, seed);
@@ -349,7 +484,7 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 		L.start_ns = clock_now_ns();
 		progress_init(&L.progress, stderr, ctx->label ? ctx->label : label, L.start_ns);
 		L.progress.remaining_after_ns = ctx->remaining_after_ns;
-		ret = run_loop(&L, ctx->stop);
+		ret = L.rated ? run_rate_loop(&L, ctx->stop) : run_loop(&L, ctx->stop);
 		uint64_t end = clock_now_ns();
 		finish_windows(&L, end);
 		finish_stats(&L, end);

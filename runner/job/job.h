@@ -1,5 +1,7 @@
-/* job.h - run one job: keep iodepth I/Os in flight on the target until the
- * region is done or the runtime is up, and measure every completion. */
+/* job.h - run one job: keep iodepth I/Os in flight on the target (or, with
+ * --rate_iops, issue each I/O at its due time, at most iodepth in flight)
+ * until the region is done or the runtime is up, and measure every
+ * completion. */
 #ifndef EBSBENCH_JOB_H
 #define EBSBENCH_JOB_H
 

@@ -192,6 +192,54 @@ static int set_percentiles(struct job_options *o, const char *v)
 	return 0;
 }
 
+/* One direction's part of rate_iops, len bytes at part: empty or 0 is
+ * unrated. */
+static int parse_rate_part(const char *part, size_t len, uint32_t *out)
+{
+	char text[16];
+	unsigned n = 0;
+	if (len >= sizeof(text))
+		return -1;
+	memcpy(text, part, len);
+	text[len] = '\0';
+	if (len && parse_uint(text, OPTIONS_MAX_RATE_IOPS, &n))
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* fio's rate_iops: "R" caps both directions, "R,W" each, "R," reads only,
+ * ",W" writes only.  A third value would be fio's trim rate: no trims here. */
+static int set_rate_iops(struct job_options *o, const char *v)
+{
+	const char *comma = strchr(v, ',');
+	uint32_t rate[DDIR_COUNT];
+	if (!*v || !strcmp(v, ","))
+		return -1;
+	if (!comma) {
+		if (parse_rate_part(v, strlen(v), &rate[DDIR_READ]))
+			return -1;
+		rate[DDIR_WRITE] = rate[DDIR_READ];
+	} else if (strchr(comma + 1, ',') ||
+		   parse_rate_part(v, (size_t)(comma - v), &rate[DDIR_READ]) ||
+		   parse_rate_part(comma + 1, strlen(comma + 1), &rate[DDIR_WRITE])) {
+		return -1;
+	}
+	memcpy(o->rate_iops, rate, sizeof(rate));
+	return 0;
+}
+
+static int set_rate_process(struct job_options *o, const char *v)
+{
+	if (!strcmp(v, "linear"))
+		o->rate_process = RATE_LINEAR;
+	else if (!strcmp(v, "poisson"))
+		o->rate_process = RATE_POISSON;
+	else
+		return -1;
+	return 0;
+}
+
 enum value_kind { VALUE_TEXT, VALUE_SIZE, VALUE_DURATION, VALUE_BOOL, VALUE_UINT, VALUE_CUSTOM };
 
 struct option_spec {
@@ -243,6 +291,9 @@ static const struct option_spec option_table[] = {
 	  "an integer 0-6" },
 	{ "percentile_list", VALUE_CUSTOM, 0, 0, set_percentiles,
 	  "percentiles such as 50:99:99.9" },
+	{ "rate_iops", VALUE_CUSTOM, 0, 0, set_rate_iops,
+	  "IOPS such as 1500 (reads and writes) or 1500,500 (R,W), each 0-10000000" },
+	{ "rate_process", VALUE_CUSTOM, 0, 0, set_rate_process, "linear or poisson" },
 };
 
 static const struct option_spec *find_option(const char *name)
@@ -351,6 +402,31 @@ int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, 
 	return 0;
 }
 
+/* A rated job must rate every direction it does (an unrated direction of a
+ * mixed job would have no schedule to share), and a process needs a rate. */
+static int validate_rate(const struct job_options *o, char *err, size_t errlen)
+{
+	bool reads = options_rw_reads(o->rw), writes = options_rw_writes(o->rw);
+	bool read_rated = o->rate_iops[DDIR_READ] != 0, write_rated = o->rate_iops[DDIR_WRITE] != 0;
+	if (!options_rated(o)) {
+		if (o->rate_process == RATE_LINEAR)
+			return 0;
+		snprintf(err, errlen, "option 'rate_process' needs --rate_iops");
+	} else if ((reads && !read_rated) || (writes && !write_rated)) {
+		snprintf(err, errlen,
+			 "option 'rate_iops': rw=%s does %s, but no rate is given for its %s "
+			 "(R rates both directions, R,W each)",
+			 options_rw_name(o->rw),
+			 reads && writes ? "reads and writes"
+			 : reads	 ? "only reads"
+					 : "only writes",
+			 reads && !read_rated ? "reads" : "writes");
+	} else {
+		return 0;
+	}
+	return -1;
+}
+
 int options_validate(const struct job_options *o, char *err, size_t errlen)
 {
 	if (!o->name[0])
@@ -370,7 +446,7 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 			 "option 'write_hist_log' needs --log_hist_msec "
 			 "(fio would write an empty file)");
 	else
-		return 0;
+		return validate_rate(o, err, errlen);
 	return -1;
 }
 
@@ -387,6 +463,16 @@ bool options_rw_reads(enum rw_pattern rw)
 bool options_rw_writes(enum rw_pattern rw)
 {
 	return rw != RW_READ && rw != RW_RANDREAD;
+}
+
+bool options_rated(const struct job_options *o)
+{
+	return o->rate_iops[DDIR_READ] || o->rate_iops[DDIR_WRITE];
+}
+
+const char *options_rate_process_name(enum rate_process p)
+{
+	return p == RATE_POISSON ? "poisson" : "linear";
 }
 
 const char *options_rw_name(enum rw_pattern rw)

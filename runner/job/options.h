@@ -18,6 +18,10 @@
 
 enum rw_pattern { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE };
 enum output_format_bits { OUTPUT_NORMAL = 1, OUTPUT_JSON = 2, OUTPUT_JSON_PLUS = 4 };
+/* fio's rate_process: evenly spaced issues, or exponential gaps. */
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+/* Highest --rate_iops per direction: 100 ns between issues. */
+#define OPTIONS_MAX_RATE_IOPS 10000000u
 
 /* An option as the user wrote it, echoed back in fio's "job options". */
 struct given_option {
@@ -52,6 +56,9 @@ struct job_options {
 	char hist_log[OPTIONS_PATH_MAX]; /* write_hist_log: PREFIX_clat_hist.1.log */
 	unsigned log_hist_msec;		 /* its window; 0 (fio's default): none */
 	unsigned log_hist_coarseness;	 /* 0-6: 2^c of fio's bins summed per column */
+	/* --rate_iops per direction (0: not rated), --rate_process. */
+	uint32_t rate_iops[DDIR_COUNT];
+	enum rate_process rate_process;
 	double percentiles[OPTIONS_MAX_PERCENTILES];
 	unsigned percentile_count;
 	struct given_option given[OPTIONS_MAX_GIVEN];
@@ -82,6 +89,10 @@ int options_parse_duration_ns(const char *text, uint64_t *out);
 bool options_rw_is_random(enum rw_pattern rw);
 bool options_rw_reads(enum rw_pattern rw);
 bool options_rw_writes(enum rw_pattern rw);
+/* Whether --rate_iops caps any direction: the job runs on a schedule. */
+bool options_rated(const struct job_options *o);
+/* The process's fio name: "linear" or "poisson". */
+const char *options_rate_process_name(enum rate_process p);
 /* The pattern's fio name: "randread". */
 const char *options_rw_name(enum rw_pattern rw);
 

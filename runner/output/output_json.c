@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,9 +17,6 @@
 #include "output/output_common.h"
 
 #include "lib/lib.h"
-
-/* An all-zero direction, printed for trim as fio does. */
-static const struct direction_stats no_io;
 
 /* jansson refuses NaN and infinities; a missing key would break consumers
  * worse than a zero does. */
@@ -85,19 +83,31 @@ static void add_bins(json_t *clat, const struct histogram *h)
 	json_object_set_new(clat, "bins", bins);
 }
 
-/* fio only keeps percentiles and bins when there were samples;
+/* A latency block with its histogram's percentiles (and, for json+, bins).
+ * fio only keeps percentiles and bins when there were samples;
  * fio_jsonplus_clat2csv indexes bins[0] of any "bins" it finds. */
-static json_t *clat_json(const struct job_options *o, const struct direction_stats *ds, bool plus)
+static json_t *hist_lat_json(const struct job_options *o, const struct running_stat *st,
+			     const struct histogram *h, bool plus)
 {
-	json_t *clat = lat_json(&ds->clat);
+	json_t *lat = lat_json(st);
 
-	if (ds->clat.n == 0)
-		return clat;
+	if (st->n == 0)
+		return lat;
 	if (o->percentile_count)
-		add_percentiles(clat, o, &ds->clat_hist);
+		add_percentiles(lat, o, h);
 	if (plus)
-		add_bins(clat, &ds->clat_hist);
-	return clat;
+		add_bins(lat, h);
+	return lat;
+}
+
+/* lat_ns: a rated job's carries percentiles too, as fio's with
+ * lat_percentiles=1: counted from the due time, they are what it measures. */
+static json_t *total_lat_json(const struct job_options *o, const struct direction_stats *ds,
+			      bool plus)
+{
+	if (!options_rated(o))
+		return lat_json(&ds->lat);
+	return hist_lat_json(o, &ds->lat, &ds->lat_hist, plus);
 }
 
 /* Window samples are whole KiB/s and IOPS in fio, so min and max are
@@ -139,8 +149,8 @@ static json_t *direction_json(const struct job_options *o, const struct directio
 	set_int(dir, "short_ios", ds->short_ios);
 	set_int(dir, "drop_ios", 0);
 	json_object_set_new(dir, "slat_ns", lat_json(&ds->slat));
-	json_object_set_new(dir, "clat_ns", clat_json(o, ds, plus));
-	json_object_set_new(dir, "lat_ns", lat_json(&ds->lat));
+	json_object_set_new(dir, "clat_ns", hist_lat_json(o, &ds->clat, &ds->clat_hist, plus));
+	json_object_set_new(dir, "lat_ns", total_lat_json(o, ds, plus));
 	add_samples(dir, ds, bw_bytes);
 	return dir;
 }
@@ -215,16 +225,46 @@ static void add_depths_and_latencies(json_t *job, const struct job_stats *s)
 		   0.01);
 }
 
+/* A rated job's schedule, and what its latencies count from: where a
+ * user reading the JSON sees that lat_ns is not fio's. */
+static json_t *rate_json(const struct job_options *o)
+{
+	json_t *rate = json_object();
+
+	set_int(rate, "read_iops", o->rate_iops[DDIR_READ]);
+	set_int(rate, "write_iops", o->rate_iops[DDIR_WRITE]);
+	set_str(rate, "process", options_rate_process_name(o->rate_process));
+	set_str(rate, "latency_note",
+		"lat_ns counts from each I/O's scheduled issue time, so a wait for a free slot "
+		"(iodepth in flight) or for ebsbench itself is in lat_ns and slat_ns; clat_ns is "
+		"the device's alone. fio counts lat from the actual submission, which hides that "
+		"wait (coordinated omission)");
+	return rate;
+}
+
 /* Not in fio: which engine really ran, and why if it was not the one asked
- * for.  Extra keys are ignored by fio's consumers. */
-static json_t *ebsbench_json(const struct job_stats *s)
+ * for; a rated job's schedule.  Extra keys are ignored by fio's consumers. */
+static json_t *ebsbench_json(const struct job_options *o, const struct job_stats *s)
 {
 	json_t *extra = json_object();
 
 	set_str(extra, "ioengine", s->engine_ran);
 	if (s->engine_note[0])
 		set_str(extra, "engine_note", s->engine_note);
+	if (options_rated(o))
+		json_object_set_new(extra, "rate", rate_json(o));
 	return extra;
+}
+
+/* An all-zero direction, printed for trim as fio does.  Built on the heap:
+ * a const of zeros would sit in the binary, two histograms' worth (40 KB). */
+static json_t *trim_json(const struct job_options *o, bool plus)
+{
+	struct direction_stats *no_io = calloc(1, sizeof(*no_io));
+	json_t *trim = no_io ? direction_json(o, no_io, 0, plus) : json_object();
+
+	free(no_io);
+	return trim;
 }
 
 json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus)
@@ -242,7 +282,7 @@ json_t *output_job_json(const struct job_options *o, const struct job_stats *s, 
 			    direction_json(o, &s->dir[DDIR_READ], s->runtime_ns, plus));
 	json_object_set_new(job, "write",
 			    direction_json(o, &s->dir[DDIR_WRITE], s->runtime_ns, plus));
-	json_object_set_new(job, "trim", direction_json(o, &no_io, 0, plus));
+	json_object_set_new(job, "trim", trim_json(o, plus));
 	json_object_set_new(job, "sync", sync_json());
 	set_int(job, "job_runtime", s->runtime_ns / 1000000);
 	set_real(job, "usr_cpu", s->usr_cpu);
@@ -255,7 +295,7 @@ json_t *output_job_json(const struct job_options *o, const struct job_stats *s, 
 	set_int(job, "latency_target", 0);
 	set_real(job, "latency_percentile", 100.0);
 	set_int(job, "latency_window", 0);
-	json_object_set_new(job, "ebsbench", ebsbench_json(s));
+	json_object_set_new(job, "ebsbench", ebsbench_json(o, s));
 	return job;
 }
 

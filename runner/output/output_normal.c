@@ -135,8 +135,9 @@ static int percentile_precision(const struct job_options *o)
 
 /* fio's show_clat_percentiles: the unit comes from the smallest and the
  * largest percentile, values round up into it, and as many fit on an
- * 80-column line as the widest value allows. */
-static void print_percentiles(FILE *out, const struct job_options *o, const struct histogram *h)
+ * 80-column line as the widest value allows.  what: "clat" or "lat". */
+static void print_percentiles(FILE *out, const struct job_options *o, const struct histogram *h,
+			      const char *what)
 {
 	uint64_t val[OPTIONS_MAX_PERCENTILES], minv = UINT64_MAX, maxv = 0, div = 1;
 	unsigned i, n = o->percentile_count, scale = 0, k;
@@ -162,7 +163,7 @@ static void print_percentiles(FILE *out, const struct job_options *o, const stru
 	per_line = (80 - 7) / (precision + 10 + width);
 	per_line = per_line < 1 ? 1 : per_line;
 
-	fprintf(out, "    clat percentiles (%s):\n     |", unit);
+	fprintf(out, "    %s percentiles (%s):\n     |", what, unit);
 	for (i = 0; i < n; i++) {
 		if (i != 0 && i % (unsigned)per_line == 0)
 			fputs("     |", out);
@@ -220,7 +221,9 @@ static void print_direction(FILE *out, const struct job_options *o,
 	print_lat(out, "clat", &ds->clat);
 	print_lat(out, " lat", &ds->lat);
 	if (ds->clat.n)
-		print_percentiles(out, o, &ds->clat_hist);
+		print_percentiles(out, o, &ds->clat_hist, "clat");
+	if (ds->lat.n && options_rated(o)) /* as fio's lat_percentiles=1 */
+		print_percentiles(out, o, &ds->lat_hist, " lat");
 	if (ds->bw_samples.n)
 		print_bw(out, &ds->bw_samples, bw);
 	if (ds->iops_samples.n)

@@ -76,8 +76,10 @@ void stats_job_init(struct job_stats *s)
 	int d;
 
 	memset(s, 0, sizeof(*s));
-	for (d = 0; d < DDIR_COUNT; d++)
+	for (d = 0; d < DDIR_COUNT; d++) {
 		histogram_init(&s->dir[d].clat_hist);
+		histogram_init(&s->dir[d].lat_hist);
+	}
 }
 
 /* fio's io_u_mark_depth buckets; each is named by its lower bound.  fio

@@ -44,6 +44,7 @@ struct direction_stats {
 	struct running_stat clat;
 	struct running_stat lat;
 	struct histogram clat_hist;
+	struct histogram lat_hist;	 /* rate-limited jobs only: lat from each I/O's due time */
 	struct sample_stat iops_samples; /* IOPS of each window */
 	struct sample_stat bw_samples;	 /* KiB/s of each window */
 };

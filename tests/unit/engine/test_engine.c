@@ -9,6 +9,7 @@
 #include "check.h"
 #include "engine/engine.h"
 #include "job/options.h"
+#include "lib/lib.h"
 
 static void test_lookup_each_name(struct checks *checks)
 {
@@ -126,6 +127,61 @@ static void test_each_engine_moves_io(struct checks *checks)
 	close(fd);
 }
 
+/* reap_timed on engine `name` (or the engine standing in for it): with
+ * nothing in flight it returns 0 once the timeout has passed, not before;
+ * with a read in flight it returns that read, long before the timeout. */
+static void timed_reap(struct checks *checks, const char *name, int fd)
+{
+	struct engine e = { 0 };
+	char note[160], err[256];
+	void *buf = NULL;
+	CHECK(posix_memalign(&buf, 4096, 4096) == 0);
+	CHECK(engine_start(&e, engine_find(name), fd, 4, note, sizeof(note), err, sizeof(err)) ==
+	      0);
+	if (e.ops) {
+		struct io_unit *done[4];
+		CHECK(e.ops->reap_timed != NULL);
+		/* A signal ends the wait early, and so does task work the kernel
+		 * queues on this thread (an io_uring torn down a moment before
+		 * does, some milliseconds later): of a few waits, one must last
+		 * the whole timeout, none return anything. */
+		unsigned full = 0, got = 0;
+		for (int i = 0; i < 5 && !full; i++) {
+			uint64_t t0 = clock_now_ns();
+			got += (unsigned)e.ops->reap_timed(&e, done, 4, 20000000);
+			uint64_t waited = clock_now_ns() - t0;
+			full += waited >= 20000000 && waited < 2000000000;
+		}
+		CHECK_EQ_U64(got, 0);
+		CHECK_EQ_U64(full, 1);
+		struct io_unit r = { .offset = 0, .length = 4096, .ddir = DDIR_READ, .buf = buf };
+		CHECK(e.ops->queue(&e, &r) == 0 && e.ops->commit(&e) == 1);
+		uint64_t t0 = clock_now_ns();
+		CHECK(e.ops->reap_timed(&e, done, 4, 5000000000ull) == 1);
+		CHECK(clock_now_ns() - t0 < 2000000000);
+		CHECK(done[0] == &r && r.result == 4096);
+		e.ops->teardown(&e);
+	}
+	free(buf);
+}
+
+/* Synchronous engines never have I/O in flight between calls: no timed
+ * reap; the asynchronous ones wait for a completion or the timeout. */
+static void test_reap_timed(struct checks *checks)
+{
+	char path[] = "/tmp/test_engine.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	CHECK(ftruncate(fd, 1 << 20) == 0);
+	timed_reap(checks, "io_uring", fd);
+	timed_reap(checks, "libaio", fd);
+	CHECK(engine_psync_ops.reap_timed == NULL);
+	close(fd);
+}
+
 static void test_start_failure_names_the_engine(struct checks *checks)
 {
 	struct engine e = { 0 };
@@ -139,4 +195,4 @@ static void test_start_failure_names_the_engine(struct checks *checks)
 }
 
 CHECK_MAIN(test_lookup_each_name, test_unknown_name, test_names, test_fallback_choice,
-	   test_each_engine_moves_io, test_start_failure_names_the_engine)
+	   test_each_engine_moves_io, test_reap_timed, test_start_failure_names_the_engine)
