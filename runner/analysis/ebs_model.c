@@ -476,7 +476,7 @@ const char *ebs_bound_name(enum ebs_bound bound)
 {
 	switch (bound) {
 	case EBS_BOUND_NONE:
-		return "demand";
+		return "the offered load (rate_iops)";
 	case EBS_BOUND_VOLUME_IOPS:
 		return "volume IOPS";
 	case EBS_BOUND_VOLUME_THROUGHPUT:

@@ -74,7 +74,7 @@ struct ebs_workload {
  * enum ebs_throttle in ebs_stats.h, which says what did throttle a
  * measured phase; LATENCY has no throttle counterpart. */
 enum ebs_bound {
-	EBS_BOUND_NONE, /* demand, not a limit */
+	EBS_BOUND_NONE, /* demand, not a limit: a rated phase's rate_iops */
 	EBS_BOUND_VOLUME_IOPS,
 	EBS_BOUND_VOLUME_THROUGHPUT,
 	EBS_BOUND_INSTANCE_IOPS,

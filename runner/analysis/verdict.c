@@ -19,6 +19,7 @@ struct phase_facts {
 	double end_s;		   /* since the run's first phase began */
 	double ops;		   /* both directions */
 	double p50_s;		   /* NaN when not recorded */
+	double offered;		   /* a rated phase's rate_iops, both directions; 0: none */
 	bool sequential;
 };
 
@@ -69,6 +70,8 @@ static void phase_facts_read(const json_t *phase, double scale, double start_ms,
 		 results_num_or(json_object_get(job, "write"), "iops", 0);
 	f->p50_s = p50_ns > 0 ? p50_ns / 1e9 : NAN;
 	f->sequential = rw_is_sequential(json_string_value(json_object_get(phase, "rw")));
+	const json_t *rate = json_object_get(json_object_get(job, "ebsbench"), "rate");
+	f->offered = results_num_or(rate, "read_iops", 0) + results_num_or(rate, "write_iops", 0);
 }
 
 /* The instance's burst lasts 30 minutes a day: assume it was unused when
@@ -113,7 +116,8 @@ static struct phase_bounds bounds_of(const struct verdict_device *d, const struc
 	struct phase_bounds b = { .p = ebs_predict(&d->volume, &w) };
 	bool low_depth = f->iodepth <= VERDICT_LOW_DEPTH && f->p50_s > 0;
 	struct ebs_phase ph = { .duration_s = f->duration_s,
-				.demand_ops = HUGE_VAL,
+				/* A rated phase asks for its rate, no more. */
+				.demand_ops = f->offered > 0 ? f->offered : HUGE_VAL,
 				.iodepth = f->iodepth };
 
 	b.volume = ebs_phase_expected_iops(&b.p, &ph);
@@ -170,8 +174,11 @@ static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
 		n += snprintf(buf + n, len - (size_t)n, ", the instance %.0f%s",
 			      in_unit(f, b->instance), instance_state(b));
 	if (n > 0 && (size_t)n < len && isfinite(b->latency))
-		snprintf(buf + n, len - (size_t)n, ", qd%.0f / %.3f ms (p50 latency) %.0f",
-			 f->iodepth, f->p50_s * 1e3, in_unit(f, b->latency));
+		n += snprintf(buf + n, len - (size_t)n, ", qd%.0f / %.3f ms (p50 latency) %.0f",
+			      f->iodepth, f->p50_s * 1e3, in_unit(f, b->latency));
+	if (n > 0 && (size_t)n < len && f->offered > 0)
+		snprintf(buf + n, len - (size_t)n, ", the offered load (rate_iops) %.0f",
+			 in_unit(f, f->offered));
 }
 
 /* "1,178 s" for long spans, "19.9 s" for short ones (a scaled run). */

@@ -161,6 +161,50 @@ static void test_instance_bound(struct checks *checks)
 	json_decref(run);
 }
 
+/* A rated phase (--rate_iops) asks for its rate and no more: 1,500 on a
+ * 6,000-IOPS gp3 is predicted at 1,500, bound by the offered load, and a
+ * rate above the volume's limit is bound by the volume again. */
+static void test_rated_phase(struct checks *checks)
+{
+	static const struct {
+		double rate, measured, predicted;
+		const char *bound;
+	} cases[] = { { 1500, 1502, 1500, "the offered load (rate_iops)" },
+		      { 9000, 6000, 6000, "volume IOPS" } };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *run = verdict_fixture_raw(FIXTURE_QD1);
+		struct ebs_prices prices = ebs_prices_default();
+		size_t k;
+		json_t *phase;
+
+		if (!CHECK(run != NULL))
+			return;
+		json_array_foreach(json_object_get(run, "phases"), k, phase)
+		{
+			json_t *job = json_object_get(phase, "job");
+			if (strcmp(json_string_value(json_object_get(phase, "phase")),
+				   "randread") ||
+			    strcmp(json_string_value(json_object_get(phase, "device")), "gp3"))
+				continue;
+			json_object_set_new(json_object_get(job, "read"), "iops",
+					    json_real(cases[i].measured));
+			json_object_set_new(job, "ebsbench",
+					    json_pack("{s:{s:f,s:i,s:s}}", "rate", "read_iops",
+						      cases[i].rate, "write_iops", 0, "process",
+						      "linear"));
+		}
+		analysis_build(run, &prices);
+		const json_t *rr = verdict_phase_of(run, "gp3", "randread");
+		CHECK_NEAR(verdict_num(rr, "predicted"), cases[i].predicted, 1e-6);
+		CHECK(!strcmp(verdict_str(rr, "bound"), cases[i].bound));
+		CHECK(!strcmp(verdict_str(rr, "verdict"), "as predicted"));
+		CHECK(strstr(verdict_str(rr, "explanation"), "the offered load (rate_iops)") !=
+		      NULL);
+		json_decref(run);
+	}
+}
+
 /* The bucket held 3.18 M credits when randread began: its cliff at
  * 1,178 s says so within 5 %, and the TL;DR flag is up. */
 static void test_part_empty_start(struct checks *checks)
@@ -225,6 +269,6 @@ static void test_not_applicable(struct checks *checks)
 	json_decref(run);
 }
 
-CHECK_MAIN(test_reference_gp2, test_refill_is_bucket_or_latency, test_qd1_latency_bound,
-	   test_sequential_verdicts, test_sequential_units, test_instance_bound,
-	   test_part_empty_start, test_little_at_qd1, test_not_applicable)
+CHECK_MAIN(test_rated_phase, test_reference_gp2, test_refill_is_bucket_or_latency,
+	   test_qd1_latency_bound, test_sequential_verdicts, test_sequential_units,
+	   test_instance_bound, test_part_empty_start, test_little_at_qd1, test_not_applicable)
