@@ -30,12 +30,18 @@ volumes_from_config() {
 		jq -r --arg t "$1" --arg f "$2" --arg d "$3" \
 			'[.devices[]? | select(.type == $t)][0][$f] // $d' "$dest"
 	}
-	local gp2_size gp3_size gp3_iops gp2_base burst_model_s default_l burst_qemu_s first_gp3_iops
-	first_gp3_iops=$(jq -r '[.devices[]? | select(.volume_id == "vol-0123456789abcdef0")][0]
-		| if .type == "gp3" then (.iops // 3000) else "" end' "$dest")
+	local gp2_size gp3_size gp3_iops gp3_mibs gp2_mibs gp2_base burst_model_s default_l burst_qemu_s
+	local first_gp3_iops first_gp3_mibs
+	read -r first_gp3_iops first_gp3_mibs <<<"$(jq -r '[.devices[]? |
+		select(.volume_id == "vol-0123456789abcdef0")][0]
+		| if .type == "gp3" then "\(.iops // 3000) \(.throughput_mibs // 125)" else "" end' "$dest")"
 	gp2_size=$(volume gp2 size_gib 100)
 	gp3_size=$(volume gp3 size_gib 100)
 	gp3_iops=$(volume gp3 iops 3000)
+	gp3_mibs=$(volume gp3 throughput_mibs 125)
+	# gp2's throughput: 128 MiB/s up to 170 GiB, 250 MiB/s from there (the
+	# model's rule; between 170 and 334 GiB only while credits last).
+	gp2_mibs=$(awk -v g="$gp2_size" 'BEGIN { print (g <= 170 ? 128 : 250) }')
 	read -r gp2_base burst_model_s default_l <<<"$(awk -v g="$gp2_size" -v s="$scale" 'BEGIN {
 		b = 3 * g; if (b < 100) b = 100; if (b > 16000) b = 16000
 		if (b >= 3000) { print b, 0, 0; exit }
@@ -48,15 +54,17 @@ volumes_from_config() {
 	[ "$burst_length" -ge 2 ] || die "--burst-length must be >= 2 (QEMU ignores the cap below)"
 	burst_qemu_s=$(awk -v l="$burst_length" -v b="$gp2_base" 'BEGIN { printf "%.3f", 3000 * l / (3000 - b) }')
 	say "gp2: ${gp2_size} GiB, baseline $gp2_base, burst 3000 for $burst_qemu_s s (L=$burst_length);" \
-		"the model predicts ${burst_model_s} s at time_scale $scale; gp3: flat $gp3_iops IOPS"
+		"the model predicts ${burst_model_s} s at time_scale $scale, $gp2_mibs MiB/s;" \
+		"gp3: flat $gp3_iops IOPS, $gp3_mibs MiB/s"
 	# Limits as QEMU's throttle keys, I/O counted in 256 KiB units as EBS does.
 	local limits_gp2="iops-total=$gp2_base,iops-total-max=3000,iops-total-max-length=$burst_length"
+	limits_gp2+=",bps-total=$((gp2_mibs * 1048576))"
 	# A drive that completes one I/O a second looks, to a guest waiting
 	# 1 s per I/O, like one that stopped: the stall path without the bug.
 	[ "$simulate_stall" = 0 ] || limits_gp2="iops-total=1"
 	[ -z "$first_gp3_iops" ] || {
-		limits_gp2="iops-total=$first_gp3_iops"
-		say "the first drive is a gp3 too: flat $first_gp3_iops IOPS"
+		limits_gp2="iops-total=$first_gp3_iops,bps-total=$((first_gp3_mibs * 1048576))"
+		say "the first drive is a gp3 too: flat $first_gp3_iops IOPS, $first_gp3_mibs MiB/s"
 	}
 	local gp2_args gp3_args shared_args=()
 	if [ -n "$shared_group" ]; then
@@ -65,19 +73,23 @@ volumes_from_config() {
 		say "both drives under one more throttle group: $shared_group"
 	fi
 	mapfile -t gp2_args < <(drive_args gp2 "$gp2_size" "$limits_gp2")
-	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" "iops-total=$gp3_iops" "$(eio_rules)")
+	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" \
+		"iops-total=$gp3_iops,bps-total=$((gp3_mibs * 1048576))" "$(eio_rules)")
 	VOLUME_ARGS=("${shared_args[@]}" "${gp2_args[@]}" -device nvme,serial=vol0123456789abcdef0,drive=gp2
 		"${gp3_args[@]}" -device nvme,serial=vol0fedcba9876543210,drive=gp3)
 	VOLUME_FACTS=$(jq -n --argjson gp2_base "$gp2_base" --argjson l "$burst_length" \
 		--argjson q "$burst_qemu_s" --argjson m "$burst_model_s" --argjson gp3 "$gp3_iops" \
-		--argjson ts "$scale" --arg throttle "$throttle" '{time_scale: $ts, throttle: $throttle,
+		--argjson ts "$scale" --arg throttle "$throttle" --argjson gp2_mibs "$gp2_mibs" \
+		--argjson gp3_mibs "$gp3_mibs" '{time_scale: $ts, throttle: $throttle,
 		gp2: {serial: "vol0123456789abcdef0", baseline_iops: $gp2_base, burst_iops: 3000,
-		      burst_length: $l, burst_seconds_emulated: $q, burst_seconds_model: $m},
-		gp3: {serial: "vol0fedcba9876543210", iops: $gp3}}')
+		      burst_length: $l, burst_seconds_emulated: $q, burst_seconds_model: $m,
+		      throughput_mibs: $gp2_mibs},
+		gp3: {serial: "vol0fedcba9876543210", iops: $gp3, throughput_mibs: $gp3_mibs}}')
 	[ -z "$eio_sector" ] ||
 		VOLUME_FACTS=$(jq --argjson s "$eio_sector" '.gp3.read_eio_sector = $s' <<<"$VOLUME_FACTS")
 	[ -z "$first_gp3_iops" ] ||
-		VOLUME_FACTS=$(jq --argjson i "$first_gp3_iops" '.gp2 = {serial: .gp2.serial, type: "gp3", iops: $i}' <<<"$VOLUME_FACTS")
+		VOLUME_FACTS=$(jq --argjson i "$first_gp3_iops" --argjson m "$first_gp3_mibs" \
+			'.gp2 = {serial: .gp2.serial, type: "gp3", iops: $i, throughput_mibs: $m}' <<<"$VOLUME_FACTS")
 	[ -z "$shared_group" ] ||
 		VOLUME_FACTS=$(jq --arg g "$shared_group" '.shared_group = $g' <<<"$VOLUME_FACTS")
 }
