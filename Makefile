@@ -202,9 +202,10 @@ fuzz-smoke: fuzz-build
 	@bash tests/fuzz/run.sh --replay --seconds 3 $(FUZZ_TARGETS)
 
 # CPU and memory against fio, then the figures fio and ebsbench give side
-# by side (the comparisons a loaded CI machine cannot make reliably).
+# by side, then rate-limited latency beside fio's (the comparisons a loaded
+# CI machine cannot make reliably).
 bench: build/ebsbench
-	@status=0; bash tests/bench/bench.sh || status=1; bash tests/bench/parity.sh || status=1; exit $$status
+	@status=0; for b in bench parity rate; do bash tests/bench/$$b.sh || status=1; done; exit $$status
 
 bench-parity: build/ebsbench
 	bash tests/bench/parity.sh

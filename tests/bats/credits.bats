@@ -20,13 +20,11 @@ load ../peers/peers
 load qemu_helpers
 
 setup_file() {
-	qemu_build
-	peers_start "$BATS_FILE_TMPDIR/peers"
-	export GUEST_S3="https://s3.ebsbench.test:$TLS_PORT"
+	qemu_peers_setup_file
 }
 
 teardown_file() {
-	peers_stop "$BATS_FILE_TMPDIR/peers"
+	qemu_peers_teardown_file
 }
 
 @test "appliance: a gp2 started part-empty reports its start balance within 5 % of the emulated one" {

@@ -32,13 +32,11 @@ M5_LARGE_GROUP+=",bps-total=$M5_LARGE_BASE_BPS,bps-total-max=$M5_LARGE_MAX_BPS"
 M5_LARGE_GROUP+=",bps-total-max-length=$M5_LARGE_L"
 
 setup_file() {
-	qemu_build
-	peers_start "$BATS_FILE_TMPDIR/peers"
-	export GUEST_S3="https://s3.ebsbench.test:$TLS_PORT"
+	qemu_peers_setup_file
 }
 
 teardown_file() {
-	peers_stop "$BATS_FILE_TMPDIR/peers"
+	qemu_peers_teardown_file
 }
 
 # boot_shared OUT CONFIG: the appliance with both drives under the m5.large group.

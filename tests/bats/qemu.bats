@@ -21,14 +21,11 @@ load ../peers/peers
 load qemu_helpers
 
 setup_file() {
-	qemu_build
-	peers_start "$BATS_FILE_TMPDIR/peers"
-	# The guest's name for the host's loopback (fw_cfg opt/ebsbench/hosts).
-	export GUEST_S3="https://s3.ebsbench.test:$TLS_PORT"
+	qemu_peers_setup_file
 }
 
 teardown_file() {
-	peers_stop "$BATS_FILE_TMPDIR/peers"
+	qemu_peers_teardown_file
 }
 
 # jq -e over results.json, naming the check when it fails.

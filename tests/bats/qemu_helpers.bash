@@ -46,3 +46,17 @@ powered_off_by_itself() { # OUT
 		return 1
 	}
 }
+
+# qemu_peers_setup_file / qemu_peers_teardown_file: a QEMU test file's
+# setup_file and teardown_file: the image built, the peers (S3 behind TLS,
+# IMDS) started, GUEST_S3 the guest's name for the host's S3 (fw_cfg
+# opt/ebsbench/hosts maps s3.ebsbench.test to the host's loopback).
+qemu_peers_setup_file() {
+	qemu_build
+	peers_start "$BATS_FILE_TMPDIR/peers"
+	export GUEST_S3="https://s3.ebsbench.test:$TLS_PORT"
+}
+
+qemu_peers_teardown_file() {
+	peers_stop "$BATS_FILE_TMPDIR/peers"
+}
