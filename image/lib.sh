@@ -7,9 +7,10 @@
 
 say() { echo "$PROG: $*" >&2; }
 # die MESSAGE [CODE]: one line naming the problem; exit CODE (default
-# DIE_STATUS, else 1).
+# DIE_STATUS, else 1).  DIED tells an EXIT trap the line is already out.
 die() {
 	say "error: $1"
+	DIED=1
 	exit "${2:-${DIE_STATUS:-1}}"
 }
 # usage: the script's second line ("# NAME ARGS...") as "usage: NAME ARGS...".

@@ -38,9 +38,12 @@ SRC=$CACHE/src
 KH=$PREFIX/kernel-headers
 export DEBIAN_FRONTEND=noninteractive
 step="setup"
-die() { echo "deps: error: $*" >&2; step=; exit 1; }
-# Failures that set -e catches still get a one-line message naming the step.
-trap 'if (($?)) && [[ -n $step ]]; then echo "deps: error: $step failed" >&2; fi' EXIT
+PROG=deps
+# shellcheck source=../../image/lib.sh
+. "$ROOT/image/lib.sh"
+# Failures that set -e catches still get a one-line message naming the step
+# (die's own line is enough).
+trap 'if (($?)) && [[ -n $step && -z ${DIED:-} ]]; then say "error: $step failed"; fi' EXIT
 # --cc and CFLAGS are word-split by the libraries' build systems.
 [[ "$PREFIX$CACHE" != *[[:space:]]* ]] || die "PREFIX/EBSBENCH_CACHE must not contain spaces"
 # Concurrent runs (parallel make, CI jobs) would share $CACHE/build and apt's lock.
