@@ -20,36 +20,14 @@
 # out of tolerance, 2 when the bench cannot run.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-export EBSBENCH=${EBSBENCH:-$ROOT/build/ebsbench}
+PROG=parity
+# shellcheck source=fio_bench.sh
+. "$(dirname "${BASH_SOURCE[0]}")/fio_bench.sh"
 SECONDS_PER_RUN=${PARITY_SECONDS:-15}
 ROUNDS=${PARITY_ROUNDS:-3}
 QD1_PAIRS=${PARITY_QD1_PAIRS:-7}
 IOPS_CAP=3000
 BW_CAP=$((100 << 20))
-
-PROG=parity DIE_STATUS=2
-# shellcheck source=../../image/lib.sh
-. "$ROOT/image/lib.sh"
-
-[ "$(id -u)" = 0 ] || die "needs root (loop devices, blkio cgroups)"
-[ -x "$EBSBENCH" ] || die "$EBSBENCH is missing: run make (or set EBSBENCH)"
-command -v fio >/dev/null || die "fio is missing: make deps installs it"
-command -v jq >/dev/null || die "jq is missing: make deps installs it"
-
-WORK=$(mktemp -d /tmp/ebsbench-parity.XXXXXX)
-# The bats helpers (loop devices, blkio groups, medians) keep their lists
-# in BATS_FILE_TMPDIR.
-export BATS_FILE_TMPDIR=$WORK
-# shellcheck source=tests/bats/helpers.bash
-. "$ROOT/tests/bats/helpers.bash"
-cleanup() {
-	cleanup_groups
-	cleanup_loops
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 LOOP=$(make_loop 1024) || die "no loop device"
 say "device $LOOP: 1024 MiB over /dev/shm; filling it"

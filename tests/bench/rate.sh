@@ -12,31 +12,11 @@
 # The table goes to stdout, progress to stderr; exit 2 when it cannot run.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-export EBSBENCH=${EBSBENCH:-$ROOT/build/ebsbench}
+PROG=bench-rate
+# shellcheck source=fio_bench.sh
+. "$(dirname "${BASH_SOURCE[0]}")/fio_bench.sh"
 SECONDS_PER_RUN=${RATE_SECONDS:-10}
 IOPS_CAP=3000
-
-PROG=bench-rate DIE_STATUS=2
-# shellcheck source=../../image/lib.sh
-. "$ROOT/image/lib.sh"
-
-[ "$(id -u)" = 0 ] || die "needs root (loop devices, blkio cgroups)"
-[ -x "$EBSBENCH" ] || die "$EBSBENCH is missing: run make (or set EBSBENCH)"
-command -v fio >/dev/null || die "fio is missing: make deps installs it"
-command -v jq >/dev/null || die "jq is missing: make deps installs it"
-
-WORK=$(mktemp -d /tmp/ebsbench-rate.XXXXXX)
-export BATS_FILE_TMPDIR=$WORK
-# shellcheck source=tests/bats/helpers.bash
-. "$ROOT/tests/bats/helpers.bash"
-cleanup() {
-	cleanup_groups
-	cleanup_loops
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 LOOP=$(make_filled_loop 256 /dev/zero) || die "no loop device"
 G_CAP=$(unique_name rate-bench)

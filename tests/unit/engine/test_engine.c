@@ -112,15 +112,24 @@ static void round_trip(struct checks *checks, const char *name, int fd)
 	free(rbuf);
 }
 
-static void test_each_engine_moves_io(struct checks *checks)
+/* A 1 MiB scratch file, already unlinked; -1 (a failed check) if none. */
+static int scratch_fd(struct checks *checks)
 {
 	char path[] = "/tmp/test_engine.XXXXXX";
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
 	if (fd < 0)
-		return;
+		return -1;
 	unlink(path);
 	CHECK(ftruncate(fd, 1 << 20) == 0);
+	return fd;
+}
+
+static void test_each_engine_moves_io(struct checks *checks)
+{
+	int fd = scratch_fd(checks);
+	if (fd < 0)
+		return;
 	round_trip(checks, "io_uring", fd);
 	round_trip(checks, "libaio", fd);
 	round_trip(checks, "psync", fd);
@@ -169,13 +178,9 @@ static void timed_reap(struct checks *checks, const char *name, int fd)
  * reap; the asynchronous ones wait for a completion or the timeout. */
 static void test_reap_timed(struct checks *checks)
 {
-	char path[] = "/tmp/test_engine.XXXXXX";
-	int fd = mkstemp(path);
-	CHECK(fd >= 0);
+	int fd = scratch_fd(checks);
 	if (fd < 0)
 		return;
-	unlink(path);
-	CHECK(ftruncate(fd, 1 << 20) == 0);
 	timed_reap(checks, "io_uring", fd);
 	timed_reap(checks, "libaio", fd);
 	CHECK(engine_psync_ops.reap_timed == NULL);
