@@ -207,21 +207,22 @@ build jansson "$JANSSON_VER"
 build mbedtls "$MBEDTLS_VER" "$(sha256sum "$ROOT/runner/deps/mbedtls_config.h" | cut -c1-12)"
 build util-linux "$UTIL_LINUX_VER"
 
-# fio's own reader of histogram logs, which tests/bats/histlog.bats reads
-# ebsbench's logs with: Debian's fio ships it gzipped among its docs; an
-# image that leaves out /usr/share/doc gets it from the installed fio's
-# own source package instead.
-step="fiologparser_hist.py"
-hist_parser=/usr/share/doc/fio/fiologparser_hist.py.gz
-mkdir -p "$PREFIX/bin"
-if [[ -f $hist_parser ]]; then
-  zcat "$hist_parser" >"$PREFIX/bin/fiologparser_hist.py"
-else
-  fetch fio "$(dpkg-query -W -f='${Version}' fio)" "$CACHE/build-fio-source.log"
-  install -m755 "$dir/tools/hist/fiologparser_hist.py" "$PREFIX/bin/"
-  rm -rf "$CACHE/build"
-fi
-chmod 755 "$PREFIX/bin/fiologparser_hist.py"
+build_fio() {
+  # fio's own tools, from the source package of the installed fio: t/io_uring
+  # (the kernel's practical limit, which make bench sets beside fio and
+  # ebsbench), fio's test scripts (t/*.py, run with ebsbench as their fio)
+  # and fiologparser_hist.py (tests/bats/histlog.bats reads our histogram
+  # logs with it).  Built with the system compiler: none of it ships.
+  rm -rf "$PREFIX/share/fio-source"
+  mkdir -p "$PREFIX/share/fio-source" "$PREFIX/bin"
+  cp -a t tools "$PREFIX/share/fio-source/"
+  install -m755 tools/hist/fiologparser_hist.py "$PREFIX/bin/"
+  ./configure >/dev/null
+  make -j"$(nproc)" t/io_uring
+  install -m755 t/io_uring "$PREFIX/bin/t-io_uring"
+}
+
+build fio "$(dpkg-query -W -f='${Version}' fio)"
 
 step="test peers"
 bash "$ROOT/tests/peers/install.sh"
