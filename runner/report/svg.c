@@ -9,145 +9,7 @@
 
 #include "results/results.h"
 #include "report/report_format.h"
-
-#define WIDTH 960
-#define PLOT_LEFT 90.0
-#define PLOT_RIGHT 930.0
-#define LEGEND_ROW 18
-#define NAME_LEN 200
-
-static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-				       "#9467bd", "#8c564b", "#e377c2", "#17becf" };
-#define PALETTE_SIZE (sizeof(palette) / sizeof(palette[0]))
-
-/* One device of one run: a line of the timeline, rows of the latency chart. */
-struct entry {
-	const json_t *run;
-	const char *label;
-	const char *colour;
-	char name[NAME_LEN]; /* "gp2 (gp2, 100 GiB)", or "run 2: gp2" in a fleet */
-};
-
-/* The entries, one per column of results_columns_build. */
-struct entries {
-	struct entry *e;
-	size_t count;
-	struct results_columns columns;
-};
-
-static void entries_free(struct entries *es)
-{
-	results_columns_free(&es->columns);
-	free(es->e);
-}
-
-static int entries_build(struct entries *es, json_t *const *runs, size_t nruns)
-{
-	es->count = 0;
-	es->e = NULL;
-	if (results_columns_build(&es->columns, runs, nruns))
-		return -1;
-	es->e = calloc(es->columns.count ? es->columns.count : 1, sizeof(*es->e));
-	if (!es->e)
-		return -1;
-	for (size_t i = 0; i < es->columns.count; i++) {
-		const struct results_column *col = &es->columns.col[i];
-		struct entry *e = &es->e[es->count];
-		e->run = col->run;
-		e->label = results_label(col->device);
-		e->colour = palette[es->count % PALETTE_SIZE];
-		if (nruns > 1)
-			snprintf(e->name, sizeof(e->name), "run %zu: %s", col->run_index, e->label);
-		else
-			report_device_title(e->name, sizeof(e->name), col->device);
-		es->count++;
-	}
-	return 0;
-}
-
-/* Text and attribute values: a label is whatever the config said. */
-static void put_xml(FILE *out, const char *text)
-{
-	for (; text && *text; text++) {
-		switch (*text) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&apos;", out);
-			break;
-		default:
-			/* XML 1.0 forbids most control characters even escaped. */
-			fputc((unsigned char)*text < 0x20 ? ' ' : *text, out);
-		}
-	}
-}
-
-static void svg_begin(FILE *out, int height, const char *title)
-{
-	fprintf(out,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<title>",
-		WIDTH, height, WIDTH, height);
-	put_xml(out, title);
-	fprintf(out,
-		"</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
-		"<text x=\"%d\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">",
-		WIDTH, height, WIDTH / 2);
-	put_xml(out, title);
-	fputs("</text>\n", out);
-}
-
-static int svg_end(FILE *out)
-{
-	fputs("</svg>\n", out);
-	return fflush(out) || ferror(out) ? -1 : 0;
-}
-
-/* 1, 2 or 5 times a power of ten, giving about `target` intervals. */
-static double nice_step(double range, double target)
-{
-	double raw = range / target, mag, norm;
-
-	if (!(raw > 0) || !isfinite(raw))
-		return 1;
-	mag = pow(10, floor(log10(raw)));
-	norm = raw / mag;
-	return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
-}
-
-/* "2,000" for whole steps, "0.5" for fractional ones (time-scaled runs). */
-static const char *tick_text(char *buf, size_t len, double value, double step)
-{
-	if (step >= 1)
-		return report_count(buf, len, value);
-	snprintf(buf, len, "%g", value);
-	return buf;
-}
-
-static void legend(FILE *out, const struct entries *es, double y)
-{
-	for (size_t i = 0; i < es->count; i++, y += LEGEND_ROW) {
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			"stroke-width=\"3\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
-			"dominant-baseline=\"middle\">",
-			PLOT_LEFT, y, PLOT_LEFT + 24, y, es->e[i].colour, PLOT_LEFT + 30, y);
-		put_xml(out, es->e[i].name);
-		fputs("</text>\n", out);
-	}
-}
+#include "report/svg_draw.h"
 
 /* ---- IOPS timeline ---- */
 
@@ -161,7 +23,7 @@ struct scale {
 
 static double tl_x(const struct scale *s, double seconds)
 {
-	return PLOT_LEFT + seconds / s->xmax * (PLOT_RIGHT - PLOT_LEFT);
+	return SVG_PLOT_LEFT + seconds / s->xmax * (SVG_PLOT_RIGHT - SVG_PLOT_LEFT);
 }
 
 static double tl_y(const struct scale *s, double iops)
@@ -169,14 +31,14 @@ static double tl_y(const struct scale *s, double iops)
 	return TL_BOTTOM - iops / s->ymax * (TL_BOTTOM - TL_TOP);
 }
 
-static const json_t *randread_series(const struct entry *e)
+static const json_t *randread_series(const struct svg_entry *e)
 {
 	return json_object_get(results_phase(e->run, "randread", e->label), "iops_series");
 }
 
 /* x spans the longest phase; y the highest window, the first of each
  * series left out, rounded up to a tick. */
-static struct scale tl_scale(const struct entries *es, double *ystep)
+static struct scale tl_scale(const struct svg_entries *es, double *ystep)
 {
 	struct scale s = { 0, 0 };
 
@@ -193,14 +55,14 @@ static struct scale tl_scale(const struct entries *es, double *ystep)
 		s.xmax = 1;
 	if (!(s.ymax > 0))
 		s.ymax = 1;
-	*ystep = nice_step(s.ymax, 6);
+	*ystep = svg_nice_step(s.ymax, 6);
 	s.ymax = ceil(s.ymax / *ystep) * *ystep;
 	return s;
 }
 
 static void tl_axes(FILE *out, const struct scale *s, double ystep)
 {
-	double xstep = nice_step(s->xmax, 8);
+	double xstep = svg_nice_step(s->xmax, 8);
 	char buf[REPORT_NUM_LEN];
 	long k;
 
@@ -211,8 +73,8 @@ static void tl_axes(FILE *out, const struct scale *s, double ystep)
 			"stroke=\"#e0e0e0\"/>\n"
 			"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
 			"dominant-baseline=\"middle\">%s</text>\n",
-			PLOT_LEFT, y, PLOT_RIGHT, y, PLOT_LEFT - 6, y,
-			tick_text(buf, sizeof(buf), (double)k * ystep, ystep));
+			SVG_PLOT_LEFT, y, SVG_PLOT_RIGHT, y, SVG_PLOT_LEFT - 6, y,
+			svg_tick_text(buf, sizeof(buf), (double)k * ystep, ystep));
 	}
 	for (k = 0; k * xstep <= s->xmax * (1 + 1e-9); k++) {
 		double x = tl_x(s, (double)k * xstep);
@@ -222,7 +84,7 @@ static void tl_axes(FILE *out, const struct scale *s, double ystep)
 			"<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" "
 			"text-anchor=\"middle\">%s</text>\n",
 			x, TL_BOTTOM, x, TL_BOTTOM + 5, x, TL_BOTTOM + 18,
-			tick_text(buf, sizeof(buf), (double)k * xstep, xstep));
+			svg_tick_text(buf, sizeof(buf), (double)k * xstep, xstep));
 	}
 	fprintf(out,
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n"
@@ -232,9 +94,9 @@ static void tl_axes(FILE *out, const struct scale *s, double ystep)
 		"<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 20 "
 		"%.1f)\">"
 		"IOPS</text>\n",
-		PLOT_LEFT, TL_BOTTOM, PLOT_RIGHT, TL_BOTTOM, PLOT_LEFT, TL_TOP, PLOT_LEFT,
-		TL_BOTTOM, (PLOT_LEFT + PLOT_RIGHT) / 2, TL_BOTTOM + 38, (TL_TOP + TL_BOTTOM) / 2,
-		(TL_TOP + TL_BOTTOM) / 2);
+		SVG_PLOT_LEFT, TL_BOTTOM, SVG_PLOT_RIGHT, TL_BOTTOM, SVG_PLOT_LEFT, TL_TOP,
+		SVG_PLOT_LEFT, TL_BOTTOM, (SVG_PLOT_LEFT + SVG_PLOT_RIGHT) / 2, TL_BOTTOM + 38,
+		(TL_TOP + TL_BOTTOM) / 2, (TL_TOP + TL_BOTTOM) / 2);
 }
 
 static void tl_point(FILE *out, const struct scale *s, const json_t *series, size_t i,
@@ -263,7 +125,7 @@ static void tl_bucket(FILE *out, const struct scale *s, const json_t *series, si
 }
 
 /* Returns 1 when it drew a line, else 0. */
-static int tl_line(FILE *out, const struct scale *s, const struct entry *e, size_t index)
+static int tl_line(FILE *out, const struct scale *s, const struct svg_entry *e, size_t index)
 {
 	const json_t *series = randread_series(e);
 	double window = results_window_s(results_phase(e->run, "randread", e->label));
@@ -287,7 +149,7 @@ static int tl_line(FILE *out, const struct scale *s, const struct entry *e, size
 	return 1;
 }
 
-static void tl_mark(FILE *out, const struct scale *s, const struct entry *e, double second,
+static void tl_mark(FILE *out, const struct scale *s, const struct svg_entry *e, double second,
 		    const char *cls, const char *what, double label_y)
 {
 	char buf[REPORT_NUM_LEN];
@@ -306,11 +168,11 @@ static void tl_mark(FILE *out, const struct scale *s, const struct entry *e, dou
 		/* Near the right edge the label goes left of its line, not off the chart. */
 		right_half ? x - 4 : x + 4, label_y, right_half ? "end" : "start", e->colour,
 		cliff ? "1" : "0.6", what,
-		tick_text(buf, sizeof(buf), second, second == floor(second) ? 1 : 0.1));
+		svg_tick_text(buf, sizeof(buf), second, second == floor(second) ? 1 : 0.1));
 }
 
 /* The cliff where it happened, and a lighter line where the model put it. */
-static void tl_cliff_marks(FILE *out, const struct scale *s, const struct entry *e, size_t k)
+static void tl_cliff_marks(FILE *out, const struct scale *s, const struct svg_entry *e, size_t k)
 {
 	const json_t *cliff = results_cliff_found(e->run, e->label);
 
@@ -324,17 +186,17 @@ static void tl_cliff_marks(FILE *out, const struct scale *s, const struct entry 
 
 int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns)
 {
-	struct entries es;
+	struct svg_entries es;
 	struct scale s;
 	double ystep;
 	size_t i, cliffs = 0, lines = 0;
 	int height;
 
-	if (entries_build(&es, runs, nruns)) {
-		entries_free(&es);
+	if (svg_entries_build(&es, runs, nruns)) {
+		svg_entries_free(&es);
 		return -1;
 	}
-	height = (int)TL_LEGEND_TOP + LEGEND_ROW * (int)es.count + 10;
+	height = (int)TL_LEGEND_TOP + SVG_LEGEND_ROW * (int)es.count + 10;
 	s = tl_scale(&es, &ystep);
 	svg_begin(out, height, "Random read IOPS per second (randread)");
 	tl_axes(out, &s, ystep);
@@ -342,14 +204,14 @@ int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns)
 		lines += tl_line(out, &s, &es.e[i], i);
 	if (!lines)
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-			(PLOT_LEFT + PLOT_RIGHT) / 2, (TL_TOP + TL_BOTTOM) / 2,
+			(SVG_PLOT_LEFT + SVG_PLOT_RIGHT) / 2, (TL_TOP + TL_BOTTOM) / 2,
 			"no random read series in these results");
 	for (i = 0; i < es.count; i++) {
 		if (results_cliff_found(es.e[i].run, es.e[i].label))
 			tl_cliff_marks(out, &s, &es.e[i], cliffs++);
 	}
-	legend(out, &es, TL_LEGEND_TOP);
-	entries_free(&es);
+	svg_legend(out, &es, TL_LEGEND_TOP);
+	svg_entries_free(&es);
 	return svg_end(out);
 }
 
@@ -361,7 +223,7 @@ int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns)
 #define LP_RIGHT 860.0
 
 struct lp_row {
-	const struct entry *e;
+	const struct svg_entry *e;
 	const char *phase;
 	double ms[3]; /* p50, p95, p99 */
 };
@@ -377,7 +239,7 @@ static double lp_x(const struct lp_scale *s, double ms)
 	return LP_LEFT + (log10(ms) - s->lo) / (s->hi - s->lo) * (LP_RIGHT - LP_LEFT);
 }
 
-static bool lp_fill(struct lp_row *row, const struct entry *e, const char *phase)
+static bool lp_fill(struct lp_row *row, const struct svg_entry *e, const char *phase)
 {
 	const json_t *dir = results_direction(results_phase(e->run, phase, e->label));
 	bool any = false;
@@ -415,7 +277,7 @@ static json_t *lp_phase_names(json_t *const *runs, size_t nruns)
 }
 
 /* Grouped by phase, then in column order. */
-static size_t lp_rows(struct lp_row **rows, const json_t *names, const struct entries *es)
+static size_t lp_rows(struct lp_row **rows, const json_t *names, const struct svg_entries *es)
 {
 	size_t n = 0, k, i;
 	const json_t *name;
@@ -462,7 +324,8 @@ static void lp_axes(FILE *out, const struct lp_scale *s, double bottom)
 			"stroke=\"#c0c0c0\"/>\n"
 			"<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" "
 			"text-anchor=\"middle\">%s</text>\n",
-			x, LP_TOP, x, bottom, x, bottom + 16, tick_text(buf, sizeof(buf), v, v));
+			x, LP_TOP, x, bottom, x, bottom + 16,
+			svg_tick_text(buf, sizeof(buf), v, v));
 		for (int m = 2; m <= 5 && d < s->hi; m += 3)
 			fprintf(out,
 				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -501,9 +364,9 @@ static void lp_row_draw(FILE *out, const struct lp_scale *s, const struct lp_row
 	fprintf(out,
 		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">",
 		LP_LEFT - 10, y);
-	put_xml(out, row->phase);
+	svg_put_xml(out, row->phase);
 	fputs(" \xc2\xb7 ", out);
-	put_xml(out, fleet ? row->e->name : row->e->label);
+	svg_put_xml(out, fleet ? row->e->name : row->e->label);
 	fputs("</text>\n", out);
 	for (int k = 0; k < 3; k++) {
 		if (row->ms[k] > 0) {
@@ -528,30 +391,30 @@ static void lp_marker_legend(FILE *out, double y)
 	static const char *const names[3] = { "p50", "p95", "p99" };
 
 	for (int k = 0; k < 3; k++) {
-		lp_marker(out, k, PLOT_LEFT + 8 + 70 * k, y, "#555555");
+		lp_marker(out, k, SVG_PLOT_LEFT + 8 + 70 * k, y, "#555555");
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">%s</text>\n",
-			PLOT_LEFT + 18 + 70 * k, y, names[k]);
+			SVG_PLOT_LEFT + 18 + 70 * k, y, names[k]);
 	}
 }
 
 int svg_latency_percentiles(FILE *out, json_t *const *runs, size_t nruns)
 {
-	struct entries es;
+	struct svg_entries es;
 	struct lp_row *rows = NULL;
 	json_t *names;
 	size_t n, i;
 	double bottom;
 	struct lp_scale s;
 
-	if (entries_build(&es, runs, nruns)) {
-		entries_free(&es);
+	if (svg_entries_build(&es, runs, nruns)) {
+		svg_entries_free(&es);
 		return -1;
 	}
 	names = lp_phase_names(runs, nruns);
 	n = lp_rows(&rows, names, &es);
 	s = lp_scale_of(rows, n);
 	bottom = LP_TOP + LP_ROW * (double)(n ? n : 1);
-	svg_begin(out, (int)bottom + 80 + LEGEND_ROW * (int)es.count,
+	svg_begin(out, (int)bottom + 80 + SVG_LEGEND_ROW * (int)es.count,
 		  "Completion latency p50 / p95 / p99 per phase");
 	lp_axes(out, &s, bottom);
 	if (!n)
@@ -565,13 +428,13 @@ int svg_latency_percentiles(FILE *out, json_t *const *runs, size_t nruns)
 			fprintf(out,
 				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#999999\" stroke-dasharray=\"1 3\"/>\n",
-				PLOT_LEFT, y, LP_RIGHT, y);
+				SVG_PLOT_LEFT, y, LP_RIGHT, y);
 		lp_row_draw(out, &s, &rows[i], y + LP_ROW / 2, nruns > 1);
 	}
 	lp_marker_legend(out, bottom + 56);
-	legend(out, &es, bottom + 56 + LEGEND_ROW);
+	svg_legend(out, &es, bottom + 56 + SVG_LEGEND_ROW);
 	free(rows);
 	json_decref(names);
-	entries_free(&es);
+	svg_entries_free(&es);
 	return svg_end(out);
 }

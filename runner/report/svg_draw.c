@@ -1,0 +1,128 @@
+/* svg_draw.c - what every SVG chart of the report shares: the page, the
+ * escaping of text, the axis steps, the colours and the legend. */
+#include "report/svg_draw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_format.h"
+
+static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+				       "#9467bd", "#8c564b", "#e377c2", "#17becf" };
+#define PALETTE_SIZE (sizeof(palette) / sizeof(palette[0]))
+
+void svg_entries_free(struct svg_entries *es)
+{
+	results_columns_free(&es->columns);
+	free(es->e);
+}
+
+int svg_entries_build(struct svg_entries *es, json_t *const *runs, size_t nruns)
+{
+	es->count = 0;
+	es->e = NULL;
+	if (results_columns_build(&es->columns, runs, nruns))
+		return -1;
+	es->e = calloc(es->columns.count ? es->columns.count : 1, sizeof(*es->e));
+	if (!es->e)
+		return -1;
+	for (size_t i = 0; i < es->columns.count; i++) {
+		const struct results_column *col = &es->columns.col[i];
+		struct svg_entry *e = &es->e[es->count];
+		e->run = col->run;
+		e->label = results_label(col->device);
+		e->colour = palette[es->count % PALETTE_SIZE];
+		if (nruns > 1)
+			snprintf(e->name, sizeof(e->name), "run %zu: %s", col->run_index, e->label);
+		else
+			report_device_title(e->name, sizeof(e->name), col->device);
+		es->count++;
+	}
+	return 0;
+}
+
+/* Text and attribute values: a label is whatever the config said. */
+void svg_put_xml(FILE *out, const char *text)
+{
+	for (; text && *text; text++) {
+		switch (*text) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&apos;", out);
+			break;
+		default:
+			/* XML 1.0 forbids most control characters even escaped. */
+			fputc((unsigned char)*text < 0x20 ? ' ' : *text, out);
+		}
+	}
+}
+
+void svg_begin(FILE *out, int height, const char *title)
+{
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<title>",
+		SVG_WIDTH, height, SVG_WIDTH, height);
+	svg_put_xml(out, title);
+	fprintf(out,
+		"</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
+		"<text x=\"%d\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">",
+		SVG_WIDTH, height, SVG_WIDTH / 2);
+	svg_put_xml(out, title);
+	fputs("</text>\n", out);
+}
+
+int svg_end(FILE *out)
+{
+	fputs("</svg>\n", out);
+	return fflush(out) || ferror(out) ? -1 : 0;
+}
+
+/* 1, 2 or 5 times a power of ten, giving about `target` intervals. */
+double svg_nice_step(double range, double target)
+{
+	double raw = range / target, mag, norm;
+
+	if (!(raw > 0) || !isfinite(raw))
+		return 1;
+	mag = pow(10, floor(log10(raw)));
+	norm = raw / mag;
+	return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+}
+
+/* "2,000" for whole steps, "0.5" for fractional ones (time-scaled runs). */
+const char *svg_tick_text(char *buf, size_t len, double value, double step)
+{
+	if (step >= 1)
+		return report_count(buf, len, value);
+	snprintf(buf, len, "%g", value);
+	return buf;
+}
+
+void svg_legend(FILE *out, const struct svg_entries *es, double y)
+{
+	for (size_t i = 0; i < es->count; i++, y += SVG_LEGEND_ROW) {
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-width=\"3\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+			"dominant-baseline=\"middle\">",
+			SVG_PLOT_LEFT, y, SVG_PLOT_LEFT + 24, y, es->e[i].colour,
+			SVG_PLOT_LEFT + 30, y);
+		svg_put_xml(out, es->e[i].name);
+		fputs("</text>\n", out);
+	}
+}

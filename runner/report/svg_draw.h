@@ -1,0 +1,50 @@
+/* svg_draw.h - the parts every SVG chart of the report shares (inner
+ * header of report/): one page size, one palette in the order of summary.md's
+ * (run, device) columns, escaping, axis steps and the legend. */
+#ifndef EBSBENCH_SVG_DRAW_H
+#define EBSBENCH_SVG_DRAW_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "results/results.h"
+
+#define SVG_WIDTH 960
+#define SVG_PLOT_LEFT 90.0
+#define SVG_PLOT_RIGHT 930.0
+#define SVG_LEGEND_ROW 18
+#define SVG_NAME_LEN 200
+
+/* One device of one run: a line of the timeline, rows of the latency chart. */
+struct svg_entry {
+	const json_t *run;
+	const char *label;
+	const char *colour;
+	char name[SVG_NAME_LEN]; /* "gp2 (gp2, 100 GiB)", or "run 2: gp2" in a fleet */
+};
+
+/* The entries, one per column of results_columns_build. */
+struct svg_entries {
+	struct svg_entry *e;
+	size_t count;
+	struct results_columns columns;
+};
+
+/* Fills es with one entry per (run, device) column; -1 on no memory. */
+int svg_entries_build(struct svg_entries *es, json_t *const *runs, size_t nruns);
+void svg_entries_free(struct svg_entries *es);
+/* Writes text as XML character data or an attribute value. */
+void svg_put_xml(FILE *out, const char *text);
+/* The XML prolog, the svg element of SVG_WIDTH x height, a white page and the
+ * title (as <title> and as a heading). */
+void svg_begin(FILE *out, int height, const char *title);
+/* Closes the svg element: 0, or -1 on a write error. */
+int svg_end(FILE *out);
+/* 1, 2 or 5 times a power of ten, giving about `target` intervals. */
+double svg_nice_step(double range, double target);
+/* "2,000" for whole steps, "0.5" for fractional ones. */
+const char *svg_tick_text(char *buf, size_t len, double value, double step);
+/* One row per entry from y down: a line in its colour and its name. */
+void svg_legend(FILE *out, const struct svg_entries *es, double y);
+
+#endif
