@@ -1,4 +1,5 @@
-/* cmd_fio.c - options -> target -> job -> output, for one fio-style job. */
+/* cmd_fio.c - job files and options -> job list -> jobs -> output, the
+ * way fio runs them. */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -13,76 +14,132 @@
 
 /* The usage, in two parts around the engine names the registry gives. */
 static const char usage_head[] =
-	"usage: ebsbench fio --name=NAME --filename=DEV|FILE [options]\n"
-	"Runs one job the way fio would, with fio's option names:\n"
+	"usage: ebsbench fio [JOBFILE...] [--name=NAME --filename=DEV|FILE [options]]...\n"
+	"Runs jobs the way fio would, from fio job files and fio's option names:\n"
 	"  --size --offset --rw=read|write|randread|randwrite|randrw|rw --rwmixread --bs\n"
 	"  --iodepth --runtime --time_based --ramp_time --ioengine=";
 static const char usage_tail[] =
 	"\n"
 	"  --direct --norandommap --randrepeat --randseed --group_reporting\n"
+	"  --numjobs=N --stonewall|--wait_for_previous (options before the first --name\n"
+	"  apply to every job; a job file's [global] to the jobs after it)\n"
 	"  --output-format=normal|json|json+ --output=FILE --percentile_list=A:B:...\n"
 	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
 	"  --write_hist_log=P --log_hist_msec=MS --log_hist_coarseness=0-6\n"
 	"Results go to stdout (or --output); progress and errors to stderr.\n";
 
-static int write_output(const struct job_options *o, const struct job_stats *s)
+/* The reports fio prints: a job each, or with group_reporting (set on a
+ * group's first job) one per group, its jobs' stats merged into merged[]. */
+static unsigned build_reports(const struct job_list *l, const struct jobs_result *res,
+			      struct job_report *reports, struct job_stats *merged,
+			      const struct job_stats **members)
 {
-	FILE *out = o->output[0] ? fopen(o->output, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "ebsbench fio: cannot create %s: %s\n", o->output, strerror(errno));
-		return -1;
+	unsigned n = 0;
+	for (unsigned i = 0, end; i < l->count; i = end) {
+		const struct job_entry *e = &l->jobs[i];
+		end = i + 1;
+		if (e->o.group_reporting)
+			while (end < l->count && l->jobs[end].groupid == e->groupid)
+				end++;
+		reports[n] = (struct job_report){ .o = &e->o,
+						  .s = res->outcomes[i].stats,
+						  .groupid = e->groupid,
+						  .jobs = end - i,
+						  .clone = e->clone };
+		if (end - i > 1) {
+			for (unsigned k = i; k < end; k++)
+				members[k - i] = res->outcomes[k].stats;
+			jobs_merge_group(&merged[n], members, end - i);
+			reports[n].s = &merged[n];
+		}
+		n++;
 	}
-	int ret = o->output_format == OUTPUT_NORMAL
-			  ? output_normal(out, o, s)
-			  : output_json(out, o, s, o->output_format == OUTPUT_JSON_PLUS);
-	if (fflush(out) || ferror(out))
+	return n;
+}
+
+static int print_reports(FILE *out, const struct job_list *l, const struct job_report *r,
+			 unsigned n, const struct jobs_result *res)
+{
+	unsigned format = l->run->output_format;
+	if (format == OUTPUT_NORMAL)
+		return output_normal_run(out, r, n, &res->disk);
+	return output_json_run(out, r, n, &res->disk, res->start_unix_ms,
+			       format == OUTPUT_JSON_PLUS);
+}
+
+/* Writes the run's results to stdout or --output. */
+static int write_output(const struct job_list *l, const struct jobs_result *res)
+{
+	const char *path = l->run->output;
+	struct job_report *reports = calloc(l->count, sizeof(*reports));
+	struct job_stats *merged = calloc(l->count, sizeof(*merged));
+	const struct job_stats **members = calloc(l->count, sizeof(*members));
+	FILE *out = NULL;
+	int ret = -1;
+	if (!reports || !merged || !members)
+		fprintf(stderr, "ebsbench fio: out of memory\n");
+	else if (!(out = path[0] ? fopen(path, "w") : stdout))
+		fprintf(stderr, "ebsbench fio: cannot create %s: %s\n", path, strerror(errno));
+	else
+		ret = print_reports(out, l, reports,
+				    build_reports(l, res, reports, merged, members), res);
+	if (out && (fflush(out) || ferror(out)))
 		ret = -1;
-	if (out != stdout && fclose(out))
+	if (out && out != stdout && fclose(out))
 		ret = -1;
-	if (ret)
+	if (out && ret)
 		fprintf(stderr, "ebsbench fio: writing the results failed\n");
+	free(reports);
+	free(merged);
+	free(members);
 	return ret;
 }
 
-static int run_job(const struct job_options *o, const volatile sig_atomic_t *stop)
+/* The exit status: 1 when a job failed, 5 when a signal cut the run short
+ * (the results are partial), else 0; each failure said on stderr. */
+static int run_status(const struct job_list *l, const struct jobs_result *res,
+		      const volatile sig_atomic_t *stop)
 {
-	char err[512] = "";
-	struct target t;
-	struct iolog logs;
-	struct iolog_paths paths;
-	struct job_stats *s = malloc(sizeof(*s));
+	int code = 0;
+	uint64_t longest = 0;
+	for (unsigned i = 0; i < l->count; i++) {
+		const struct job_outcome *out = &res->outcomes[i];
+		if (out->err[0])
+			fprintf(stderr, "ebsbench fio: %s%s%s\n",
+				l->count > 1 ? l->jobs[i].o.name : "", l->count > 1 ? ": " : "",
+				out->err);
+		if (out->failed)
+			code = 1;
+		if (out->stats->runtime_ns > longest)
+			longest = out->stats->runtime_ns;
+	}
+	if (code == 0 && stop && *stop) {
+		fprintf(stderr,
+			"ebsbench fio: stopped by a signal after %.1f s: the results are partial\n",
+			(double)longest / 1e9);
+		code = 5;
+	}
+	return code;
+}
+
+/* Runs the list; partial results of a failed or stopped run are still
+ * results, printed when any job measured anything. */
+static int run_jobs(const struct job_list *l, const volatile sig_atomic_t *stop)
+{
+	struct jobs_result res;
+	char err[512];
 	int code = 1;
-	if (!s) {
-		fprintf(stderr, "ebsbench fio: out of memory\n");
-		return 1;
-	}
-	stats_job_init(s);
-	if (target_open(&t, o, err, sizeof(err)) == 0) {
-		struct job_context ctx = { .stop = stop };
-		iolog_paths_fio(&paths, o);
-		if (iolog_open(&logs, o, &paths, err, sizeof(err)) == 0 &&
-		    job_run(o, &t, &logs, s, &ctx, err, sizeof(err)) == 0)
-			code = s->error ? 1 : 0;
-		char log_err[256];
-		if (iolog_close(&logs, log_err, sizeof(log_err)) && code == 0) {
-			snprintf(err, sizeof(err), "%s", log_err);
-			code = 1;
-		}
-		target_close(&t);
-		/* Partial results of a failed or stopped job are still results. */
-		if (s->runtime_ns && write_output(o, s))
-			code = 1;
-		if (code == 0 && stop && *stop) {
-			snprintf(err, sizeof(err),
-				 "stopped by a signal after %.1f s: the results "
-				 "are partial",
-				 (double)s->runtime_ns / 1e9);
-			code = 5;
-		}
-	}
-	if (err[0])
+	if (jobs_run(&res, l, stop, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench fio: %s\n", err);
-	free(s);
+	} else {
+		bool measured = false;
+		for (unsigned i = 0; i < res.count; i++)
+			measured |= res.outcomes[i].stats->runtime_ns > 0;
+		code = run_status(l, &res, stop);
+		if (measured && write_output(l, &res))
+			code = 1;
+	}
+	jobs_result_free(&res);
 	return code;
 }
 
@@ -95,19 +152,13 @@ int cmd_fio(int argc, char **argv, const volatile sig_atomic_t *stop)
 		fputs(usage_tail, stdout);
 		return 0;
 	}
-	struct job_options *o = malloc(sizeof(*o));
-	char err[512];
-	if (!o) {
-		fprintf(stderr, "ebsbench fio: out of memory\n");
-		return 1;
-	}
-	options_defaults(o);
+	struct job_list l;
+	char err[1024];
 	int code = 2;
-	if (options_parse_argv(o, argc, argv, err, sizeof(err)) ||
-	    options_validate(o, err, sizeof(err)))
+	if (jobfile_parse_argv(&l, argc, argv, err, sizeof(err)))
 		fprintf(stderr, "ebsbench fio: %s\n", err);
 	else
-		code = run_job(o, stop);
-	free(o);
+		code = run_jobs(&l, stop);
+	jobfile_free(&l);
 	return code;
 }

@@ -29,6 +29,8 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen);
 
 /* The rest of the folder's face (last: each sees what is declared above). */
+#include "job/jobfile.h"
+#include "job/jobs.h"
 #include "job/options_json.h"
 #include "job/window.h"
 

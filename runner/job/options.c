@@ -23,6 +23,7 @@ void options_defaults(struct job_options *o)
 	o->rwmixread = 50;
 	o->bs = 4096;
 	o->iodepth = 1;
+	o->numjobs = 1;
 	o->ioengine = engine_default();
 	o->randrepeat = true;
 	o->randseed = 0x89abcdefu;
@@ -263,6 +264,7 @@ static const struct option_spec option_table[] = {
 	TEXT("filename", filename),
 	{ "size", VALUE_SIZE, FIELD(size), 0, NULL, "a size such as 8G" },
 	{ "offset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M" },
+	{ "fileoffset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M" },
 	{ "rw", VALUE_CUSTOM, 0, 0, set_rw, "read, write, randread, randwrite, randrw or rw" },
 	{ "readwrite", VALUE_CUSTOM, 0, 0, set_rw,
 	  "read, write, randread, randwrite, randrw or rw" },
@@ -271,11 +273,16 @@ static const struct option_spec option_table[] = {
 	{ "blocksize", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k" },
 	{ "iodepth", VALUE_UINT, FIELD(iodepth), 4096, NULL, "a queue depth 1-4096" },
 	{ "runtime", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m" },
+	{ "timeout", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m" },
 	{ "ramp_time", VALUE_DURATION, FIELD(ramp_ns), 0, NULL, "a duration such as 5 or 500ms" },
 	{ "time_based", VALUE_BOOL, FIELD(time_based), 0, NULL, "0 or 1" },
 	{ "ioengine", VALUE_CUSTOM, 0, 0, set_engine, NULL }, /* the registry names them */
 	{ "direct", VALUE_BOOL, FIELD(direct), 0, NULL, "0 or 1" },
 	{ "group_reporting", VALUE_BOOL, FIELD(group_reporting), 0, NULL, "0 or 1" },
+	{ "stonewall", VALUE_BOOL, FIELD(stonewall), 0, NULL, "0 or 1" },
+	{ "wait_for_previous", VALUE_BOOL, FIELD(stonewall), 0, NULL, "0 or 1" },
+	{ "numjobs", VALUE_UINT, FIELD(numjobs), OPTIONS_MAX_NUMJOBS, NULL,
+	  "a number of jobs 1-256" },
 	{ "norandommap", VALUE_BOOL, FIELD(norandommap), 0, NULL, "0 or 1" },
 	{ "randrepeat", VALUE_BOOL, FIELD(randrepeat), 0, NULL, "0 or 1" },
 	{ "randseed", VALUE_SIZE, FIELD(randseed), 0, NULL, "a number" },
@@ -435,6 +442,10 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "missing --filename (a block device or file to test)");
 	else if (o->iodepth == 0)
 		snprintf(err, errlen, "option 'iodepth': must be at least 1");
+	else if (o->numjobs != 1)
+		snprintf(err, errlen,
+			 o->numjobs ? "option 'numjobs': several jobs run only in `ebsbench fio`"
+				    : "option 'numjobs': must be at least 1");
 	else if (o->time_based && o->runtime_ns == 0)
 		snprintf(err, errlen, "option 'time_based' needs --runtime");
 	else if ((o->iops_log[0] || o->bw_log[0]) && o->log_avg_msec == 0)

@@ -15,6 +15,8 @@
 #define OPTIONS_MAX_PERCENTILES 64
 #define OPTIONS_MAX_GIVEN 64
 #define OPTIONS_PATH_MAX 4096
+/* Most clones one job may ask for with numjobs. */
+#define OPTIONS_MAX_NUMJOBS 256
 
 enum rw_pattern { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE };
 enum output_format_bits { OUTPUT_NORMAL = 1, OUTPUT_JSON = 2, OUTPUT_JSON_PLUS = 4 };
@@ -44,6 +46,8 @@ struct job_options {
 	const struct engine_ops *ioengine; /* from the engine registry */
 	bool direct;
 	bool group_reporting;
+	bool stonewall;	  /* stonewall, wait_for_previous: wait for the jobs before */
+	unsigned numjobs; /* clones of this job, run together (only `ebsbench fio`) */
 	bool norandommap;
 	bool randrepeat;
 	uint64_t randseed;
@@ -76,7 +80,9 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, size_t errlen);
 
 /* Checks the combination once every option is in: name and filename given,
- * bs non-zero, iodepth in range and so on. */
+ * bs non-zero, iodepth in range and so on.  numjobs above 1 is refused
+ * here: only a job list (job/jobfile.h) makes clones, and it validates each
+ * clone with numjobs 1. */
 int options_validate(const struct job_options *o, char *err, size_t errlen);
 
 /* Parsers shared with the JSON plan reader and the run config: a size as

@@ -48,5 +48,12 @@ int options_apply_json(struct job_options *o, const json_t *obj, char *err, size
 		if (options_set(o, name, text, err, errlen))
 			return -1;
 	}
+	/* A JSON job is one job: clones would be silently dropped. */
+	if (o->numjobs != 1) {
+		snprintf(err, errlen,
+			 "option 'numjobs': a JSON job is one job (several run only in `ebsbench "
+			 "fio`)");
+		return -1;
+	}
 	return 0;
 }

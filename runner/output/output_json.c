@@ -267,13 +267,15 @@ static json_t *trim_json(const struct job_options *o, bool plus)
 	return trim;
 }
 
-json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus)
+/* One element of "jobs", in group groupid. */
+static json_t *job_json(const struct job_options *o, const struct job_stats *s, unsigned groupid,
+			bool plus)
 {
 	json_t *job = json_object();
 	uint64_t elapsed_ms = s->elapsed_ns / 1000000;
 
 	set_str(job, "jobname", o->name);
-	set_int(job, "groupid", 0);
+	set_int(job, "groupid", groupid);
 	json_object_set_new(job, "error", json_integer(s->error));
 	set_int(job, "eta", 0);
 	set_int(job, "elapsed", (elapsed_ms + 999) / 1000);
@@ -299,6 +301,11 @@ json_t *output_job_json(const struct job_options *o, const struct job_stats *s, 
 	return job;
 }
 
+json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus)
+{
+	return job_json(o, s, 0, plus);
+}
+
 /* fio's "disk_util" array: one entry, or none without kernel statistics. */
 static json_t *disk_util_json(const struct disk_util *d)
 {
@@ -321,24 +328,32 @@ static json_t *disk_util_json(const struct disk_util *d)
 	return list;
 }
 
-int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus)
+int output_json_run(FILE *out, const struct job_report *r, unsigned n, const struct disk_util *disk,
+		    int64_t start_unix_ms, bool plus)
 {
 	json_t *root = json_object(), *jobs = json_array();
 	char when[64];
 	int rc;
 
-	output_format_time(when, sizeof(when), s->start_unix_ms);
+	output_format_time(when, sizeof(when), start_unix_ms);
 	set_str(root, "fio version", "ebsbench-" EBSBENCH_VERSION);
-	set_int(root, "timestamp", (uint64_t)(s->start_unix_ms / 1000));
-	set_int(root, "timestamp_ms", (uint64_t)s->start_unix_ms);
+	set_int(root, "timestamp", (uint64_t)(start_unix_ms / 1000));
+	set_int(root, "timestamp_ms", (uint64_t)start_unix_ms);
 	set_str(root, "time", when);
-	json_array_append_new(jobs, output_job_json(o, s, plus));
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(jobs, job_json(r[i].o, r[i].s, r[i].groupid, plus));
 	json_object_set_new(root, "jobs", jobs);
-	json_object_set_new(root, "disk_util", disk_util_json(&s->disk));
+	json_object_set_new(root, "disk_util", disk_util_json(disk));
 
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);
 	if (rc || fputc('\n', out) == EOF || fflush(out) == EOF || ferror(out))
 		return -1;
 	return 0;
+}
+
+int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus)
+{
+	const struct job_report one = { .o = o, .s = s, .groupid = 0, .jobs = 1 };
+	return output_json_run(out, &one, 1, &s->disk, s->start_unix_ms, plus);
 }

@@ -65,31 +65,41 @@ static uint64_t per_second(uint64_t count, uint64_t runtime_ns)
 	return runtime_ns ? (uint64_t)((double)count * 1e9 / (double)runtime_ns) : 0;
 }
 
-/* What fio prints as the job starts; ours comes with the report. */
-static void print_banner(FILE *out, const struct job_options *o, const struct job_stats *s)
+/* What fio prints as a job starts (ours comes with the report): its line,
+ * "..." once for its numjobs clones. */
+static void print_banner(FILE *out, const struct job_report *r)
 {
+	const struct job_options *o = r->o;
 	char bs[32];
 
+	if (r->clone > 1)
+		return;
+	if (r->clone == 1) {
+		fputs("...\n", out);
+		return;
+	}
 	num2str(bs, sizeof(bs), o->bs, SIG_FIGS, true, UNIT_BYTE);
 	fprintf(out,
-		"%s: (g=0): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-		o->name, options_rw_name(o->rw), bs, bs, bs, bs, bs, bs, s->engine_ran, o->iodepth);
-	if (s->engine_note[0])
-		fprintf(out, "ebsbench: %s\n", s->engine_note);
-	fprintf(out, "ebsbench-%s\nStarting 1 process\n\n", EBSBENCH_VERSION);
+		"%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
+		o->name, r->groupid, options_rw_name(o->rw), bs, bs, bs, bs, bs, bs,
+		r->s->engine_ran, o->iodepth);
+	if (r->s->engine_note[0])
+		fprintf(out, "ebsbench: %s\n", r->s->engine_note);
+	if (r->jobs > 1)
+		fputs("...\n", out);
 }
 
-static void print_job_header(FILE *out, const struct job_options *o, const struct job_stats *s)
+static void print_job_header(FILE *out, const struct job_report *r)
 {
+	const struct job_stats *s = r->s;
 	char when[64];
 
 	output_format_time(when, sizeof(when), s->start_unix_ms);
+	fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d", r->o->name, r->groupid, r->jobs,
+		s->error);
 	if (s->error)
-		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d (error=%s): pid=%d: %s\n", o->name,
-			s->error, strerror(s->error), (int)getpid(), when);
-	else
-		fprintf(out, "%s: (groupid=0, jobs=1): err=%2d: pid=%d: %s\n", o->name, s->error,
-			(int)getpid(), when);
+		fprintf(out, " (error=%s)", strerror(s->error));
+	fprintf(out, ": pid=%d: %s\n", (int)getpid(), when);
 }
 
 /* fio's display_lat: msec or usec only when min, max and the spread are
@@ -297,27 +307,57 @@ static void print_job_totals(FILE *out, const struct job_options *o, const struc
 		o->iodepth);
 }
 
-/* fio's show_group_stats; with one job the min, max and aggregate agree. */
-static void print_group(FILE *out, const struct job_stats *s)
+/* One direction's totals over a group: bytes, the longest and shortest
+ * runtime, the lowest and highest job bandwidth. */
+struct group_totals {
+	uint64_t bytes, min_run_ns, max_run_ns, min_bw, max_bw;
+};
+
+static void group_totals(struct group_totals *g, const struct job_report *r, unsigned n, int d)
+{
+	memset(g, 0, sizeof(*g));
+	for (unsigned i = 0; i < n; i++) {
+		const struct job_stats *s = r[i].s;
+		uint64_t bytes = s->dir[d].bytes, bw = per_second(bytes, s->runtime_ns);
+
+		if (!bytes || !s->runtime_ns)
+			continue;
+		if (!g->bytes || s->runtime_ns < g->min_run_ns)
+			g->min_run_ns = s->runtime_ns;
+		if (!g->bytes || bw < g->min_bw)
+			g->min_bw = bw;
+		g->max_run_ns = s->runtime_ns > g->max_run_ns ? s->runtime_ns : g->max_run_ns;
+		g->max_bw = bw > g->max_bw ? bw : g->max_bw;
+		g->bytes += bytes;
+	}
+}
+
+/* fio's show_group_stats: the group's bandwidth is its bytes over its
+ * longest runtime, beside the slowest and fastest job's. */
+static void print_group(FILE *out, const struct job_report *r, unsigned n)
 {
 	static const char *const label[DDIR_COUNT] = { "   READ", "  WRITE" };
-	char bw[32], bwalt[32], io[32], ioalt[32];
-	unsigned long long run = output_runtime_ms(s->runtime_ns);
-	int d;
+	char bw[32], bwalt[32], lo[32], loalt[32], hi[32], hialt[32], io[32], ioalt[32];
+	struct group_totals g;
 
-	fputs("\nRun status group 0 (all jobs):\n", out);
-	for (d = 0; d < DDIR_COUNT; d++) {
-		const struct direction_stats *ds = &s->dir[d];
-		uint64_t rate = per_second(ds->bytes, s->runtime_ns);
-
-		if (!ds->bytes || !s->runtime_ns)
+	fprintf(out, "\nRun status group %u (all jobs):\n", r[0].groupid);
+	for (int d = 0; d < DDIR_COUNT; d++) {
+		group_totals(&g, r, n, d);
+		if (!g.bytes)
 			continue;
+		uint64_t rate = per_second(g.bytes, g.max_run_ns);
 		num2str(bw, sizeof(bw), rate, SIG_FIGS, true, UNIT_BYTE_PER_SEC);
 		num2str(bwalt, sizeof(bwalt), rate, SIG_FIGS, false, UNIT_BYTE_PER_SEC);
-		num2str(io, sizeof(io), ds->bytes, SIG_FIGS, true, UNIT_BYTE);
-		num2str(ioalt, sizeof(ioalt), ds->bytes, SIG_FIGS, false, UNIT_BYTE);
+		num2str(lo, sizeof(lo), g.min_bw, SIG_FIGS, true, UNIT_BYTE_PER_SEC);
+		num2str(loalt, sizeof(loalt), g.min_bw, SIG_FIGS, false, UNIT_BYTE_PER_SEC);
+		num2str(hi, sizeof(hi), g.max_bw, SIG_FIGS, true, UNIT_BYTE_PER_SEC);
+		num2str(hialt, sizeof(hialt), g.max_bw, SIG_FIGS, false, UNIT_BYTE_PER_SEC);
+		num2str(io, sizeof(io), g.bytes, SIG_FIGS, true, UNIT_BYTE);
+		num2str(ioalt, sizeof(ioalt), g.bytes, SIG_FIGS, false, UNIT_BYTE);
 		fprintf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
-			label[d], bw, bwalt, bw, bw, bwalt, bwalt, io, ioalt, run, run);
+			label[d], bw, bwalt, lo, hi, loalt, hialt, io, ioalt,
+			(unsigned long long)output_runtime_ms(g.min_run_ns),
+			(unsigned long long)output_runtime_ms(g.max_run_ns));
 	}
 }
 
@@ -334,20 +374,46 @@ static void print_disk(FILE *out, const struct disk_util *d)
 		(unsigned long long)d->in_queue, d->util);
 }
 
-int output_normal(FILE *out, const struct job_options *o, const struct job_stats *s)
+/* One job's (or group's) block of the report. */
+static void print_report(FILE *out, const struct job_report *r)
 {
-	int d;
+	const struct job_stats *s = r->s;
 
-	print_banner(out, o, s);
-	print_job_header(out, o, s);
+	print_job_header(out, r);
 	/* fio shows a direction only once it has moved bytes. */
-	for (d = 0; d < DDIR_COUNT; d++)
+	for (int d = 0; d < DDIR_COUNT; d++)
 		if (s->dir[d].bytes && s->runtime_ns)
-			print_direction(out, o, &s->dir[d], (enum ddir)d, s->runtime_ns);
-	print_job_totals(out, o, s);
-	print_group(out, s);
-	print_disk(out, &s->disk);
+			print_direction(out, r->o, &s->dir[d], (enum ddir)d, s->runtime_ns);
+	print_job_totals(out, r->o, s);
+}
+
+int output_normal_run(FILE *out, const struct job_report *r, unsigned n,
+		      const struct disk_util *disk)
+{
+	unsigned i, from, jobs = 0;
+
+	for (i = 0; i < n; i++) {
+		print_banner(out, &r[i]);
+		jobs += r[i].jobs;
+	}
+	fprintf(out, "ebsbench-%s\nStarting %u process%s\n\n", EBSBENCH_VERSION, jobs,
+		jobs == 1 ? "" : "es");
+	for (i = 0; i < n; i++)
+		print_report(out, &r[i]);
+	for (from = 0; from < n; from = i) {
+		for (i = from; i < n && r[i].groupid == r[from].groupid; i++)
+			;
+		print_group(out, &r[from], i - from);
+	}
+	print_disk(out, disk);
 	if (fflush(out) == EOF || ferror(out))
 		return -1;
 	return 0;
+}
+
+int output_normal(FILE *out, const struct job_options *o, const struct job_stats *s)
+{
+	const struct job_report one = { .o = o, .s = s, .groupid = 0, .jobs = 1 };
+
+	return output_normal_run(out, &one, 1, &s->disk);
 }

@@ -1,0 +1,313 @@
+/* jobs.c - run a job list group by group: each group's targets and logs
+ * opened first (so a refused device fails before any I/O), then its jobs
+ * at once, a thread each, each owning its target, logs, offsets and stats;
+ * and fio's group_reporting sums. */
+#include "job/jobs.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/lib.h"
+#include "job/job.h"
+
+/* A job thread's stack: job_run keeps its loop state there. */
+#define JOB_STACK_BYTES (8u << 20)
+
+/* Everything one job of a group runs with, owned by its thread. */
+struct job_slot {
+	const struct job_entry *e;
+	struct job_outcome *out;
+	const volatile sig_atomic_t *stop;
+	struct target t;
+	struct iolog logs;
+	bool target_open;
+	bool logs_open;
+	bool threaded;
+	pthread_t thread;
+};
+
+/* fio numbers a job's logs by its thread number: P_iops.3.log. */
+static void number_logs(struct iolog_paths *p, unsigned number)
+{
+	for (int k = 0; k < IOLOG_KINDS; k++) {
+		size_t len = strlen(p->path[k]);
+		if (len > 6 && !strcmp(p->path[k] + len - 6, ".1.log"))
+			snprintf(p->path[k] + len - 6, IOLOG_PATH_MAX - (len - 6), ".%u.log",
+				 number);
+	}
+}
+
+/* Opens the slot's target and logs; on failure the outcome says why. */
+static int slot_open(struct job_slot *j)
+{
+	struct iolog_paths paths;
+	const struct job_options *o = &j->e->o;
+	if (target_open(&j->t, o, j->out->err, sizeof(j->out->err)))
+		return -1;
+	j->target_open = true;
+	iolog_paths_fio(&paths, o);
+	number_logs(&paths, j->e->number);
+	if (iolog_open(&j->logs, o, &paths, j->out->err, sizeof(j->out->err)))
+		return -1;
+	j->logs_open = true;
+	return 0;
+}
+
+/* The job itself; an I/O error is in its stats and err. */
+static void *slot_run(void *arg)
+{
+	struct job_slot *j = arg;
+	struct job_context ctx = { .stop = j->stop };
+	if (job_run(&j->e->o, &j->t, &j->logs, j->out->stats, &ctx, j->out->err,
+		    sizeof(j->out->err)) ||
+	    j->out->stats->error)
+		j->out->failed = 1;
+	return NULL;
+}
+
+/* Closes what slot_open opened; a lost log write fails the job. */
+static void slot_close(struct job_slot *j)
+{
+	char log_err[256];
+	if (j->logs_open && iolog_close(&j->logs, log_err, sizeof(log_err)) && !j->out->failed) {
+		snprintf(j->out->err, sizeof(j->out->err), "%s", log_err);
+		j->out->failed = 1;
+	}
+	if (j->target_open)
+		target_close(&j->t);
+}
+
+/* Starts the slot's thread, or runs it here when it is alone. */
+static void slot_start(struct job_slot *j, bool alone)
+{
+	pthread_attr_t attr;
+	if (alone) {
+		slot_run(j);
+		return;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, JOB_STACK_BYTES);
+	j->threaded = pthread_create(&j->thread, &attr, slot_run, j) == 0;
+	pthread_attr_destroy(&attr);
+	if (!j->threaded) {
+		snprintf(j->out->err, sizeof(j->out->err), "cannot start a thread for job '%s'",
+			 j->e->o.name);
+		j->out->failed = 1;
+	}
+}
+
+/* Opens the n slots of one group; false when any could not open. */
+static bool group_open(struct job_slot *slots, unsigned n)
+{
+	bool all_open = true;
+	for (unsigned i = 0; i < n; i++)
+		if (slot_open(&slots[i])) {
+			slots[i].out->failed = 1;
+			all_open = false;
+		}
+	return all_open;
+}
+
+/* Runs the n opened slots of one group together, then closes them all. */
+static void group_run(struct job_slot *slots, unsigned n, bool all_open)
+{
+	for (unsigned i = 0; all_open && i < n; i++)
+		slot_start(&slots[i], n == 1);
+	for (unsigned i = 0; i < n; i++) {
+		if (slots[i].threaded)
+			pthread_join(slots[i].thread, NULL);
+		slot_close(&slots[i]);
+	}
+}
+
+static int alloc_outcomes(struct jobs_result *r, unsigned count, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->outcomes = calloc(count, sizeof(*r->outcomes));
+	if (!r->outcomes) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	r->count = count;
+	for (unsigned i = 0; i < count; i++) {
+		r->outcomes[i].stats = malloc(sizeof(*r->outcomes[i].stats));
+		if (!r->outcomes[i].stats) {
+			snprintf(err, errlen, "out of memory for the stats of %u jobs", count);
+			return -1;
+		}
+		stats_job_init(r->outcomes[i].stats);
+	}
+	return 0;
+}
+
+static int64_t wall_ms(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* The first job's disk, sampled from its group's start to the run's end. */
+struct run_disk {
+	bool sampled;
+	dev_t dev;
+	uint64_t started_ns;
+	struct disk_sample before;
+};
+
+static void run_disk_start(struct run_disk *d, const struct target *t)
+{
+	d->sampled = true;
+	d->dev = t->disk;
+	d->started_ns = clock_now_ns();
+	disk_sample_take(d->dev, &d->before);
+}
+
+static void run_disk_finish(const struct run_disk *d, struct disk_util *out)
+{
+	struct disk_sample after;
+	if (!d->sampled)
+		return;
+	disk_sample_take(d->dev, &after);
+	disk_sample_delta(&d->before, &after, clock_now_ns() - d->started_ns, out);
+}
+
+int jobs_run(struct jobs_result *r, const struct job_list *l, const volatile sig_atomic_t *stop,
+	     char *err, size_t errlen)
+{
+	struct job_slot *slots = calloc(l->count ? l->count : 1, sizeof(*slots));
+	struct run_disk disk = { .sampled = false };
+	if (!slots || alloc_outcomes(r, l->count, err, errlen)) {
+		if (!slots)
+			snprintf(err, errlen, "out of memory");
+		free(slots);
+		return -1;
+	}
+	r->start_unix_ms = wall_ms();
+	for (unsigned i = 0; i < l->count; i++)
+		slots[i] =
+			(struct job_slot){ .e = &l->jobs[i], .out = &r->outcomes[i], .stop = stop };
+	for (unsigned from = 0, to; from < l->count && !(stop && *stop); from = to) {
+		for (to = from; to < l->count && l->jobs[to].groupid == l->jobs[from].groupid; to++)
+			;
+		bool all_open = group_open(&slots[from], to - from);
+		if (from == 0 && slots[0].target_open)
+			run_disk_start(&disk, &slots[0].t);
+		group_run(&slots[from], to - from, all_open);
+	}
+	run_disk_finish(&disk, &r->disk);
+	free(slots);
+	return 0;
+}
+
+void jobs_result_free(struct jobs_result *r)
+{
+	for (unsigned i = 0; r->outcomes && i < r->count; i++)
+		free(r->outcomes[i].stats);
+	free(r->outcomes);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Chan et al.'s pairwise combination of two running moments: exact, as
+ * fio's __sum_stat. */
+static void merge_running(struct running_stat *into, const struct running_stat *from)
+{
+	if (from->n == 0)
+		return;
+	if (into->n == 0) {
+		*into = *from;
+		return;
+	}
+	double n = (double)(into->n + from->n), delta = from->mean - into->mean;
+	into->m2 += from->m2 + delta * delta * (double)into->n * (double)from->n / n;
+	into->mean += delta * (double)from->n / n;
+	into->n += from->n;
+	into->min = from->min < into->min ? from->min : into->min;
+	into->max = from->max > into->max ? from->max : into->max;
+}
+
+/* fio sums window samples of a group (its sum_stat with pure_sum): the
+ * group's IOPS in a window is its jobs' together. */
+static void sum_samples(struct sample_stat *into, const struct sample_stat *from)
+{
+	if (from->n == 0)
+		return;
+	if (into->n == 0) {
+		*into = *from;
+		return;
+	}
+	into->min += from->min;
+	into->max += from->max;
+	into->mean += from->mean;
+	into->m2 += from->m2;
+	into->n += from->n;
+}
+
+static void merge_direction(struct direction_stats *into, const struct direction_stats *from)
+{
+	into->ios += from->ios;
+	into->bytes += from->bytes;
+	into->short_ios += from->short_ios;
+	merge_running(&into->slat, &from->slat);
+	merge_running(&into->clat, &from->clat);
+	merge_running(&into->lat, &from->lat);
+	histogram_merge(&into->clat_hist, &from->clat_hist);
+	histogram_merge(&into->lat_hist, &from->lat_hist);
+	sum_samples(&into->iops_samples, &from->iops_samples);
+	sum_samples(&into->bw_samples, &from->bw_samples);
+}
+
+static void add_counts(uint64_t *into, const uint64_t *from, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		into[i] += from[i];
+}
+
+/* One job's counters, CPU and times added to the group's. */
+static void merge_job(struct job_stats *into, const struct job_stats *from)
+{
+	for (int d = 0; d < DDIR_COUNT; d++)
+		merge_direction(&into->dir[d], &from->dir[d]);
+	into->runtime_ns =
+		from->runtime_ns > into->runtime_ns ? from->runtime_ns : into->runtime_ns;
+	into->elapsed_ns =
+		from->elapsed_ns > into->elapsed_ns ? from->elapsed_ns : into->elapsed_ns;
+	into->usr_ns += from->usr_ns;
+	into->sys_ns += from->sys_ns;
+	into->ctx += from->ctx;
+	into->majf += from->majf;
+	into->minf += from->minf;
+	if (from->max_rss_kib > into->max_rss_kib)
+		into->max_rss_kib = from->max_rss_kib;
+	add_counts(into->depth_level, from->depth_level, DEPTH_LEVELS);
+	add_counts(into->latency_ns, from->latency_ns, LATENCY_NS_LEVELS);
+	add_counts(into->latency_us, from->latency_us, LATENCY_US_LEVELS);
+	add_counts(into->latency_ms, from->latency_ms, LATENCY_MS_LEVELS);
+	if (!into->error)
+		into->error = from->error;
+}
+
+void jobs_merge_group(struct job_stats *into, const struct job_stats *const *from, unsigned n)
+{
+	uint64_t runtimes = 0;
+	stats_job_init(into);
+	if (n == 0)
+		return;
+	/* The first job names the engine and the start, as fio's first td. */
+	snprintf(into->engine_ran, sizeof(into->engine_ran), "%s", from[0]->engine_ran);
+	snprintf(into->engine_note, sizeof(into->engine_note), "%s", from[0]->engine_note);
+	into->start_unix_ms = from[0]->start_unix_ms;
+	into->disk = from[0]->disk;
+	for (unsigned i = 0; i < n; i++) {
+		merge_job(into, from[i]);
+		runtimes += from[i]->runtime_ns;
+	}
+	/* fio: usr_time and sys_time over total_run_time, both summed. */
+	if (runtimes) {
+		into->usr_cpu = 100.0 * (double)into->usr_ns / (double)runtimes;
+		into->sys_cpu = 100.0 * (double)into->sys_ns / (double)runtimes;
+	}
+}

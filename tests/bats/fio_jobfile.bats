@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# fio_jobfile.bats - fio job files and several jobs per run, against fio
+# 3.33 itself on the same loop device:
+#   - four stonewalled jobs sharing include files (relative to the including
+#     file, one through ${VAR}), fio's aliases (readwrite=, wait_for_previous):
+#     both tools give the same job names, groups and order, and every job's
+#     IOPS within parity.bats's bounds under a 3,000 IOPS cap;
+#   - jobs without a stonewall run at once (one cap shared, one runtime);
+#   - numjobs clones: one entry each, or one per group with group_reporting,
+#     whose json+ histogram holds exactly every clone's I/O;
+#   - errors name the option and FILE:LINE;
+#   - fio's own t/jsonplus2csv_test.py (three --name jobs, json+) with
+#     `ebsbench fio` as its fio.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load_bats_libs
+
+FIO_SOURCE="$HELPERS_DIR/../../build/deps/share/fio-source"
+
+setup_file() {
+	require_ebsbench
+	command -v fio >/dev/null || fail "fio is missing: make deps installs it"
+	LOOP=$(make_filled_loop 256 /dev/zero)
+	G_IOPS=$(unique_name jobs3000)
+	make_group "$G_IOPS" "$LOOP" 3000 3000
+	export LOOP G_IOPS
+}
+
+teardown_file() {
+	cleanup_groups
+	cleanup_loops
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# between V LO HI WHAT: LO <= V <= HI, or fail naming WHAT.
+between() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }' ||
+		fail "$4 = $1, want $2 .. $3"
+}
+
+show() {
+	printf '# %-40s %s\n' "$1" "$2" >&3
+}
+
+# write_stonewalled_jobs: jobs/four.fio, its [global] from two include
+# files beside it (found from another working directory, as fio finds
+# them), the device through ${JOBS_DEV}.
+write_stonewalled_jobs() {
+	mkdir -p jobs
+	cat >jobs/common.fio <<-'EOF'
+	; shared by every job
+	ioengine=libaio
+	direct=1
+	bs=4k
+	time_based
+	runtime=8
+	ramp_time=1
+	EOF
+	cat >jobs/device.fio <<-'EOF'
+	filename=${JOBS_DEV}
+	EOF
+	cat >jobs/four.fio <<-'EOF'
+	[global]
+	include common.fio
+	include device.fio
+
+	[rr]
+	rw=randread
+	iodepth=32
+
+	# fio's alias of rw=
+	[rw]
+	stonewall
+	readwrite=randwrite
+	iodepth=32
+
+	[sr]
+	wait_for_previous
+	rw=read
+	iodepth=8
+
+	[sw]
+	stonewall
+	rw=write
+	iodepth=8
+	EOF
+}
+
+# in_cap OUT TOOL ARGS...: TOOL's JSON of ARGS under the 3,000 IOPS cap in
+# OUT; the run must succeed.
+in_cap() {
+	local out=$1
+	shift
+	in_group "$G_IOPS" "$@" --output-format=json >"$out" 2>"$out.err" ||
+		fail "$* failed: $(tail -3 "$out.err")"
+	json_doc "$out" || fail "no clean JSON from $*: $(head -c 300 "$out")"
+}
+
+@test "four stonewalled jobs with include files: fio's names, groups and order, every job's IOPS within the cap bounds for both tools" {
+	write_stonewalled_jobs
+	export JOBS_DEV=$LOOP
+	in_cap ours.json "$EBSBENCH" fio jobs/four.fio
+	in_cap fio.json fio jobs/four.fio
+	local names groups
+	names=$(jq -c '[.jobs[].jobname]' fio.json)
+	groups=$(jq -c '[.jobs[].groupid]' fio.json)
+	assert_equal "$names" '["rr","rw","sr","sw"]'
+	assert_equal "$groups" '[0,1,2,3]'
+	assert_equal "$(jq -c '[.jobs[].jobname]' ours.json)" "$names"
+	assert_equal "$(jq -c '[.jobs[].groupid]' ours.json)" "$groups"
+	assert_equal "$(jq '.disk_util | length' ours.json)" 1
+	local i dir ours theirs
+	for i in 0 1 2 3; do
+		dir=$(jq -r ".jobs[$i] | if .write.total_ios > 0 then \"write\" else \"read\" end" fio.json)
+		ours=$(jnum ours.json ".jobs[$i].$dir.iops")
+		theirs=$(jnum fio.json ".jobs[$i].$dir.iops")
+		# The job did only its own direction, in 4 KiB I/Os.
+		assert_equal "$(jq -r ".jobs[$i] | if .write.total_ios > 0 then \"write\" else \"read\" end" ours.json)" "$dir"
+		assert_equal "$(jnum ours.json ".jobs[$i].$dir.io_bytes")" \
+			$(($(jnum ours.json ".jobs[$i].$dir.total_ios") * 4096))
+		show "$(jq -r ".jobs[$i].jobname" ours.json) $dir" \
+			"$(printf 'ebsbench %.1f IOPS, fio %.1f IOPS (%s %%)' "$ours" "$theirs" "$(pct_diff "$ours" "$theirs")")"
+		between "$theirs" 1500 $((3000 * 102 / 100)) "fio's IOPS of job $i under a cap of 3000"
+		between "$ours" 1500 $((3000 * 102 / 100)) "ebsbench's IOPS of job $i under a cap of 3000"
+	done
+}
+
+@test "jobs without a stonewall run at once: one cap shared, one runtime" {
+	local t0 t1 r1 r2
+	t0=$(date +%s%N)
+	in_cap ours.json "$EBSBENCH" fio --filename="$LOOP" --ioengine=libaio --direct=1 \
+		--rw=randread --iodepth=16 --runtime=4 --ramp_time=1 --time_based --name=one --name=two
+	t1=$(date +%s%N)
+	assert_equal "$(jq -c '[.jobs[] | [.jobname, .groupid]]' ours.json)" '[["one",0],["two",0]]'
+	r1=$(jnum ours.json '.jobs[0].read.iops')
+	r2=$(jnum ours.json '.jobs[1].read.iops')
+	show "two jobs at once" "$(printf '%.1f + %.1f IOPS in %d ms' "$r1" "$r2" $(((t1 - t0) / 1000000)))"
+	# One after the other would take 10 s and give each job the whole cap.
+	[ $(((t1 - t0) / 1000000)) -lt 8000 ] || fail "two 5 s jobs took $(((t1 - t0) / 1000000)) ms"
+	between "$(awk -v a="$r1" -v b="$r2" 'BEGIN { print a + b }')" 1500 $((3000 * 102 / 100)) \
+		"the two jobs' IOPS together under one cap of 3000"
+	between "$r1" 500 2000 "job one's share of the cap"
+	between "$r2" 500 2000 "job two's share of the cap"
+}
+
+@test "numjobs: a clone each, as fio lists them; group_reporting merges them exactly" {
+	local args=(--filename="$LOOP" --ioengine=libaio --direct=1 --rw=randread --bs=4k
+		--iodepth=4 --size=4M --name=clones --numjobs=3)
+	"$EBSBENCH" fio "${args[@]}" --output-format=json >ours.json 2>ours.err ||
+		fail "ebsbench failed: $(cat ours.err)"
+	fio "${args[@]}" --output-format=json >fio.json 2>fio.err || fail "fio failed: $(cat fio.err)"
+	assert_equal "$(jq -c '[.jobs[] | [.jobname, .groupid]]' ours.json)" \
+		"$(jq -c '[.jobs[] | [.jobname, .groupid]]' fio.json)"
+	# Each clone reads the whole 4 MiB region once, on its own offsets.
+	assert_equal "$(jq -c '[.jobs[].read.io_bytes]' ours.json)" '[4194304,4194304,4194304]'
+
+	"$EBSBENCH" fio "${args[@]}" --group_reporting --output-format=json+ >group.json 2>ours.err ||
+		fail "ebsbench failed: $(cat ours.err)"
+	assert_equal "$(jq '.jobs | length' group.json)" 1
+	assert_equal "$(jnum group.json '.jobs[0].read.total_ios')" 3072
+	assert_equal "$(jnum group.json '.jobs[0].read.clat_ns.N')" 3072
+	assert_equal "$(jq '[.jobs[0].read.clat_ns.bins[]] | add' group.json)" 3072
+	assert_equal "$(jq -r '.jobs[0].jobname' group.json)" clones
+}
+
+@test "errors name the option and the FILE:LINE it came from; nothing runs" {
+	printf '[global]\nfilename=%s\n\n[a]\nrw=read\nnumjob=2\n' "$LOOP" >bad.fio
+	run --separate-stderr "$EBSBENCH" fio bad.fio
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+	[[ $stderr == *"bad.fio:6"*"'numjob'"* ]] || fail "stderr: $stderr"
+	printf '[a]\nfilename=%s\ninclude nowhere.fio\n' "$LOOP" >bad2.fio
+	run --separate-stderr "$EBSBENCH" fio bad2.fio
+	assert_equal "$status" 2
+	[[ $stderr == *"nowhere.fio"* ]] || fail "stderr: $stderr"
+}
+
+@test "fio's own t/jsonplus2csv_test.py passes with ebsbench fio as its fio" {
+	local script=$FIO_SOURCE/t/jsonplus2csv_test.py tool=$FIO_SOURCE/tools/fio_jsonplus_clat2csv
+	[ -f "$script" ] || fail "$script is missing: make deps unpacks fio's source"
+	printf '#!/bin/sh\nexec "%s" fio "$@"\n' "$EBSBENCH" >ebsbench-as-fio
+	chmod +x ebsbench-as-fio
+	run python3 "$script" -f ./ebsbench-as-fio -s "$tool"
+	[[ $output == *"1 tests passed, 0 failed"* ]] || fail "exit $status: $output"
+	assert_equal "$status" 0
+	assert_equal "$(jq -c '[.jobs[].jobname]' fio-output.json)" '["test1","test2","test3"]'
+}
