@@ -299,7 +299,9 @@ static int argv_option(struct reader *R, const char *word)
 		return set_option(R, name, eq ? eq + 1 : NULL, "");
 	if (!strncmp(eq + 1, "global", 6)) /* fio: --name=global sets defaults */
 		return finish_job(R);
-	return start_job(R, eq + 1, "");
+	/* fio lists a command-line job's --name among its options (a file
+	 * job's section name it does not). */
+	return start_job(R, eq + 1, "") || set_option(R, "name", eq + 1, "") ? -1 : 0;
 }
 
 /* The command line: options, then the job files' names in order. */

@@ -292,8 +292,8 @@ usage_error() {
 
 NEVER_ARGS=(--filename=never --size=1M --rw=randwrite)
 
-@test "unknown option --numjobs=4: exit 2, one line naming it" {
-	usage_error "numjobs" --name=x "${NEVER_ARGS[@]}" --numjobs=4
+@test "unknown option --zonemode=zbd: exit 2, one line naming it" {
+	usage_error "zonemode" --name=x "${NEVER_ARGS[@]}" --zonemode=zbd
 }
 
 @test "unknown option --bogus: exit 2, one line naming it" {

@@ -84,7 +84,7 @@ static void test_sections_global_and_comments(struct checks *checks)
 	/* "job options" are the job's own, as fio's: not [global]'s. */
 	CHECK(given(job(&s, 0), "readwrite") &&
 	      !strcmp(given(job(&s, 0), "readwrite"), "randread"));
-	CHECK(given(job(&s, 0), "size") == NULL);
+	CHECK(given(job(&s, 0), "size") == NULL && given(job(&s, 0), "name") == NULL);
 	/* No stonewall: one group, run together. */
 	CHECK_EQ_U64(s.list.groups, 1);
 	jobfile_free(&s.list);
@@ -178,6 +178,7 @@ static void test_command_line_precedence(struct checks *checks)
 	CHECK_EQ_U64(job(&s, 0)->bs, 8192);
 	CHECK_EQ_U64(job(&s, 1)->bs, 4096);
 	CHECK(given(job(&s, 0), "filename") == NULL && given(job(&s, 0), "bs") != NULL);
+	CHECK(given(job(&s, 0), "name") && !strcmp(given(job(&s, 0), "name"), "x"));
 	/* Output options are the run's, wherever they stand. */
 	char *argv3[] = { "--name=x", "--filename=/tmp/a", "--output-format=json" };
 	CHECK(parse(&s, 3, argv3) == 0);
