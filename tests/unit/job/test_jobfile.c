@@ -22,6 +22,19 @@ static void put(struct checks *checks, struct scratch *s, const char *name, cons
 	CHECK(check_write_file(s->dir, name, text, path, cap));
 }
 
+/* A fresh scratch directory and an empty list. */
+static void scratch_open(struct checks *checks, struct scratch *s)
+{
+	memset(s, 0, sizeof(*s));
+	CHECK(check_temp_dir(s->dir, sizeof(s->dir), "jobfile"));
+}
+
+static void scratch_close(struct scratch *s)
+{
+	jobfile_free(&s->list);
+	check_remove_tree(s->dir);
+}
+
 static int parse(struct scratch *s, int argc, char **argv)
 {
 	jobfile_free(&s->list);
@@ -46,9 +59,9 @@ static const char *given(const struct job_options *o, const char *name)
 
 static void test_sections_global_and_comments(struct checks *checks)
 {
-	struct scratch s = { .dir = "" };
+	struct scratch s;
 	char path[256];
-	CHECK(check_temp_dir(s.dir, sizeof(s.dir), "jobfile"));
+	scratch_open(checks, &s);
 	put(checks, &s, "a.fio",
 	    "; fio's comment\n"
 	    "# and the other one\n"
@@ -87,15 +100,14 @@ static void test_sections_global_and_comments(struct checks *checks)
 	CHECK(given(job(&s, 0), "size") == NULL && given(job(&s, 0), "name") == NULL);
 	/* No stonewall: one group, run together. */
 	CHECK_EQ_U64(s.list.groups, 1);
-	jobfile_free(&s.list);
-	check_remove_tree(s.dir);
+	scratch_close(&s);
 }
 
 static void test_include_relative_to_the_file(struct checks *checks)
 {
-	struct scratch s = { .dir = "" };
+	struct scratch s;
 	char path[256], sub[300];
-	CHECK(check_temp_dir(s.dir, sizeof(s.dir), "jobfile"));
+	scratch_open(checks, &s);
 	snprintf(sub, sizeof(sub), "%s/inc", s.dir);
 	CHECK(mkdir(sub, 0700) == 0);
 	put(checks, &s, "inc/common.fio", "filename=/tmp/y.dat\ninclude more.fio\n", path,
@@ -119,8 +131,7 @@ static void test_include_relative_to_the_file(struct checks *checks)
 	put(checks, &s, "inc/loop.fio", "[j]\ninclude loop2.fio\n", path, sizeof(path));
 	CHECK(parse(&s, 1, argv) < 0);
 	CHECK(strstr(s.err, "includes nest deeper") != NULL);
-	jobfile_free(&s.list);
-	check_remove_tree(s.dir);
+	scratch_close(&s);
 }
 
 static void test_env_expansion(struct checks *checks)
@@ -136,16 +147,15 @@ static void test_env_expansion(struct checks *checks)
 	CHECK(!strcmp(out, "${}x$y${open"));
 	CHECK(jobfile_expand_env("${EBSBENCH_T_BS}${EBSBENCH_T_BS}", out, 6) < 0);
 
-	struct scratch s = { .dir = "" };
+	struct scratch s;
 	char path[256];
-	CHECK(check_temp_dir(s.dir, sizeof(s.dir), "jobfile"));
+	scratch_open(checks, &s);
 	put(checks, &s, "env.fio", "[j]\nfilename=/tmp/z\nbs=${EBSBENCH_T_BS}\n", path,
 	    sizeof(path));
 	char *argv[] = { path };
 	CHECK(parse(&s, 1, argv) == 0);
 	CHECK_EQ_U64(job(&s, 0)->bs, 65536);
-	jobfile_free(&s.list);
-	check_remove_tree(s.dir);
+	scratch_close(&s);
 }
 
 /* As measured with fio 3.33: options before the first --name are the
@@ -154,9 +164,9 @@ static void test_env_expansion(struct checks *checks)
  * stonewall; command-line jobs come first. */
 static void test_command_line_precedence(struct checks *checks)
 {
-	struct scratch s = { .dir = "" };
+	struct scratch s;
 	char a[256], b[256];
-	CHECK(check_temp_dir(s.dir, sizeof(s.dir), "jobfile"));
+	scratch_open(checks, &s);
 	put(checks, &s, "a.fio", "[global]\nsize=64k\n[j1]\nbs=16k\n[j2]\n", a, sizeof(a));
 	put(checks, &s, "b.fio", "[j3]\nfilename=/tmp/b\n", b, sizeof(b));
 	char *argv[] = { "--bs=8k", "--filename=/tmp/a", a, b, "--name=c1", "--rw=write" };
@@ -183,8 +193,7 @@ static void test_command_line_precedence(struct checks *checks)
 	char *argv3[] = { "--name=x", "--filename=/tmp/a", "--output-format=json" };
 	CHECK(parse(&s, 3, argv3) == 0);
 	CHECK(s.list.run->output_format == OUTPUT_JSON);
-	jobfile_free(&s.list);
-	check_remove_tree(s.dir);
+	scratch_close(&s);
 }
 
 static void test_stonewall_groups_and_clones(struct checks *checks)
@@ -219,17 +228,16 @@ static void test_stonewall_groups_and_clones(struct checks *checks)
 static void expect_file_error(struct checks *checks, const char *text, const char *needle,
 			      const char *needle2)
 {
-	struct scratch s = { .dir = "" };
+	struct scratch s;
 	char path[256];
-	CHECK(check_temp_dir(s.dir, sizeof(s.dir), "jobfile"));
+	scratch_open(checks, &s);
 	put(checks, &s, "bad.fio", text, path, sizeof(path));
 	char *argv[] = { path };
 	CHECK(parse(&s, 1, argv) < 0);
 	if (!CHECK(strstr(s.err, needle) && strstr(s.err, needle2)))
 		fprintf(stderr, "error for %s was: %s\n", text, s.err);
 	CHECK(strchr(s.err, '\n') == NULL);
-	jobfile_free(&s.list);
-	check_remove_tree(s.dir);
+	scratch_close(&s);
 }
 
 static void test_errors_name_file_and_line(struct checks *checks)
