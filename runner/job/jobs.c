@@ -4,6 +4,8 @@
  * and fio's group_reporting sums. */
 #include "job/jobs.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,12 +42,29 @@ static void number_logs(struct iolog_paths *p, unsigned number)
 	}
 }
 
-/* Opens the slot's target and logs; on failure the outcome says why. */
-static int slot_open(struct job_slot *j)
+/* A numjobs clone shares its job's open target through a dup of its
+ * descriptor: same region, and the O_EXCL claim a writer holds on a block
+ * device covers the clones (a second open would be refused, EBUSY). */
+static int clone_target(struct job_slot *j, const struct job_slot *first)
+{
+	j->t = first->t;
+	j->t.fd = fcntl(first->t.fd, F_DUPFD_CLOEXEC, 0);
+	if (j->t.fd < 0) {
+		snprintf(j->out->err, sizeof(j->out->err), "cannot share %.200s with a clone: %s",
+			 j->e->o.filename, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Opens the slot's target (first, its job's when it is a clone) and logs;
+ * on failure the outcome says why. */
+static int slot_open(struct job_slot *j, const struct job_slot *first)
 {
 	struct iolog_paths paths;
 	const struct job_options *o = &j->e->o;
-	if (target_open(&j->t, o, j->out->err, sizeof(j->out->err)))
+	if (first ? clone_target(j, first)
+		  : target_open(&j->t, o, j->out->err, sizeof(j->out->err)))
 		return -1;
 	j->target_open = true;
 	iolog_paths_fio(&paths, o);
@@ -103,11 +122,19 @@ static void slot_start(struct job_slot *j, bool alone)
 static bool group_open(struct job_slot *slots, unsigned n)
 {
 	bool all_open = true;
-	for (unsigned i = 0; i < n; i++)
-		if (slot_open(&slots[i])) {
+	for (unsigned i = 0; i < n; i++) {
+		/* Clones follow their job, in its group. */
+		unsigned clone = slots[i].e->clone;
+		const struct job_slot *first = clone && clone <= i ? &slots[i - clone] : NULL;
+		if (first && !first->target_open) {
+			all_open = false;
+			continue;
+		}
+		if (slot_open(&slots[i], first)) {
 			slots[i].out->failed = 1;
 			all_open = false;
 		}
+	}
 	return all_open;
 }
 

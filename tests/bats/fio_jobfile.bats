@@ -6,8 +6,9 @@
 #     both tools give the same job names, groups and order, and every job's
 #     IOPS within parity.bats's bounds under a 3,000 IOPS cap;
 #   - jobs without a stonewall run at once (one cap shared, one runtime);
-#   - numjobs clones: one entry each, or one per group with group_reporting,
-#     whose json+ histogram holds exactly every clone's I/O;
+#   - numjobs clones: one entry each (writers of one block device too), or
+#     one per group with group_reporting, whose json+ histogram holds
+#     exactly every clone's I/O;
 #   - errors name the option and FILE:LINE;
 #   - fio's own t/jsonplus2csv_test.py (three --name jobs, json+) with
 #     `ebsbench fio` as its fio.
@@ -166,6 +167,11 @@ in_cap() {
 	assert_equal "$(jnum group.json '.jobs[0].read.clat_ns.N')" 3072
 	assert_equal "$(jq '[.jobs[0].read.clat_ns.bins[]] | add' group.json)" 3072
 	assert_equal "$(jq -r '.jobs[0].jobname' group.json)" clones
+
+	# Writing clones share their job's exclusive open of the device.
+	"$EBSBENCH" fio "${args[@]/randread/randwrite}" --output-format=json >write.json 2>ours.err ||
+		fail "ebsbench failed: $(cat ours.err)"
+	assert_equal "$(jq -c '[.jobs[].write.io_bytes]' write.json)" '[4194304,4194304,4194304]'
 }
 
 @test "errors name the option and the FILE:LINE it came from; nothing runs" {
