@@ -63,7 +63,7 @@ static int print_reports(FILE *out, const struct job_list *l, const struct job_r
 	unsigned format = l->run->output_format;
 	if (format == OUTPUT_NORMAL)
 		return output_normal_run(out, r, n, &res->disk);
-	return output_json_run(out, r, n, &res->disk, res->start_unix_ms,
+	return output_json_run(out, l->global, r, n, &res->disk, res->start_unix_ms,
 			       format == OUTPUT_JSON_PLUS);
 }
 

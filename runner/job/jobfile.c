@@ -363,7 +363,7 @@ int jobfile_parse_argv(struct job_list *l, int argc, char **argv, char *err, siz
 		}
 	}
 	free(R.job);
-	free(R.global);
+	l->global = R.global;
 	return ret;
 }
 
@@ -371,5 +371,6 @@ void jobfile_free(struct job_list *l)
 {
 	free(l->jobs);
 	free(l->run);
+	free(l->global);
 	memset(l, 0, sizeof(*l));
 }

@@ -32,8 +32,10 @@ struct job_entry {
 struct job_list {
 	struct job_entry *jobs; /* in the order fio runs and reports them */
 	unsigned count;
-	unsigned groups;	 /* groupid of the last job + 1 */
-	struct job_options *run; /* the command line's output and output-format */
+	unsigned groups;	    /* groupid of the last job + 1 */
+	struct job_options *run;    /* the command line's output and output-format */
+	struct job_options *global; /* the defaults as the last file left them: fio's
+				     * "global options" */
 };
 
 /* Reads argv (job files and --name[=value] words, in any order) into l,

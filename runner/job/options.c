@@ -264,23 +264,17 @@ static const struct option_spec option_table[] = {
 	TEXT("filename", filename),
 	{ "size", VALUE_SIZE, FIELD(size), 0, NULL, "a size such as 8G" },
 	{ "offset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M" },
-	{ "fileoffset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M" },
 	{ "rw", VALUE_CUSTOM, 0, 0, set_rw, "read, write, randread, randwrite, randrw or rw" },
-	{ "readwrite", VALUE_CUSTOM, 0, 0, set_rw,
-	  "read, write, randread, randwrite, randrw or rw" },
 	{ "rwmixread", VALUE_UINT, FIELD(rwmixread), 100, NULL, "a percentage 0-100" },
 	{ "bs", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k" },
-	{ "blocksize", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k" },
 	{ "iodepth", VALUE_UINT, FIELD(iodepth), 4096, NULL, "a queue depth 1-4096" },
 	{ "runtime", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m" },
-	{ "timeout", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m" },
 	{ "ramp_time", VALUE_DURATION, FIELD(ramp_ns), 0, NULL, "a duration such as 5 or 500ms" },
 	{ "time_based", VALUE_BOOL, FIELD(time_based), 0, NULL, "0 or 1" },
 	{ "ioengine", VALUE_CUSTOM, 0, 0, set_engine, NULL }, /* the registry names them */
 	{ "direct", VALUE_BOOL, FIELD(direct), 0, NULL, "0 or 1" },
 	{ "group_reporting", VALUE_BOOL, FIELD(group_reporting), 0, NULL, "0 or 1" },
 	{ "stonewall", VALUE_BOOL, FIELD(stonewall), 0, NULL, "0 or 1" },
-	{ "wait_for_previous", VALUE_BOOL, FIELD(stonewall), 0, NULL, "0 or 1" },
 	{ "numjobs", VALUE_UINT, FIELD(numjobs), OPTIONS_MAX_NUMJOBS, NULL,
 	  "a number of jobs 1-256" },
 	{ "norandommap", VALUE_BOOL, FIELD(norandommap), 0, NULL, "0 or 1" },
@@ -302,6 +296,27 @@ static const struct option_spec option_table[] = {
 	  "IOPS such as 1500 (reads and writes) or 1500,500 (R,W), each 0-10000000" },
 	{ "rate_process", VALUE_CUSTOM, 0, 0, set_rate_process, "linear or poisson" },
 };
+
+/* fio's aliases (its options table's .alias): the same option under a
+ * second name, listed in "job options" under the first, as fio does. */
+static const struct {
+	const char *alias;
+	const char *name;
+} option_aliases[] = {
+	{ "readwrite", "rw" },
+	{ "blocksize", "bs" },
+	{ "fileoffset", "offset" },
+	{ "timeout", "runtime" },
+	{ "wait_for_previous", "stonewall" },
+};
+
+static const char *canonical_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(option_aliases) / sizeof(option_aliases[0]); i++)
+		if (!strcmp(option_aliases[i].alias, name))
+			return option_aliases[i].name;
+	return name;
+}
 
 static const struct option_spec *find_option(const char *name)
 {
@@ -356,7 +371,7 @@ static void remember_given(struct job_options *o, const char *name, const char *
 int options_set(struct job_options *o, const char *name, const char *value, char *err,
 		size_t errlen)
 {
-	const struct option_spec *spec = find_option(name);
+	const struct option_spec *spec = find_option(canonical_name(name));
 	if (!spec) {
 		snprintf(err, errlen, "unknown or unsupported option '%s'", name);
 		return -1;
@@ -369,7 +384,7 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 				       : engine_names(engines, sizeof(engines), ", ", " or "));
 		return -1;
 	}
-	remember_given(o, name, value);
+	remember_given(o, spec->name, value);
 	return 0;
 }
 

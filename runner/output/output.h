@@ -18,10 +18,11 @@ struct job_report {
 	unsigned clone; /* 0, or which numjobs copy of its job it is (1..) */
 };
 
-/* fio's JSON document for a run: one entry per report in order, the run's
- * start time and disk_util once.  Returns 0, or -1 when writing failed. */
-int output_json_run(FILE *out, const struct job_report *r, unsigned n, const struct disk_util *disk,
-		    int64_t start_unix_ms, bool plus);
+/* fio's JSON document for a run: "global options" (those global gives;
+ * none for NULL), one entry per report in order, the run's start time and
+ * disk_util once.  Returns 0, or -1 when writing failed. */
+int output_json_run(FILE *out, const struct job_options *global, const struct job_report *r,
+		    unsigned n, const struct disk_util *disk, int64_t start_unix_ms, bool plus);
 /* fio's normal output for a run: every job, then each group's totals, then
  * the disk once. */
 int output_normal_run(FILE *out, const struct job_report *r, unsigned n,

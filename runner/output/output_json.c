@@ -279,7 +279,11 @@ static json_t *job_json(const struct job_options *o, const struct job_stats *s, 
 	json_object_set_new(job, "error", json_integer(s->error));
 	set_int(job, "eta", 0);
 	set_int(job, "elapsed", (elapsed_ms + 999) / 1000);
-	json_object_set_new(job, "job options", options_json(o));
+	json_t *opts = options_json(o);
+	if (json_object_size(opts)) /* fio leaves out an empty list */
+		json_object_set_new(job, "job options", opts);
+	else
+		json_decref(opts);
 	json_object_set_new(job, "read",
 			    direction_json(o, &s->dir[DDIR_READ], s->runtime_ns, plus));
 	json_object_set_new(job, "write",
@@ -328,8 +332,8 @@ static json_t *disk_util_json(const struct disk_util *d)
 	return list;
 }
 
-int output_json_run(FILE *out, const struct job_report *r, unsigned n, const struct disk_util *disk,
-		    int64_t start_unix_ms, bool plus)
+int output_json_run(FILE *out, const struct job_options *global, const struct job_report *r,
+		    unsigned n, const struct disk_util *disk, int64_t start_unix_ms, bool plus)
 {
 	json_t *root = json_object(), *jobs = json_array();
 	char when[64];
@@ -340,6 +344,8 @@ int output_json_run(FILE *out, const struct job_report *r, unsigned n, const str
 	set_int(root, "timestamp", (uint64_t)(start_unix_ms / 1000));
 	set_int(root, "timestamp_ms", (uint64_t)start_unix_ms);
 	set_str(root, "time", when);
+	if (global && global->given_count)
+		json_object_set_new(root, "global options", options_json(global));
 	for (unsigned i = 0; i < n; i++)
 		json_array_append_new(jobs, job_json(r[i].o, r[i].s, r[i].groupid, plus));
 	json_object_set_new(root, "jobs", jobs);
@@ -355,5 +361,5 @@ int output_json_run(FILE *out, const struct job_report *r, unsigned n, const str
 int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus)
 {
 	const struct job_report one = { .o = o, .s = s, .groupid = 0, .jobs = 1 };
-	return output_json_run(out, &one, 1, &s->disk, s->start_unix_ms, plus);
+	return output_json_run(out, NULL, &one, 1, &s->disk, s->start_unix_ms, plus);
 }

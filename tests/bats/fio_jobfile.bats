@@ -115,6 +115,9 @@ in_cap() {
 	assert_equal "$(jq -c '[.jobs[].jobname]' ours.json)" "$names"
 	assert_equal "$(jq -c '[.jobs[].groupid]' ours.json)" "$groups"
 	assert_equal "$(jq '.disk_util | length' ours.json)" 1
+	# The [global] section's options, and each job's own, as fio lists them.
+	assert_equal "$(jq -cS '."global options"' ours.json)" "$(jq -cS '."global options"' fio.json)"
+	assert_equal "$(jq -cS '[.jobs[]."job options"]' ours.json)" "$(jq -cS '[.jobs[]."job options"]' fio.json)"
 	local i dir ours theirs
 	for i in 0 1 2 3; do
 		dir=$(jq -r ".jobs[$i] | if .write.total_ios > 0 then \"write\" else \"read\" end" fio.json)

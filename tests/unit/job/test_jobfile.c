@@ -94,9 +94,10 @@ static void test_sections_global_and_comments(struct checks *checks)
 	/* A [global] after a job changes only the jobs after it. */
 	CHECK_EQ_U64(job(&s, 0)->iodepth, 1);
 	CHECK_EQ_U64(job(&s, 1)->iodepth, 8);
-	/* "job options" are the job's own, as fio's: not [global]'s. */
-	CHECK(given(job(&s, 0), "readwrite") &&
-	      !strcmp(given(job(&s, 0), "readwrite"), "randread"));
+	/* "job options" are the job's own, as fio's: not [global]'s, and an
+	 * alias under the option's own name. */
+	CHECK(given(job(&s, 0), "rw") && !strcmp(given(job(&s, 0), "rw"), "randread"));
+	CHECK(given(job(&s, 0), "readwrite") == NULL && given(job(&s, 0), "runtime") != NULL);
 	CHECK(given(job(&s, 0), "size") == NULL && given(job(&s, 0), "name") == NULL);
 	/* No stonewall: one group, run together. */
 	CHECK_EQ_U64(s.list.groups, 1);
