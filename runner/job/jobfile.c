@@ -209,7 +209,7 @@ static int file_section(struct reader *R, char *line, const char *where)
 	return start_job(R, line + 1, where);
 }
 
-static int read_file(struct reader *R, const char *path, unsigned depth);
+static int read_file(struct reader *R, const char *path, unsigned depth, const char *from);
 
 /* `include FILE`: its lines join the current section.  A relative name
  * that is not there from the working directory is taken from the
@@ -233,7 +233,7 @@ static int file_include(struct reader *R, const char *including, const char *nam
 			 name);
 	else
 		snprintf(path, sizeof(path), "%s", name);
-	return read_file(R, path, depth + 1);
+	return read_file(R, path, depth + 1, where);
 }
 
 /* One line of a file at depth (0: a job file, more: an include). */
@@ -255,14 +255,17 @@ static int file_line(struct reader *R, const char *path, char *line, unsigned de
 	return file_option(R, line, where);
 }
 
-static int read_file(struct reader *R, const char *path, unsigned depth)
+/* Reads a job file (depth 0) or an include; from is the FILE:LINE that
+ * included it ("" for a job file), for the error when it cannot open. */
+static int read_file(struct reader *R, const char *path, unsigned depth, const char *from)
 {
 	FILE *f = fopen(path, "r");
 	char line[LINE_MAX_CHARS + 2], where[WHERE_MAX];
 	unsigned lineno = 0;
 	int ret = 0;
 	if (!f) {
-		snprintf(R->err, R->errlen, "cannot open job file %s: %s", path, strerror(errno));
+		snprintf(R->err, R->errlen, "%s%scannot open %s %s: %s", from, from[0] ? ": " : "",
+			 depth ? "include file" : "job file", path, strerror(errno));
 		return -1;
 	}
 	while (ret == 0 && fgets(line, sizeof(line), f)) {
@@ -333,7 +336,7 @@ static int read_files(struct reader *R, const char **files, unsigned nfiles)
 			R->stonewall_next = true;
 		}
 		R->in_section = false;
-		if (read_file(R, files[i], 0) || finish_job(R))
+		if (read_file(R, files[i], 0, "") || finish_job(R))
 			return -1;
 	}
 	return 0;

@@ -186,7 +186,7 @@ in_cap() {
 	printf '[a]\nfilename=%s\ninclude nowhere.fio\n' "$LOOP" >bad2.fio
 	run --separate-stderr "$EBSBENCH" fio bad2.fio
 	assert_equal "$status" 2
-	[[ $stderr == *"nowhere.fio"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"bad2.fio:3"*"nowhere.fio"* ]] || fail "stderr: $stderr"
 }
 
 @test "fio's own t/jsonplus2csv_test.py passes with ebsbench fio as its fio" {

@@ -248,7 +248,8 @@ static void test_errors_name_file_and_line(struct checks *checks)
 	expect_file_error(checks, "[j]\nbs=4q\n", "bad.fio:2", "'bs'");
 	expect_file_error(checks, "bs=4k\n[j]\n", "bad.fio:1", "outside of a [section]");
 	expect_file_error(checks, "[j\n", "bad.fio:1", "[name]");
-	expect_file_error(checks, "[j]\ninclude missing.fio\n", "missing.fio", "cannot open");
+	expect_file_error(checks, "[j]\ninclude missing.fio\n",
+			  "bad.fio:2: cannot open include file", "missing.fio");
 	expect_file_error(checks, "[j]\noutput-format=json\n", "bad.fio:2", "command line");
 	/* A job that cannot run names itself and where it starts. */
 	expect_file_error(checks, "[global]\nbs=4k\n[nofile]\nrw=read\n", "job 'nofile'",
