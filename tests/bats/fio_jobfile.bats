@@ -189,6 +189,8 @@ in_cap() {
 	[[ $stderr == *"bad2.fio:3"*"nowhere.fio"* ]] || fail "stderr: $stderr"
 }
 
+# The script's one command is three --name jobs at once, json+, with
+# --max-jobs, --slat/clat/lat_percentiles and --thread (issue 16 item 2).
 @test "fio's own t/jsonplus2csv_test.py passes with ebsbench fio as its fio" {
 	local script=$FIO_SOURCE/t/jsonplus2csv_test.py tool=$FIO_SOURCE/tools/fio_jsonplus_clat2csv
 	[ -f "$script" ] || fail "$script is missing: make deps unpacks fio's source"
