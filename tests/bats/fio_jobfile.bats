@@ -9,6 +9,7 @@
 #   - numjobs clones: one entry each (writers of one block device too), or
 #     one per group with group_reporting, whose json+ histogram holds
 #     exactly every clone's I/O;
+#   - a signal stops the running jobs and starts no later group;
 #   - errors name the option and FILE:LINE;
 #   - fio's own t/jsonplus2csv_test.py (three --name jobs, json+) with
 #     `ebsbench fio` as its fio.
@@ -175,6 +176,31 @@ in_cap() {
 	"$EBSBENCH" fio "${args[@]/randread/randwrite}" --output-format=json >write.json 2>ours.err ||
 		fail "ebsbench failed: $(cat ours.err)"
 	assert_equal "$(jq -c '[.jobs[].write.io_bytes]' write.json)" '[4194304,4194304,4194304]'
+}
+
+@test "SIGTERM stops every running job and starts no later group: exit 5, each job in the JSON" {
+	local pid rc=0
+	env --default-signal=INT,TERM "$EBSBENCH" fio --filename="$LOOP" --ioengine=libaio --direct=1 \
+		--rw=randread --runtime=60 --time_based --name=a --name=b \
+		--name=c --stonewall --filename=later.dat --size=1M --output-format=json >sig.json 2>sig.err &
+	pid=$!
+	sleep 2
+	kill -s TERM "$pid"
+	for _ in $(seq 1 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid"
+		fail "still running 5 s after SIGTERM"
+	fi
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 5
+	json_doc sig.json || fail "no valid JSON: $(head -c 300 sig.json); $(cat sig.err)"
+	assert_equal "$(jq -c '[.jobs[] | [.jobname, .groupid, .read.total_ios > 0]]' sig.json)" \
+		'[["a",0,true],["b",0,true],["c",1,false]]'
+	# c never started: its file was never laid out.
+	[ ! -e later.dat ] || fail "job c opened its target after the stop"
 }
 
 @test "errors name the option and the FILE:LINE it came from; nothing runs" {
