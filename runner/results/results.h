@@ -86,6 +86,8 @@
 
 #define RESULTS_SCHEMA 1
 #define RESULTS_FILE "results.json"
+/* The block-size sweep's steps: "phase": "sweep", told apart by rw and bs. */
+#define RESULTS_PHASE_SWEEP "sweep"
 
 /* A JSON object of this schema: what results_load accepts. */
 bool results_schema_ok(const json_t *root);

@@ -1,0 +1,113 @@
+/* sweep.c - the block-size sweep against the EBS model: per step the
+ * latency, IOPS and throughput bounds, the lowest of them and a verdict. */
+#include "analysis/sweep.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "results/results.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* Keeps the lower of the point's prediction and a bound (NaN: unknown). */
+static void lower_bound(struct sweep_point *pt, double mibs, enum ebs_bound bound)
+{
+	if (isfinite(mibs) && !(pt->predicted_mibs <= mibs)) {
+		pt->predicted_mibs = mibs;
+		pt->bound = bound;
+	}
+}
+
+struct sweep_point sweep_predict(const struct ebs_volume *v, double bs, double service_s,
+				 bool volume_burst, double instance_mibs)
+{
+	struct ebs_workload w = { .io_size_bytes = bs,
+				  .sequential = true,
+				  .credits_at_start = EBS_CREDITS_FULL };
+	struct ebs_prediction p = ebs_predict(v, &w);
+	double units_s = volume_burst && p.bursts ? p.burst_iops : p.baseline_iops;
+	struct sweep_point pt = { .bs = bs, .predicted_mibs = NAN, .bound = EBS_BOUND_NONE };
+
+	pt.latency_mibs = service_s > 0 ? bs / service_s / MIB : NAN;
+	pt.iops_mibs = p.io_units > 0 ? units_s / p.io_units * bs / MIB : NAN;
+	pt.throughput_mibs = volume_burst && p.bursts ? p.burst_mibs : p.baseline_mibs;
+	pt.instance_mibs = instance_mibs;
+	lower_bound(&pt, pt.latency_mibs, EBS_BOUND_LATENCY);
+	lower_bound(&pt, pt.iops_mibs, EBS_BOUND_VOLUME_IOPS);
+	lower_bound(&pt, pt.throughput_mibs, EBS_BOUND_VOLUME_THROUGHPUT);
+	lower_bound(&pt, pt.instance_mibs, EBS_BOUND_INSTANCE_THROUGHPUT);
+	return pt;
+}
+
+static json_t *num_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* The k-th "sweep" object of the device's verdict list (same run order). */
+static const json_t *nth_sweep_verdict(const json_t *verdicts, size_t k)
+{
+	size_t i;
+	const json_t *v;
+	json_array_foreach(verdicts, i, v)
+	{
+		if (results_str_is(json_object_get(v, "phase"), RESULTS_PHASE_SWEEP) && k-- == 0)
+			return v;
+	}
+	return NULL;
+}
+
+/* What a step moved, both directions, in MiB/s. */
+static double measured_mibs(const json_t *record)
+{
+	const json_t *job = json_object_get(record, "job");
+	return (results_num_or(json_object_get(job, "read"), "bw_bytes", 0) +
+		results_num_or(json_object_get(job, "write"), "bw_bytes", 0)) /
+	       MIB;
+}
+
+/* One step's object: its bounds and prediction from the model, the facts
+ * (service time, credits, instance limit) from verdict.c's object. */
+static json_t *step_json(const struct verdict_device *d, const json_t *record,
+			 const json_t *verdict)
+{
+	double bs = results_num_or(record, "bs", NAN), measured = measured_mibs(record);
+	double service_s = results_num_or(verdict, "service_time_ms", NAN) / 1e3;
+	const json_t *credits = json_object_get(verdict, "credits_at_start");
+	bool burst = !json_is_number(credits) || json_number_value(credits) > 0;
+	double inst = results_num_or(json_object_get(verdict, "bounds"), "instance", NAN);
+	bool predicted = d->is_ebs && json_is_number(json_object_get(verdict, "predicted"));
+	struct sweep_point pt = sweep_predict(&d->volume, bs, service_s, burst, inst);
+	enum ebs_verdict v =
+		predicted ? ebs_verdict_of(measured, pt.predicted_mibs, VERDICT_TOLERANCE)
+			  : EBS_NOT_PREDICTED;
+
+	json_t *bounds = json_pack(
+		"{s:o,s:o,s:o,s:o}", "latency_mibs", num_or_null(pt.latency_mibs), "iops_mibs",
+		num_or_null(pt.iops_mibs), "throughput_mibs", num_or_null(pt.throughput_mibs),
+		"instance_mibs", num_or_null(pt.instance_mibs));
+	return json_pack("{s:O?,s:f,s:f,s:o,s:o,s:s?,s:o,s:s,s:f}", "rw",
+			 json_object_get(record, "rw"), "bs", bs, "measured_mibs", measured,
+			 "service_time_ms", num_or_null(service_s * 1e3), "predicted_mibs",
+			 predicted ? num_or_null(pt.predicted_mibs) : json_null(), "bound",
+			 predicted ? ebs_bound_name(pt.bound) : NULL, "bounds", bounds, "verdict",
+			 ebs_verdict_name(v), "tolerance", VERDICT_TOLERANCE);
+}
+
+json_t *sweep_line(const json_t *results, const struct verdict_device *d, const json_t *verdicts)
+{
+	json_t *list = NULL;
+	const json_t *record;
+	size_t i, k = 0;
+
+	json_array_foreach(json_object_get(results, "phases"), i, record)
+	{
+		if (!results_str_is(json_object_get(record, "device"), d->label) ||
+		    !results_str_is(json_object_get(record, "phase"), RESULTS_PHASE_SWEEP))
+			continue;
+		if (!list)
+			list = json_array();
+		json_array_append_new(list, step_json(d, record, nth_sweep_verdict(verdicts, k++)));
+	}
+	return list;
+}
