@@ -4,12 +4,13 @@
  * words.
  *
  * Three bounds per step, the lowest wins: latency (one I/O in flight, so
- * bs / the step's service time, its p50 completion latency), IOPS (the
- * volume's IOPS in its 256 KiB units, sequential I/O of 32 KiB and up
- * merged, times bs) and throughput (the volume's MiB/s cap), and the
- * instance's EBS limit where the instance type is known.  Small blocks
- * are latency- or IOPS-bound and grow with bs; large ones meet the cap:
- * seed 002's 16 MB/s at 16k growing to 150 MB/s at 512k. */
+ * bs / the device's per-I/O service time, measured at the sweep's
+ * smallest write: its mean submission plus its p50 completion latency),
+ * IOPS (the volume's IOPS in its 256 KiB units, sequential I/O of 32 KiB
+ * and up merged, times bs) and throughput (the volume's MiB/s cap), and
+ * the instance's EBS limit where the instance type is known.  Small
+ * blocks are latency- or IOPS-bound and grow with bs; large ones meet the
+ * cap, as seed 002's 16 MB/s at 16k grew to 150 MB/s at 512k. */
 #ifndef EBSBENCH_SWEEP_H
 #define EBSBENCH_SWEEP_H
 

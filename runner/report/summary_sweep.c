@@ -56,7 +56,7 @@ static void write_device(FILE *out, const struct results_column *col, const json
 	const json_t *step;
 	fputs("### ", out);
 	put_cell(out, report_device_title(title, sizeof(title), col->device));
-	fputs("\n\n| rw | Block size | Measured | Model | Bound | Verdict | Service time (p50) |\n"
+	fputs("\n\n| rw | Block size | Measured | Model | Bound | Verdict | Service time |\n"
 	      "|---|---|---|---|---|---|---|\n",
 	      out);
 	json_array_foreach(sweep, i, step)
@@ -73,7 +73,9 @@ void summary_sweep_write(FILE *out, const struct results_columns *c, summary_put
 		"read as "
 		"`hdparm --direct -t`, one I/O at a time\n\n"
 		"The model's line is the lowest of three bounds at each block size: latency "
-		"(block size / the step's p50 service time), IOPS (the volume's IOPS, in 256 "
+		"(block size / the per-I/O service time of the 16 KiB write: mean submission plus "
+		"p50 completion; each step's own is in the last column), IOPS "
+		"(the volume's IOPS, in 256 "
 		"KiB units, sequential I/O of 32 KiB and up merged) and throughput (its MiB/s "
 		"cap).\n\n![Throughput against block size](%s)\n\n",
 		RESULTS_PHASE_SWEEP, artifacts_name(ARTIFACT_SWEEP_SVG));

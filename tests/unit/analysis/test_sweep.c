@@ -5,7 +5,8 @@
  * 149 MB/s = 142 MiB/s on a gp3 of 125, the 150 of its table), the
  * instance bound where it is the lowest; and analysis.devices[].sweep:
  * one object per sweep step, measured against that line with verdict.c's
- * words, other phases left out. */
+ * words (the service time its mean slat plus its p50 clat), other phases
+ * left out. */
 #include <string.h>
 
 #include "check.h"
@@ -69,13 +70,15 @@ static void test_gp2_line(struct checks *checks)
 	CHECK_NEAR(p.predicted_mibs, 128, 1e-9);
 }
 
-/* One phase record as `ebsbench run` writes it: bytes/s moved and p50. */
-static json_t *record(const char *phase, const char *rw, double bs, double bytes_s, double p50_ns)
+/* One phase record as `ebsbench run` writes it: bytes/s moved, p50 clat
+ * and mean slat (its service time at qd1 is their sum). */
+static json_t *record(const char *phase, const char *rw, double bs, double bytes_s, double p50_ns,
+		      double slat_ns)
 {
 	bool write = !strcmp(rw, "write");
-	json_t *dir =
-		json_pack("{s:f,s:f,s:f,s:{s:{s:f}}}", "iops", bytes_s / bs, "bw_bytes", bytes_s,
-			  "io_bytes", bytes_s * 30, "clat_ns", "percentile", "50.000000", p50_ns);
+	json_t *dir = json_pack("{s:f,s:f,s:f,s:{s:{s:f}},s:{s:f}}", "iops", bytes_s / bs,
+				"bw_bytes", bytes_s, "io_bytes", bytes_s * 30, "clat_ns",
+				"percentile", "50.000000", p50_ns, "slat_ns", "mean", slat_ns);
 	json_t *idle = json_pack("{s:i,s:i,s:i}", "iops", 0, "bw_bytes", 0, "io_bytes", 0);
 	return json_pack("{s:s,s:s,s:i,s:i,s:n,s:i,s:f,s:s,s:i,s:{s:i,s:o,s:o},s:[]}", "phase",
 			 phase, "device", "gp3", "started_ms", 1000, "ended_ms", 31000,
@@ -88,11 +91,11 @@ static json_t *record(const char *phase, const char *rw, double bs, double bytes
  * phase between them, the read at half the cap. */
 static json_t *sweep_run(void)
 {
-	json_t *phases =
-		json_pack("[o,o,o,o]", record("sweep", "write", 16 * KIB, 15.625 * MIB, 1e6),
-			  record("lat", "randread", 4 * KIB, 4 * KIB * 1000, 1e6),
-			  record("sweep", "write", MIB, 124 * MIB, 7e6),
-			  record("sweep", "read", 2 * MIB, 60 * MIB, 30e6));
+	json_t *phases = json_pack("[o,o,o,o]",
+				   record("sweep", "write", 16 * KIB, 15.625 * MIB, 0.75e6, 0.25e6),
+				   record("lat", "randread", 4 * KIB, 4 * KIB * 1000, 1e6, 0),
+				   record("sweep", "write", MIB, 124 * MIB, 7e6, 0),
+				   record("sweep", "read", 2 * MIB, 60 * MIB, 30e6, 0));
 	return json_pack("{s:i,s:{s:f},s:{},s:[{s:s,s:s,s:{s:s,s:i}}],s:o}", "schema", 1, "plan",
 			 "time_scale", 1.0, "environment", "devices", "label", "gp3", "kind", "ebs",
 			 "volume", "type", "gp3", "size_gib", 100, "phases", phases);
@@ -119,6 +122,12 @@ static void test_sweep_in_the_analysis(struct checks *checks)
 	CHECK(!strcmp(json_string_value(json_object_get(s16, "verdict")), "as predicted"));
 	CHECK_NEAR(json_number_value(json_object_get(json_object_get(s16, "bounds"), "iops_mibs")),
 		   46.875, 1e-9);
+	/* 1 MiB in 7 ms, but the latency bound is the device's per-I/O time,
+	 * the 16 KiB write's 1 ms: 1,000 MiB/s, so the cap binds. */
+	CHECK_NEAR(json_number_value(json_object_get(s1m, "service_time_ms")), 7, 1e-9);
+	CHECK_NEAR(
+		json_number_value(json_object_get(json_object_get(s1m, "bounds"), "latency_mibs")),
+		1000, 1e-6);
 	CHECK(!strcmp(json_string_value(json_object_get(s1m, "bound")), "volume throughput"));
 	CHECK_NEAR(json_number_value(json_object_get(s1m, "predicted_mibs")), 125, 1e-9);
 	CHECK(!strcmp(json_string_value(json_object_get(s1m, "verdict")), "as predicted"));
