@@ -156,7 +156,8 @@ static void test_sweep_chart_only_with_a_sweep(struct checks *checks)
 	const char *chart = artifacts_name(ARTIFACT_SWEEP_SVG);
 	static const char *const phases[] = { "\"sweep\"", "{\"phase\": \"randread\"}" };
 	CHECK(chart && !strcmp(chart, "throughput_vs_block_size.svg"));
-	CHECK(!strcmp(artifacts_needs_phase(ARTIFACT_SWEEP_SVG), "sweep"));
+	const char *needs = artifacts_needs_phase(ARTIFACT_SWEEP_SVG);
+	CHECK(needs && !strcmp(needs, "sweep"));
 	CHECK(artifacts_needs_phase(ARTIFACT_SUMMARY) == NULL);
 	for (size_t i = 0; i < 2; i++) {
 		bool sweep = i == 0;
