@@ -236,7 +236,7 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	json_t *phases = verdict_phases(results, &vd, findings, &credit_state);
 	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());
 	json_object_set_new(o, "phases", phases);
-	json_t *sweep = sweep_line(results, &vd, phases);
+	json_t *sweep = sweep_line(results, &vd, phases, findings);
 	if (sweep)
 		json_object_set_new(o, "sweep", sweep);
 	json_object_set_new(o, "credits_at_start", credit_state);

@@ -3,6 +3,7 @@
 #include "analysis/sweep.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "results/results.h"
@@ -135,7 +136,50 @@ static double base_service_seconds(const json_t *results, const char *label)
 	return base;
 }
 
-json_t *sweep_line(const json_t *results, const struct verdict_device *d, const json_t *verdicts)
+/* "16 KiB", "1 MiB" for the finding. */
+static const char *size_text(char *buf, size_t len, double bs)
+{
+	if (bs >= MIB)
+		snprintf(buf, len, "%.0f MiB", bs / MIB);
+	else
+		snprintf(buf, len, "%.0f KiB", bs / 1024);
+	return buf;
+}
+
+/* The device's sentence on its sweep: the smallest and largest write, the
+ * bound at each end of the model's line, and how many steps it foresaw. */
+static void sweep_finding(const struct verdict_device *d, const json_t *list, json_t *findings)
+{
+	const json_t *first = NULL, *last = NULL, *step;
+	size_t i, as_predicted = 0;
+	char line[400], a[32], b[32];
+	json_array_foreach(list, i, step)
+	{
+		if (results_str_is(json_object_get(step, "rw"), "write")) {
+			first = first ? first : step;
+			last = step;
+		}
+		as_predicted += results_str_is(json_object_get(step, "verdict"), "as predicted");
+	}
+	if (!first)
+		return;
+	const char *bound_first = json_string_value(json_object_get(first, "bound"));
+	const char *bound_last = json_string_value(json_object_get(last, "bound"));
+	snprintf(
+		line, sizeof(line),
+		"%s sweep (qd1, O_DIRECT): %.1f MiB/s at %s growing to %.1f MiB/s at %s; the "
+		"model's line is bound by %s at %s and by %s at %s; %zu of %zu steps as predicted.",
+		d->label, results_num_or(first, "measured_mibs", NAN),
+		size_text(a, sizeof(a), results_num_or(first, "bs", 0)),
+		results_num_or(last, "measured_mibs", NAN),
+		size_text(b, sizeof(b), results_num_or(last, "bs", 0)),
+		bound_first ? bound_first : "nothing known", a,
+		bound_last ? bound_last : "nothing known", b, as_predicted, json_array_size(list));
+	json_array_append_new(findings, json_string(line));
+}
+
+json_t *sweep_line(const json_t *results, const struct verdict_device *d, const json_t *verdicts,
+		   json_t *findings)
 {
 	json_t *list = NULL;
 	const json_t *record;
@@ -151,5 +195,7 @@ json_t *sweep_line(const json_t *results, const struct verdict_device *d, const 
 		json_array_append_new(
 			list, step_json(d, record, nth_sweep_verdict(verdicts, k++), base_s));
 	}
+	if (list)
+		sweep_finding(d, list, findings);
 	return list;
 }

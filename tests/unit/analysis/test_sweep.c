@@ -133,6 +133,20 @@ static void test_sweep_in_the_analysis(struct checks *checks)
 	CHECK(!strcmp(json_string_value(json_object_get(s1m, "verdict")), "as predicted"));
 	CHECK(!strcmp(json_string_value(json_object_get(rd, "rw")), "read"));
 	CHECK(!strcmp(json_string_value(json_object_get(rd, "verdict")), "worse"));
+	/* Its finding: both ends of the writes, the bound at each, the count. */
+	bool said = false;
+	size_t i;
+	const json_t *line;
+	json_array_foreach(json_object_get(json_object_get(run, "analysis"), "findings"), i, line)
+	{
+		said = said ||
+		       !strcmp(json_string_value(line),
+			       "gp3 sweep (qd1, O_DIRECT): 15.6 MiB/s at 16 KiB growing to "
+			       "124.0 MiB/s at 1 MiB; the model's line is bound by latency "
+			       "(iodepth / service time) at 16 KiB and by volume throughput at "
+			       "1 MiB; 2 of 3 steps as predicted.");
+	}
+	CHECK(said);
 	json_decref(run);
 }
 
