@@ -8,6 +8,7 @@
 #include "analysis/cliff.h"
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
+#include "analysis/sweep.h"
 #include "analysis/verdict.h"
 #include "results/results.h"
 
@@ -235,6 +236,9 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	json_t *phases = verdict_phases(results, &vd, findings, &credit_state);
 	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());
 	json_object_set_new(o, "phases", phases);
+	json_t *sweep = sweep_line(results, &vd, phases, findings);
+	if (sweep)
+		json_object_set_new(o, "sweep", sweep);
 	json_object_set_new(o, "credits_at_start", credit_state);
 	json_object_set_new(o, "little", little_json(results, label, findings));
 	double monthly = ebs_monthly_cost(&v, prices), per = ebs_cost_per_3000_iops(&v, prices);

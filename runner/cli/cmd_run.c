@@ -31,10 +31,12 @@ struct run_state {
 };
 
 static const char usage[] =
-	"usage: ebsbench run --config FILE|- [--out DIR] [--dry-run]\n"
+	"usage: ebsbench run --config FILE|- [--out DIR] [--dry-run] [--plan sweep]\n"
 	"Runs the EKS gp2/gp3 benchmark sequence on the configured (or discovered) EBS volumes,\n"
 	"one device at a time, and writes results.json, fio-format IOPS logs, summary.md and\n"
 	"SVG charts to DIR.  --dry-run prints the plan and touches no device.\n"
+	"--plan sweep runs the dd/hdparm block-size sweep (O_DIRECT writes of 16k..1M, then\n"
+	"2M reads, one I/O at a time) in place of the config's phases.\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
 	"written (see README.md, Upload).\n"
 	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed (the\n"
@@ -201,22 +203,30 @@ static void print_plan(FILE *out, const struct run_state *st)
 	json_decref(doc);
 }
 
-static int parse_args(int argc, char **argv, const char **config, const char **out, bool *dry)
+/* What argv asks for (--plan NAME: another plan than the config's). */
+struct run_args {
+	const char *config, *out, *plan;
+	bool dry;
+};
+
+static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			*config = argv[++i];
+			a->config = argv[++i];
+		else if (!strcmp(argv[i], "--plan") && i + 1 < argc)
+			a->plan = argv[++i];
 		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-			*out = argv[++i];
+			a->out = argv[++i];
 		else if (!strcmp(argv[i], "--dry-run"))
-			*dry = true;
+			a->dry = true;
 		else {
 			fprintf(stderr, "ebsbench run: unknown or incomplete argument '%s'\n",
 				argv[i]);
 			return -1;
 		}
 	}
-	if (!*config) {
+	if (!a->config) {
 		fprintf(stderr, "ebsbench run: --config FILE is required (- reads stdin)\n");
 		return -1;
 	}
@@ -224,13 +234,13 @@ static int parse_args(int argc, char **argv, const char **config, const char **o
 }
 
 /* Everything that can be checked before the first I/O; returns an exit code. */
-static int prepare(struct run_state *st, const char *config, const char *out, char *err,
-		   size_t errlen)
+static int prepare(struct run_state *st, const struct run_args *a, char *err, size_t errlen)
 {
 	config_defaults(&st->cfg);
-	if (config_load_file(&st->cfg, config, err, errlen))
+	if (config_load_file(&st->cfg, a->config, err, errlen) ||
+	    (a->plan && plan_select(&st->cfg, a->plan, err, errlen)))
 		return 2;
-	st->out_dir = out ? out : st->cfg.output_dir;
+	st->out_dir = a->out ? a->out : st->cfg.output_dir;
 	/* An image cannot hold its own digest: whoever launched it (the Pod
 	 * spec, the appliance's command line) passes it in. */
 	const char *digest = getenv("EBSBENCH_IMAGE_DIGEST");
@@ -329,7 +339,9 @@ static int finish(struct run_state *st, bool stopped)
 	}
 	/* First, so slow or failing uploads never hide what was measured. */
 	report_print_tldr(stderr, &st->results, 1);
-	if (upload_finish(&st->up, artifacts_report_files(), ARTIFACT_REPORT_COUNT) && !rc)
+	const char *report[ARTIFACT_REPORT_COUNT];
+	size_t report_count = plan_report_files(&st->plan, report);
+	if (upload_finish(&st->up, report, report_count) && !rc)
 		rc = 4;
 	fprintf(stderr, "ebsbench run: results in %s/\n", st->out_dir);
 	return rc;
@@ -337,22 +349,21 @@ static int finish(struct run_state *st, bool stopped)
 
 int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-	const char *config = NULL, *out = NULL;
-	bool dry = false;
+	struct run_args args = { 0 };
 	char err[512] = "";
 	if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
 		fputs(usage, stdout);
 		return 0;
 	}
-	if (parse_args(argc, argv, &config, &out, &dry))
+	if (parse_args(argc, argv, &args))
 		return 2;
 	struct run_state *st = calloc(1, sizeof(*st));
 	if (!st)
 		return 1;
-	int code = prepare(st, config, out, err, sizeof(err));
+	int code = prepare(st, &args, err, sizeof(err));
 	if (code)
 		fprintf(stderr, "ebsbench run: %s\n", err);
-	else if (dry)
+	else if (args.dry)
 		print_plan(stdout, st);
 	else if (make_out_dir(st->out_dir, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench run: %s\n", err);

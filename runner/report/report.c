@@ -2,10 +2,13 @@
 #include "report/report.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/svg_sweep.h"
+#include "results/results.h"
 #include "run/run.h"
 
 typedef int render_fn(FILE *out, json_t *const *runs, size_t nruns);
@@ -18,7 +21,25 @@ static const struct {
 	{ ARTIFACT_SUMMARY, summary_write },
 	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
 	{ ARTIFACT_LATENCY_SVG, svg_latency_percentiles },
+	{ ARTIFACT_SWEEP_SVG, svg_throughput_vs_block_size },
 };
+
+/* Whether some run's plan had the phase a file needs (artifacts_needs_phase),
+ * as the run that planned it decided: a run without a sweep gets no chart. */
+static bool runs_planned(json_t *const *runs, size_t nruns, const char *phase)
+{
+	for (size_t r = 0; r < nruns; r++) {
+		size_t i;
+		json_t *name;
+		json_array_foreach(json_object_get(json_object_get(runs[r], "plan"), "phases"), i,
+				   name)
+		{
+			if (results_str_is(name, phase))
+				return true;
+		}
+	}
+	return false;
+}
 
 static int render_file(const char *dir, const char *name, render_fn *render, json_t *const *runs,
 		       size_t nruns, char *err, size_t errlen)
@@ -40,10 +61,14 @@ static int render_file(const char *dir, const char *name, render_fn *render, jso
 
 int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < ARTIFACT_REPORT_COUNT; i++)
+	for (size_t i = 0; i < ARTIFACT_REPORT_COUNT; i++) {
+		const char *needs = artifacts_needs_phase(renderers[i].file);
+		if (needs && !runs_planned(runs, nruns, needs))
+			continue;
 		if (render_file(dir, artifacts_name(renderers[i].file), renderers[i].render, runs,
 				nruns, err, errlen))
 			return -1;
+	}
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "results/results.h"
 #include "report/report_format.h"
 #include "report/summary_cells.h"
+#include "report/summary_sweep.h"
 #include "run/run.h"
 
 #define CELL_LEN 256
@@ -355,7 +356,9 @@ static void write_phase_sections(FILE *out, const json_t *run, const struct resu
 	json_array_foreach(phases, i, p)
 	{
 		const char *name = json_string_value(json_object_get(p, "phase"));
-		if (name && !named_before(phases, i, name))
+		if (name && !named_before(phases, i, name) && !strcmp(name, RESULTS_PHASE_SWEEP))
+			summary_sweep_write(out, c, put_cell);
+		else if (name && !named_before(phases, i, name))
 			write_phase_section(out, c->col, c->count, name);
 	}
 }

@@ -44,6 +44,9 @@ int svg_end(FILE *out);
 double svg_nice_step(double range, double target);
 /* "2,000" for whole steps, "0.5" for fractional ones. */
 const char *svg_tick_text(char *buf, size_t len, double value, double step);
+/* A linear y axis from 0 (at bottom) to ymax (at top): a grid line and a
+ * tick label every ystep across the plot's width. */
+void svg_y_grid(FILE *out, double top, double bottom, double ymax, double ystep);
 /* One row per entry from y down: a line in its colour and its name. */
 void svg_legend(FILE *out, const struct svg_entries *es, double y);
 

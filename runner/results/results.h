@@ -24,7 +24,9 @@
  *       "instance_limits": { ... } | null
  *   } ],
  *   "phases": [ {                         in the order they ran
- *       "phase": "randread", "device": "gp2",
+ *       "phase": "randread", "device": "gp2",   the sweep's steps are all "sweep"
+ *                                         (RESULTS_PHASE_SWEEP), told apart by rw and
+ *                                         bs: writes of 16384..1048576, a read of 2097152
  *       "started_ms": unix ms, "ended_ms": unix ms,
  *       "idle_before_s": 12.5,            since this device's previous phase ended
  *                                         (null for its first phase)
@@ -69,6 +71,12 @@
  *                       "expected_iops": 600, "measured_iops": 601, "bound": ...,
  *                       "bucket_allows_iops": 600, "latency_allows_iops": null } ],
  *         "little": [ { "phase": ..., "inflight": 31.9, "iodepth": 32, "verdict": ... } ],
+ *         "sweep": [ { "rw": "write", "bs": 16384, "measured_mibs": 16.0,  only with a sweep
+ *                      "service_time_ms": 1.0 (the step's: mean slat + p50 clat),
+ *                      "predicted_mibs": 15.6 | null, "bound": "latency (...)" | null,
+ *                      "bounds": { "latency_mibs":, "iops_mibs":, "throughput_mibs":,
+ *                                  "instance_mibs": },   latency: bs / the 16 KiB write's
+ *                      "verdict": "as predicted", "tolerance": 0.1 } ],   service time
  *         "cost": { "monthly_usd": 11.40, "per_3000_iops_usd": 11.40 }
  *     } ],
  *     "instance_cliff": { "kind": "none" | "volume" | "instance" | "unknown",
@@ -86,6 +94,8 @@
 
 #define RESULTS_SCHEMA 1
 #define RESULTS_FILE "results.json"
+/* The block-size sweep's steps: "phase": "sweep", told apart by rw and bs. */
+#define RESULTS_PHASE_SWEEP "sweep"
 
 /* A JSON object of this schema: what results_load accepts. */
 bool results_schema_ok(const json_t *root);

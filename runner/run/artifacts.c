@@ -9,6 +9,12 @@ static const char *const run_files[ARTIFACT_COUNT] = {
 	[ARTIFACT_SUMMARY] = "summary.md",
 	[ARTIFACT_IOPS_SVG] = "iops_timeline.svg",
 	[ARTIFACT_LATENCY_SVG] = "latency_percentiles.svg",
+	[ARTIFACT_SWEEP_SVG] = "throughput_vs_block_size.svg",
+};
+
+/* The phase without which a file is not written (see artifacts_needs_phase). */
+static const char *const needed_phase[ARTIFACT_COUNT] = {
+	[ARTIFACT_SWEEP_SVG] = RESULTS_PHASE_SWEEP,
 };
 
 /* fio's name for write_iops_log=P: P_iops.1.log (job 1 of one). */
@@ -17,6 +23,11 @@ static const char iops_log_suffix[] = "_iops.1.log";
 const char *artifacts_name(enum artifact a)
 {
 	return a < ARTIFACT_COUNT ? run_files[a] : NULL;
+}
+
+const char *artifacts_needs_phase(enum artifact a)
+{
+	return a < ARTIFACT_COUNT ? needed_phase[a] : NULL;
 }
 
 const char *const *artifacts_run_files(void)

@@ -18,6 +18,7 @@ enum artifact {
 	ARTIFACT_SUMMARY,     /* summary.md: TL;DR, phases, analysis */
 	ARTIFACT_IOPS_SVG,    /* IOPS over time, one line per device and phase */
 	ARTIFACT_LATENCY_SVG, /* latency percentiles per phase */
+	ARTIFACT_SWEEP_SVG,   /* throughput against block size: only with a "sweep" phase */
 	ARTIFACT_COUNT
 };
 
@@ -30,7 +31,13 @@ enum artifact {
 
 /* The name of a file written once per run ("summary.md"). */
 const char *artifacts_name(enum artifact a);
-/* Every once-per-run name in upload order, ARTIFACT_COUNT of them. */
+/* The phase a report file needs ("sweep" for the sweep's chart), or NULL
+ * for one every run writes: presign signs, the run renders and uploads
+ * such a file only when the plan has that phase, so a run without a sweep
+ * uploads no empty chart. */
+const char *artifacts_needs_phase(enum artifact a);
+/* Every once-per-run name in upload order, ARTIFACT_COUNT of them (the
+ * optional ones included: see artifacts_needs_phase). */
 const char *const *artifacts_run_files(void);
 /* The report's names (ARTIFACT_REPORT_COUNT of them), as the uploader
  * sends them before results.json. */

@@ -30,16 +30,59 @@ static const struct phase_template reference_phases[] = {
 
 #define REFERENCE_PHASES (sizeof(reference_phases) / sizeof(reference_phases[0]))
 
+/* Seed 002's block-size sweep, opt-in: dd if=/dev/zero bs=X oflag=direct
+ * (sequential O_DIRECT writes, one I/O at a time) at each size, then
+ * hdparm --direct -t (sequential O_DIRECT reads of 2 MiB, one at a time,
+ * from the device's start for 3 s).  Every step is a "sweep" phase entry. */
+static const struct phase_template sweep_phases[] = {
+	{ PLAN_SWEEP, "sweep16k", "write", "16k", "1", 30 },
+	{ PLAN_SWEEP, "sweep32k", "write", "32k", "1", 30 },
+	{ PLAN_SWEEP, "sweep64k", "write", "64k", "1", 30 },
+	{ PLAN_SWEEP, "sweep128k", "write", "128k", "1", 30 },
+	{ PLAN_SWEEP, "sweep256k", "write", "256k", "1", 30 },
+	{ PLAN_SWEEP, "sweep512k", "write", "512k", "1", 30 },
+	{ PLAN_SWEEP, "sweep1m", "write", "1M", "1", 30 },
+	{ PLAN_SWEEP, "sweepread", "read", "2M", "1", 3 },
+};
+
+#define SWEEP_STEPS (sizeof(sweep_phases) / sizeof(sweep_phases[0]))
+
 /* Long enough to pass a predicted credit cliff with margin: the reference
  * benchmark ran 2,700 s for a cliff predicted at 2,000 s. */
 #define CLIFF_MARGIN 1.35
 
-static const struct phase_template *find_template(const char *phase)
+/* The steps a phase name expands to: one reference phase, or the whole
+ * sweep; NULL (and *count 0) for a phase the config defines itself. */
+static const struct phase_template *find_templates(const char *phase, size_t *count)
 {
+	*count = 1;
+	if (!strcmp(phase, PLAN_SWEEP)) {
+		*count = SWEEP_STEPS;
+		return sweep_phases;
+	}
 	for (size_t i = 0; i < REFERENCE_PHASES; i++)
 		if (!strcmp(reference_phases[i].phase, phase))
 			return &reference_phases[i];
+	*count = 0;
 	return NULL;
+}
+
+/* The sweep's steps set their own pattern: a config may give them other
+ * options (runtime, ioengine) but not another rw, bs or iodepth. */
+static int sweep_overrides_ok(const char *phase, const json_t *overrides, char *err, size_t errlen)
+{
+	static const char *const own[] = { "rw", "bs", "iodepth" };
+	if (strcmp(phase, PLAN_SWEEP))
+		return 0;
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (json_object_get(overrides, own[i])) {
+			snprintf(err, errlen,
+				 "config: phase 'sweep' sets its own \"%s\" (16k..1M writes "
+				 "and a 2M read at iodepth 1): drop it",
+				 own[i]);
+			return -1;
+		}
+	return 0;
 }
 
 static double randread_seconds(const struct run_device *d, double default_s)
@@ -137,8 +180,15 @@ static int phase_entry(json_t *phases, size_t i, const char **name, json_t **ove
 {
 	json_t *entry = json_array_get(phases, i);
 	json_t *phase = json_object_get(entry, "phase");
+	if (json_is_string(entry) && !strcmp(json_string_value(entry), PLAN_SWEEP)) {
+		*name = PLAN_SWEEP; /* the sweep by name, as it is */
+		return 0;
+	}
 	if (!json_is_object(entry) || !json_is_string(phase)) {
-		snprintf(err, errlen, "config: phases[%zu] needs a \"phase\" name", i);
+		snprintf(err, errlen,
+			 "config: phases[%zu] needs a \"phase\" name (only \"sweep\" may stand "
+			 "alone)",
+			 i);
 		return -1;
 	}
 	*name = json_string_value(phase);
@@ -156,15 +206,53 @@ static int phase_entry(json_t *phases, size_t i, const char **name, json_t **ove
 	return 0;
 }
 
+/* One step of template t (NULL: the config's own phase) on device d. */
+static int add_step(struct plan *p, const struct run_config *c, const struct run_device *dev,
+		    size_t d, const char *phase, const struct phase_template *t, json_t *overrides,
+		    double runtime_s, char *err, size_t errlen)
+{
+	struct plan_step *s = &p->steps[p->count++];
+	double seconds = runtime_s >= 0 ? runtime_s : t ? t->runtime_s : 0;
+	if (runtime_s < 0 && t && !strcmp(t->phase, "randread"))
+		seconds = randread_seconds(dev, seconds);
+	snprintf(s->phase, sizeof(s->phase), "%s", phase);
+	snprintf(s->short_name, sizeof(s->short_name), "%s", t ? t->short_name : phase);
+	s->device = d;
+	if (artifacts_iops_log(s->iops_log, sizeof(s->iops_log), dev->label, s->short_name, err,
+			       errlen) ||
+	    step_job(s, t, overrides, c, dev, seconds, p->log_avg_msec, err, errlen))
+		return -1;
+	s->planned_ns = estimate_ns(s, dev);
+	p->total_ns += s->planned_ns;
+	p->writes |= options_rw_writes(s->job.rw);
+	return 0;
+}
+
+/* Room for `more` steps: a sweep is several steps per device. */
+static int reserve_steps(struct plan *p, size_t more, char *err, size_t errlen)
+{
+	if (more == 0)
+		return 0;
+	struct plan_step *grown = realloc(p->steps, (p->count + more) * sizeof(*grown));
+	if (!grown) {
+		snprintf(err, errlen, "plan: out of memory");
+		return -1;
+	}
+	memset(grown + p->count, 0, more * sizeof(*grown));
+	p->steps = grown;
+	return 0;
+}
+
 static int add_phase_steps(struct plan *p, const struct run_config *c,
 			   const struct run_device *devices, size_t n, const char *phase,
 			   json_t *overrides, double runtime_s, char *err, size_t errlen)
 {
-	const struct phase_template *t = find_template(phase);
+	size_t templates;
+	const struct phase_template *t = find_templates(phase, &templates);
 	if (!t && !json_object_get(overrides, "rw")) {
 		snprintf(err, errlen,
-			 "config: phase '%s' is not one of the EKS gp2/gp3 benchmark's and gives "
-			 "no \"rw\"",
+			 "config: phase '%s' is not one of the EKS gp2/gp3 benchmark's (nor "
+			 "'sweep') and gives no \"rw\"",
 			 phase);
 		return -1;
 	}
@@ -172,25 +260,46 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 		snprintf(err, errlen, "config: more than %d phases", PLAN_MAX_PHASES);
 		return -1;
 	}
+	if (sweep_overrides_ok(phase, overrides, err, errlen) ||
+	    reserve_steps(p, (templates ? templates : 1) * n, err, errlen))
+		return -1;
 	snprintf(p->phases[p->phase_count++], sizeof(p->phases[0]), "%s", phase);
-	for (size_t d = 0; d < n; d++) {
-		struct plan_step *s = &p->steps[p->count++];
-		double seconds = runtime_s >= 0 ? runtime_s : t ? t->runtime_s : 0;
-		if (runtime_s < 0 && t && !strcmp(t->phase, "randread"))
-			seconds = randread_seconds(&devices[d], seconds);
-		snprintf(s->phase, sizeof(s->phase), "%s", phase);
-		snprintf(s->short_name, sizeof(s->short_name), "%s", t ? t->short_name : phase);
-		s->device = d;
-		if (artifacts_iops_log(s->iops_log, sizeof(s->iops_log), devices[d].label,
-				       s->short_name, err, errlen) ||
-		    step_job(s, t, overrides, c, &devices[d], seconds, p->log_avg_msec, err,
-			     errlen))
-			return -1;
-		s->planned_ns = estimate_ns(s, &devices[d]);
-		p->total_ns += s->planned_ns;
-		p->writes |= options_rw_writes(s->job.rw);
-	}
+	for (size_t k = 0; k < (templates ? templates : 1); k++)
+		for (size_t d = 0; d < n; d++)
+			if (add_step(p, c, &devices[d], d, phase, t ? &t[k] : NULL, overrides,
+				     runtime_s, err, errlen))
+				return -1;
 	return 0;
+}
+
+bool plan_has_phase(const struct plan *p, const char *phase)
+{
+	for (size_t i = 0; i < p->phase_count; i++)
+		if (!strcmp(p->phases[i], phase))
+			return true;
+	return false;
+}
+
+int plan_select(struct run_config *c, const char *name, char *err, size_t errlen)
+{
+	if (strcmp(name, PLAN_SWEEP)) {
+		snprintf(err, errlen, "--plan '%s': the plans are: sweep", name);
+		return -1;
+	}
+	json_decref(c->phases);
+	c->phases = json_pack("[s]", PLAN_SWEEP);
+	return c->phases ? 0 : (snprintf(err, errlen, "plan: out of memory"), -1);
+}
+
+size_t plan_report_files(const struct plan *p, const char *names[ARTIFACT_REPORT_COUNT])
+{
+	size_t n = 0;
+	for (size_t i = ARTIFACT_FIRST_REPORT; i < ARTIFACT_COUNT; i++) {
+		const char *needs = artifacts_needs_phase((enum artifact)i);
+		if (!needs || plan_has_phase(p, needs))
+			names[n++] = artifacts_name((enum artifact)i);
+	}
+	return n;
 }
 
 int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,
@@ -201,11 +310,6 @@ int plan_build(struct plan *p, const struct run_config *c, const struct run_devi
 	p->log_avg_msec = (unsigned)llround(1000.0 * c->time_scale);
 	if (p->log_avg_msec == 0)
 		p->log_avg_msec = 1;
-	p->steps = calloc(phase_count * device_count, sizeof(*p->steps));
-	if (!p->steps) {
-		snprintf(err, errlen, "plan: out of memory");
-		return -1;
-	}
 	for (size_t i = 0; i < phase_count; i++) {
 		const char *name = reference_phases[i < REFERENCE_PHASES ? i : 0].phase;
 		json_t *overrides = NULL;

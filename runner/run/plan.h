@@ -1,7 +1,10 @@
 /* plan.h - the run as a list of steps: each phase on every device in turn,
  * never two devices at once, in the reference benchmark's order (layout, 4k randread
  * qd32, 4k randwrite qd32, 4k randread qd1, 1 MiB sequential read and
- * write qd8).  Every step is a fio job built through the option table. */
+ * write qd8).  Every step is a fio job built through the option table.
+ * The opt-in "sweep" phase (seed 002) is eight steps per device: O_DIRECT
+ * sequential writes at qd1 of 16k..1M blocks, then a 2 MiB read at qd1
+ * as hdparm --direct -t does. */
 #ifndef EBSBENCH_PLAN_H
 #define EBSBENCH_PLAN_H
 
@@ -16,6 +19,8 @@
 #include "run/artifacts.h"
 
 #define PLAN_MAX_PHASES 16
+/* The block-size sweep's phase name, in the config and in results.json. */
+#define PLAN_SWEEP RESULTS_PHASE_SWEEP
 
 /* A device the run will use: what discovery found, what the config says. */
 struct run_device {
@@ -46,11 +51,22 @@ struct plan {
 	unsigned log_avg_msec; /* per-second windows, time-scaled */
 };
 
+/* `run --plan NAME`: the named plan's phases in place of the config's
+ * ("sweep": the block-size sweep alone).  Returns 0, or -1 naming the
+ * plans there are. */
+int plan_select(struct run_config *c, const char *name, char *err, size_t errlen);
 /* Builds the plan, each step's IOPS log named by artifacts_iops_log.
  * Returns 0, or -1 with a one-line reason naming the phase or option at
  * fault. */
 int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,
 	       size_t device_count, char *err, size_t errlen);
 void plan_free(struct plan *p);
+/* Whether the plan runs the phase ("sweep"): what decides the optional
+ * report files it writes (artifacts_needs_phase). */
+bool plan_has_phase(const struct plan *p, const char *phase);
+/* The report files this plan writes, in upload order: artifacts'
+ * report files less those whose phase it lacks.  Returns how many went
+ * into names (at most ARTIFACT_REPORT_COUNT). */
+size_t plan_report_files(const struct plan *p, const char *names[ARTIFACT_REPORT_COUNT]);
 
 #endif

@@ -184,9 +184,12 @@ static void stand_in(struct discovered_device *found, const struct device_config
 
 static int names_from_plan(struct presign_names *n, const struct plan *p)
 {
-	const char *const *once = artifacts_run_files();
-	for (size_t i = 0; i < ARTIFACT_COUNT; i++)
-		if (add_name(n, once[i]))
+	const char *report[ARTIFACT_REPORT_COUNT];
+	size_t report_count = plan_report_files(p, report);
+	if (add_name(n, artifacts_name(ARTIFACT_RESULTS)))
+		return -1;
+	for (size_t i = 0; i < report_count; i++)
+		if (add_name(n, report[i]))
 			return -1;
 	for (size_t i = 0; i < p->count; i++)
 		if (add_name(n, p->steps[i].iops_log))
