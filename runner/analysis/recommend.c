@@ -132,8 +132,9 @@ static double provision(struct recommend_candidate *c, double need, double inclu
 		return included;
 	if (measured && need <= included * (1 + VERDICT_TOLERANCE)) {
 		reason(c,
-		       "The %.0f %s this volume delivered is within %.0f %% of the included %.0f "
-		       "%s: a measurement cannot tell them apart.",
+		       "The need of %.0f %s (this volume's, from its measurement) is within %.0f "
+		       "%% "
+		       "of gp3's included %.0f %s: a measurement cannot tell them apart.",
 		       need, unit, VERDICT_TOLERANCE * 100, included, unit);
 		return included;
 	}
@@ -250,7 +251,8 @@ static void search_gp2(const struct recommend_need *n, struct recommend_candidat
 	       r->baseline_per_gib, lo, ebs_volume_iops(&c->volume), ebs_volume_mibs(&c->volume));
 	if (lo > ceil(n->gib))
 		reason(c,
-		       "Sized for the need, not the %.0f GiB asked: below %.0f GiB gp2 reaches it "
+		       "Sized for the need, above the %.0f GiB wanted: below %.0f GiB gp2 reaches "
+		       "it "
 		       "only on burst, while its credits last.",
 		       n->gib, lo);
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "report/recommend_md.h"
 #include "report/summary.h"
 #include "report/svg.h"
 #include "run/run.h"
@@ -18,6 +19,7 @@ static const struct {
 	{ ARTIFACT_SUMMARY, summary_write },
 	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
 	{ ARTIFACT_LATENCY_SVG, svg_latency_percentiles },
+	{ ARTIFACT_RECOMMEND, recommend_md_write },
 };
 
 static int render_file(const char *dir, const char *name, render_fn *render, json_t *const *runs,

@@ -166,7 +166,7 @@ boto3_check() {
 		--expires 1h --plan plan.json
 	assert_success
 	echo "$output" | jq -r '.upload.put | keys_unsorted[]' >names
-	printf '%s\n' results.json summary.md iops_timeline.svg latency_percentiles.svg \
+	printf '%s\n' results.json summary.md iops_timeline.svg latency_percentiles.svg recommend.md \
 		data_rr_iops.1.log gp2_rr_iops.1.log gp2-2_rr_iops.1.log \
 		data_sw_iops.1.log gp2_sw_iops.1.log gp2-2_sw_iops.1.log >want
 	diff want names

@@ -81,7 +81,7 @@ static void test_same_as_this_volume(struct checks *checks)
 	CHECK_NEAR(d.cand[GP3].monthly_usd, 9.12, 1e-9);
 	CHECK_NEAR(d.current_usd, 11.40, 1e-9);
 	CHECK_NEAR(d.cand[GP3].delta_usd, -2.28, 1e-9);
-	CHECK(says(&d.cand[GP3], "within 10 % of the included 125 MiB/s"));
+	CHECK(says(&d.cand[GP3], "within 10 % of gp3's included 125 MiB/s"));
 	CHECK(strstr(d.summary, "gp3 100 GiB at 3000 IOPS and 125 MiB/s for $9.12") &&
 	      strstr(d.summary, "against $11.40") && strstr(d.summary, "$2.28 less"));
 	CHECK_NEAR(d.cand[GP2].volume.size_gib, 1000, 0);
@@ -121,7 +121,7 @@ static void test_iops_6000(struct checks *checks)
 	CHECK_NEAR(d.cand[GP3].delta_usd, 26.22 - 11.40, 1e-9);
 	CHECK_NEAR(d.cand[GP2].volume.size_gib, 2000, 0);
 	CHECK_NEAR(d.cand[GP2].monthly_usd, 228.00, 1e-9);
-	CHECK(says(&d.cand[GP2], "not the 100 GiB asked"));
+	CHECK(says(&d.cand[GP2], "above the 100 GiB wanted"));
 	CHECK(d.cand[GP3].p99.state == P99_NOT_MEASURED);
 	json_decref(run);
 }
