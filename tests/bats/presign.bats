@@ -128,13 +128,13 @@ boto3_check() {
 	assert_success
 	echo "$output" >block.json
 	json_doc block.json
-	# The seed's run: 4 report files and 6 logs for each of gp2 and gp3.
-	assert_equal "$(jq '.upload.put | length' block.json)" 16
+	# The seed's run: 5 once-per-run files and 6 logs for each of gp2 and gp3.
+	assert_equal "$(jq '.upload.put | length' block.json)" 17
 	assert_equal "$(jq -r '.upload.expires' block.json)" 2026-09-02T06:00:00Z
 	run boto3_check put block.json ebsbench-results 'runs/2026 09+ü/' ap-northeast-2 "" 21600
 	echo "$output"
 	assert_success
-	assert_output --partial "16 of 16 URLs equal boto3's"
+	assert_output --partial "17 of 17 URLs equal boto3's"
 	# Query parameters in canonical order, the signature last.
 	jq -r '.upload.put["results.json"]' block.json | sed 's/.*?//; s/=[^&]*//g' >order
 	assert_equal "$(cat order)" \
