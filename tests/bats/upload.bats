@@ -297,7 +297,7 @@ check_forms() {
 	run_ebsbench
 	assert_success
 	same_in_s3 "$prefix/"
-	assert_equal "$(grep -c "^POST /$BUCKET 204$" "$BATS_FILE_TMPDIR/peers/s3.log")" 8
+	assert_equal "$(grep -c "^POST /$BUCKET 204$" "$BATS_FILE_TMPDIR/peers/s3.log")" 9
 	assert_equal "$(record summary.md url)" "$TLS_URL/$BUCKET"
 	[[ $stderr == *"uploaded summary.md ("*" bytes) to $TLS_URL/$BUCKET as $prefix/summary.md"* ]]
 	# The same policy, sent to the capture instead of S3.
