@@ -208,17 +208,29 @@ static void search_io2(const struct recommend_need *n, struct recommend_candidat
 		       r->iops_per_gib_max);
 }
 
-/* Whether a gp2 of gib sustains the need: its baseline (3 IOPS per GiB)
- * and the throughput that baseline allows at 1 MiB. */
-static bool gp2_sustains(double gib, const struct recommend_need *n)
+/* What a volume moves sustained at 1 MiB: its baseline in 256 KiB units,
+ * under its throughput cap (gp2 100 GiB: 300 units, 75 MiB/s). */
+static double sustained_mibs(const struct ebs_volume *v)
+{
+	struct ebs_workload seq = { .io_size_bytes = MIB, .sequential = true };
+	return ebs_predict(v, &seq).baseline.ops;
+}
+
+/* Whether a gp2 of gib meets the need: sustained (its baseline, 3 IOPS
+ * per GiB, and the throughput that baseline allows at 1 MiB), or, with
+ * on_burst, while its credits last. */
+static bool gp2_meets(double gib, const struct recommend_need *n, bool on_burst)
 {
 	struct ebs_volume v;
-	struct ebs_workload small = { .io_size_bytes = 4096 };
-	struct ebs_workload seq = { .io_size_bytes = MIB, .sequential = true };
+	struct ebs_workload small = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
+	struct ebs_workload seq = { .io_size_bytes = MIB,
+				    .sequential = true,
+				    .credits_at_start = EBS_CREDITS_FULL };
 
 	ebs_volume_init(&v, EBS_GP2, gib);
-	return ebs_predict(&v, &small).baseline.ops >= n->iops &&
-	       ebs_predict(&v, &seq).baseline.ops >= n->mibs;
+	struct ebs_prediction p = ebs_predict(&v, &small), s = ebs_predict(&v, &seq);
+	return (on_burst ? p.burst : p.baseline).ops >= n->iops &&
+	       (on_burst ? s.burst : s.baseline).ops >= n->mibs;
 }
 
 /* gp2: the smallest size, from the one asked, whose baseline sustains the
@@ -229,7 +241,7 @@ static void search_gp2(const struct recommend_need *n, struct recommend_candidat
 	const struct ebs_type_rules *r = ebs_type_rules(EBS_GP2);
 	double lo = fmax(ceil(n->gib), r->min_gib), hi = r->max_gib;
 
-	c->feasible = gp2_sustains(hi, n);
+	c->feasible = gp2_meets(hi, n, false);
 	if (!c->feasible) {
 		reason(c,
 		       "gp2 cannot: it sustains at most %.0f IOPS and %.0f MiB/s, whatever the "
@@ -239,27 +251,33 @@ static void search_gp2(const struct recommend_need *n, struct recommend_candidat
 	}
 	while (lo < hi) {
 		double mid = floor((lo + hi) / 2);
-		if (gp2_sustains(mid, n))
+		if (gp2_meets(mid, n, false))
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	ebs_volume_init(&c->volume, EBS_GP2, lo);
 	reason(c,
-	       "gp2's baseline is %.0f IOPS per GiB: %.0f GiB sustains %.0f IOPS and %.0f "
-	       "MiB/s.",
-	       r->baseline_per_gib, lo, ebs_volume_iops(&c->volume), ebs_volume_mibs(&c->volume));
-	if (lo > ceil(n->gib))
+	       "gp2's baseline is %.0f IOPS per GiB: %.0f GiB sustains %.0f IOPS and %.0f MiB/s.",
+	       r->baseline_per_gib, lo, ebs_volume_iops(&c->volume), sustained_mibs(&c->volume));
+	if (!(lo > fmax(ceil(n->gib), r->min_gib)))
+		return;
+	if (gp2_meets(fmax(ceil(n->gib), r->min_gib), n, true))
 		reason(c,
 		       "Sized for the need, above the %.0f GiB wanted: below %.0f GiB gp2 reaches "
 		       "it "
 		       "only on burst, while its credits last.",
 		       n->gib, lo);
+	else
+		reason(c,
+		       "Sized for the need, above the %.0f GiB wanted: at that size gp2 does not "
+		       "reach it even on burst.",
+		       n->gib);
 }
 
 /* Whether two volumes perform alike: same type and, for gp2, size; for
  * the provisioned types, IOPS and throughput. */
-static bool same_config(const struct ebs_volume *a, const struct ebs_volume *b)
+bool recommend_same_config(const struct ebs_volume *a, const struct ebs_volume *b)
 {
 	if (a->type != b->type)
 		return false;
@@ -345,7 +363,7 @@ static void candidate_p99(const json_t *results, const struct recommend_need *n,
 		struct ebs_volume v;
 		const char *label = json_string_value(json_object_get(dev, "label"));
 		analysis_volume_from_json(dev, &v);
-		if (!label || !is_ebs(dev) || !same_config(&v, &c->volume))
+		if (!label || !is_ebs(dev) || !recommend_same_config(&v, &c->volume))
 			continue;
 		c->p99 = recommend_p99_at(results, label, n->iops);
 		if (c->p99.state == P99_MEASURED)
@@ -365,7 +383,7 @@ static void candidate_price(struct recommend_candidate *c, const struct recommen
 	const struct recommend_delivered *del = &d->delivered;
 
 	c->iops = ebs_volume_iops(&c->volume);
-	c->mibs = ebs_volume_mibs(&c->volume);
+	c->mibs = sustained_mibs(&c->volume);
 	c->monthly_usd = ebs_monthly_cost(&c->volume, prices);
 	c->delta_usd = c->monthly_usd - d->current_usd;
 	if (isnan(c->monthly_usd))

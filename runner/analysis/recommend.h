@@ -100,6 +100,9 @@ int recommend_device(const json_t *results, const json_t *device, const struct r
  * most cap of them (the others are skipped); returns how many. */
 size_t recommend_all(const json_t *results, const struct recommend_ask *ask,
 		     const struct ebs_prices *prices, struct recommend_device *out, size_t cap);
+/* Whether two volumes perform alike: same type and, for gp2, size; for
+ * the provisioned types, IOPS and throughput. */
+bool recommend_same_config(const struct ebs_volume *a, const struct ebs_volume *b);
 /* The clat p99 measured on device at load iops or above: the lowest
  * loadcurve step whose offered load covers it, else the saturating
  * randread phase whose measured IOPS covers it. */

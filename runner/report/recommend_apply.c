@@ -38,10 +38,8 @@ static bool has_vac(const struct recommend_candidate *c)
 static const struct recommend_candidate *target_of(const struct recommend_device *d)
 {
 	const struct recommend_candidate *c = d->choice >= 0 ? &d->cand[d->choice] : NULL;
-	if (!c ||
-	    (c->type == d->current.type && fabs(c->iops - ebs_volume_iops(&d->current)) < 0.5 &&
-	     fabs(c->mibs - ebs_volume_mibs(&d->current)) < 0.5 &&
-	     fabs(c->volume.size_gib - d->current.size_gib) < 0.5))
+	if (!c || (recommend_same_config(&c->volume, &d->current) &&
+		   fabs(c->volume.size_gib - d->current.size_gib) < 0.5))
 		return NULL;
 	return c;
 }

@@ -11,7 +11,8 @@
 #     check (tests/k8s/validate.js), a broken copy does not, and apply.md
 #     holds the kubectl patch and aws ec2 modify-volume lines with the caveats;
 #   - `report` writes recommend.md, the same text `recommend` prints;
-#   - bad input: one line naming the problem, exit 2, nothing on stdout.
+#   - bad input: one line naming the problem, exit 2, nothing on stdout;
+#   - the README's example output is the real output.
 
 bats_require_minimum_version 1.5.0
 
@@ -160,4 +161,12 @@ pick() {
 	nowhere/results.json|nowhere/results.json: No such file or directory
 	$REPO/README.md|README.md:
 	EOF
+}
+
+@test "the README's example is what recommend prints on seed 000's fixture" {
+	run --separate-stderr "$EBSBENCH" recommend "$SEED"
+	assert_success
+	awk '/^```markdown$/ { f = 1; next } f && /^```$/ { f = 0 } f' "$REPO/README.md" >readme.md
+	[ -s readme.md ]
+	assert_equal "$output" "$(cat readme.md)"
 }

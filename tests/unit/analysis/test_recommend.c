@@ -87,6 +87,7 @@ static void test_same_as_this_volume(struct checks *checks)
 	CHECK_NEAR(d.cand[GP2].volume.size_gib, 1000, 0);
 	CHECK_NEAR(d.cand[GP2].monthly_usd, 114.00, 1e-9);
 	CHECK(says(&d.cand[GP2], "1000 GiB sustains 3000 IOPS and 250 MiB/s"));
+	CHECK(says(&d.cand[GP2], "below 1000 GiB gp2 reaches it only on burst"));
 	CHECK(d.cand[IO2].feasible && isnan(d.cand[IO2].monthly_usd));
 	CHECK(says(&d.cand[IO2], "No io2 price for ap-northeast-2"));
 	/* The gp3's p99 at 3,000 IOPS: the gp3 device of the run has that
@@ -121,7 +122,7 @@ static void test_iops_6000(struct checks *checks)
 	CHECK_NEAR(d.cand[GP3].delta_usd, 26.22 - 11.40, 1e-9);
 	CHECK_NEAR(d.cand[GP2].volume.size_gib, 2000, 0);
 	CHECK_NEAR(d.cand[GP2].monthly_usd, 228.00, 1e-9);
-	CHECK(says(&d.cand[GP2], "above the 100 GiB wanted"));
+	CHECK(says(&d.cand[GP2], "at that size gp2 does not reach it even on burst"));
 	CHECK(d.cand[GP3].p99.state == P99_NOT_MEASURED);
 	json_decref(run);
 }
@@ -189,6 +190,8 @@ static void test_limits_and_ratios(struct checks *checks)
 	struct recommend_ask tier = { .iops = 100, .mibs = 200 };
 	CHECK(search(run, "gp3", &tier, &d) == 0);
 	CHECK_NEAR(d.cand[GP2].volume.size_gib, 267, 0);
+	CHECK_NEAR(d.cand[GP2].mibs, 267 * 3 * 0.25, 1e-9);
+	CHECK(says(&d.cand[GP2], "267 GiB sustains 801 IOPS and 200 MiB/s"));
 	json_decref(run);
 }
 
