@@ -65,7 +65,7 @@ pick() {
 	assert_equal "$stderr" ""
 }
 
-@test "--iops 6000: gp3 at 6,000 IOPS for \$26.22; --region us-east-1 prices io2 too" {
+@test "--iops 6000: gp3 at 6,000 IOPS for \$26.22; --region us-east-1 prices io2 too, an unknown region nothing" {
 	rec "$SEED" --iops 6000
 	assert_equal "$(pick gp2 '.candidates[] | select(.chosen) | [.type, .iops, .throughput_mibs, .monthly_usd] | @tsv')" \
 		"$(printf 'gp3\t6000\t125\t26.22')"
@@ -73,6 +73,11 @@ pick() {
 	rec "$SEED" --iops 6000 --region us-east-1
 	assert_equal "$(pick gp2 '.candidates[] | select(.type == "io2") | .monthly_usd')" 402.5
 	assert_equal "$(jq -r .prices.region rec.json)" us-east-1
+	# A region without built-in prices: said once, every cost unknown, nothing chosen.
+	rec "$SEED" --region eu-west-1
+	assert_equal "$stderr" "ebsbench recommend: no built-in prices for eu-west-1: costs unknown"
+	assert_equal "$(pick gp2 '[.choice, .current.monthly_usd] | @tsv')" "$(printf '\t')"
+	assert_equal "$(pick gp2 .summary)" "gp2: no candidate meets the need at a known price."
 }
 
 @test "a gp2 of 1,000 GiB held for IOPS: gp3 at the 100 GiB asked for, \$9.12 against \$114.00, and how to apply it" {
