@@ -349,6 +349,47 @@ struct recommend_p99 recommend_p99_at(const json_t *results, const char *device,
 	return out;
 }
 
+/* The loadcurve step of device with the highest load whose p99 is at most
+ * p99_ms, or NULL: how much headroom the asked p99 wants. */
+static const json_t *step_within(const json_t *results, const char *device, double p99_ms)
+{
+	const json_t *p, *best = NULL;
+	double best_pct = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "phases"), i, p)
+	{
+		double pct = results_num(RESULTS_GET(p, "load", "percent"));
+		double ns = results_clat_pct_ns(results_direction(p), "99.000000");
+		if (results_str_is(json_object_get(p, "device"), device) &&
+		    results_str_is(json_object_get(p, "phase"), "loadcurve") && pct > best_pct &&
+		    ns > 0 && ns / 1e6 <= p99_ms) {
+			best = p;
+			best_pct = pct;
+		}
+	}
+	return best;
+}
+
+/* A provisioned candidate whose measured p99 misses: the share of its
+ * rate at which the load curve met the p99, and the IOPS that would hold
+ * the need at that share (an inference, said as one). */
+static void headroom_reason(const json_t *results, const struct recommend_need *n,
+			    struct recommend_candidate *c)
+{
+	const json_t *step = step_within(results, c->p99.device, n->p99_ms);
+	double pct = results_num(RESULTS_GET(step, "load", "percent"));
+
+	if (!step || ebs_type_rules(c->type)->size_derived || !(pct > 0))
+		return;
+	reason(c,
+	       "At %.0f %% of its rate (%.0f IOPS offered) it measured %.2f ms: %.0f IOPS would "
+	       "hold the need at that share (not measured).",
+	       pct, results_num(RESULTS_GET(step, "load", "offered_iops")),
+	       results_clat_pct_ns(results_direction(step), "99.000000") / 1e6,
+	       ceil(n->iops * 100 / pct));
+}
+
 /* The p99 at the need's load on a device of the candidate's configuration
  * in these results, and whether it meets the p99 asked. */
 static void candidate_p99(const json_t *results, const struct recommend_need *n,
@@ -370,10 +411,11 @@ static void candidate_p99(const json_t *results, const struct recommend_need *n,
 			break;
 	}
 	c->p99.meets = !(n->p99_ms > 0) || (c->p99.state == P99_MEASURED && c->p99.ms <= n->p99_ms);
-	if (n->p99_ms > 0 && c->p99.state == P99_MEASURED && !c->p99.meets)
-		reason(c,
-		       "Its p99 measured %.2f ms at %.0f IOPS on %s (%s), above the %.2f ms asked.",
-		       c->p99.ms, c->p99.at_iops, c->p99.device, c->p99.phase, n->p99_ms);
+	if (!(n->p99_ms > 0 && c->p99.state == P99_MEASURED && !c->p99.meets))
+		return;
+	reason(c, "Its p99 measured %.2f ms at %.0f IOPS on %s (%s), above the %.2f ms asked.",
+	       c->p99.ms, c->p99.at_iops, c->p99.device, c->p99.phase, n->p99_ms);
+	headroom_reason(results, n, c);
 }
 
 /* Prices the candidate and names what it gives up against the volume. */
@@ -434,9 +476,12 @@ static void summarise(struct recommend_device *d)
 			 delta < 0 ? "less" : "more");
 	snprintf(d->summary, sizeof(d->summary),
 		 "%s: %s %.0f GiB at %.0f IOPS and %.0f MiB/s for $%.2f a month against $%.2f "
-		 "now (%s).",
+		 "now (%s)%s",
 		 d->label, ebs_type_name(c->type), c->volume.size_gib, c->iops, c->mibs,
-		 c->monthly_usd, d->current_usd, change);
+		 c->monthly_usd, d->current_usd, change,
+		 d->need.p99_ms > 0 && c->p99.state != P99_MEASURED
+			 ? "; its p99 at this load is not measured."
+			 : ".");
 }
 
 int recommend_device(const json_t *results, const json_t *device, const struct recommend_ask *ask,

@@ -54,7 +54,7 @@ static void write_need(FILE *out, const struct recommend_device *d)
 	fprintf(out, "Need (%s): %s IOPS and %.0f MiB/s sustained at %s GiB",
 		n->measured ? "the same as this volume, sustained: its burst kept as its baseline, "
 			      "at the rated figures it measured within 10 %"
-			    : "given",
+			    : "given; 0: none beyond the type's minimum",
 		report_count(a, sizeof(a), n->iops), n->mibs, report_count(b, sizeof(b), n->gib));
 	if (n->p99_ms > 0)
 		fprintf(out, ", p99 at most %.2f ms", n->p99_ms);

@@ -226,7 +226,11 @@ static void test_p99_at_load(struct checks *checks)
 	CHECK(search(curve, "gp2", &misses, &d) == 0);
 	CHECK(d.cand[GP3].p99.state == P99_MEASURED && !d.cand[GP3].p99.meets);
 	CHECK(says(&d.cand[GP3], "above the 2.00 ms asked"));
+	/* The curve met 2 ms up to 75 % (1.35 ms): 2,800 / 0.75 = 3,734 IOPS. */
+	CHECK(says(&d.cand[GP3], "At 75 % of its rate (2250 IOPS offered) it measured 1.35 ms: "
+				 "3734 IOPS would hold the need at that share (not measured)."));
 	CHECK(d.choice == GP2 && d.cand[GP2].p99.state == P99_NOT_MEASURED);
+	CHECK(strstr(d.summary, "; its p99 at this load is not measured.") != NULL);
 	CHECK_NEAR(d.cand[GP2].volume.size_gib, 934, 0);
 	json_decref(curve);
 	json_decref(plain);
