@@ -5,9 +5,10 @@
  * Pure functions over a results.json document (its phases and analysis)
  * and a price table.  With no requirement given the need is "the same as
  * this volume, sustained": what it delivered on burst and after it, at the
- * rated figures when the measurement matched them (within
- * VERDICT_TOLERANCE, the analysis' "as predicted"), so a gp3 provisioned
- * to that need keeps sustained what the volume gave while it lasted.
+ * rated figures when the measurement reached them (within
+ * VERDICT_TOLERANCE, the analysis' "as predicted") or went past them, so a
+ * gp3 provisioned to that need keeps sustained what the volume gave while
+ * it lasted.
  * A need taken from a measurement is met by gp3's included 3,000 IOPS or
  * 125 MiB/s when it is within VERDICT_TOLERANCE above them: the
  * measurement cannot tell them apart (a 125 MiB/s gp3 delivers 127).

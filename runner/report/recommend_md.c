@@ -53,7 +53,7 @@ static void write_need(FILE *out, const struct recommend_device *d)
 		report_count(b, sizeof(b), del->rated_iops), del->rated_mibs);
 	fprintf(out, "Need (%s): %s IOPS and %.0f MiB/s sustained at %s GiB",
 		n->measured ? "the same as this volume, sustained: its burst kept as its baseline, "
-			      "at the rated figures it measured within 10 %"
+			      "at the rated figures it reached within 10 %"
 			    : "given; 0: none beyond the type's minimum",
 		report_count(a, sizeof(a), n->iops), n->mibs, report_count(b, sizeof(b), n->gib));
 	if (n->p99_ms > 0)
