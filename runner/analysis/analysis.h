@@ -19,5 +19,6 @@ void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 #include "analysis/sweep.h"
+#include "analysis/recommend.h"
 
 #endif

@@ -23,6 +23,12 @@ int cmd_discover(int argc, char **argv, const volatile sig_atomic_t *stop);
  * side).  1: a results.json missing or invalid, or an output write failed. */
 int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop);
 
+/* `ebsbench recommend RESULTS [--iops N] [--mibs M] [--p99-ms X] [--gib G]
+ * [--region R] [--json] [--out DIR]`: the cheapest gp3, io2 and gp2 per
+ * measured volume, and the files that apply it.  2: usage, or a results
+ * file missing, unreadable or of a newer schema. */
+int cmd_recommend(int argc, char **argv, const volatile sig_atomic_t *stop);
+
 /* `ebsbench presign`: sign the upload URLs (or a POST policy) for one run,
  * on the operator's machine, where the credentials are. */
 int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop);

@@ -13,11 +13,6 @@
 
 static const char *const price_fields[] = { "gib_month", "iops_month", "mibs_month" };
 
-/* The strings a recorded price table names, kept while it is replaced. */
-struct price_names {
-	char region[64], date[64], source[512];
-};
-
 static const char *copy_or(const json_t *o, const char *key, char *buf, size_t len,
 			   const char *fallback)
 {
@@ -30,7 +25,7 @@ static const char *copy_or(const json_t *o, const char *key, char *buf, size_t l
 
 /* The table results.json recorded ("prices"): the default table with every
  * recorded price on top, a null read as unknown (NaN), as it was written. */
-static void prices_recorded(const json_t *run, struct ebs_prices *p, struct price_names *n)
+void report_prices_recorded(const json_t *run, struct ebs_prices *p, struct report_price_names *n)
 {
 	const json_t *rec = json_object_get(run, "prices");
 	*p = ebs_prices_default();
@@ -82,9 +77,9 @@ int report_prices_load(const char *config_path, json_t **prices, char *err, size
 int report_reanalyse(json_t *run, const json_t *overrides, char *err, size_t errlen)
 {
 	struct ebs_prices p;
-	struct price_names names;
+	struct report_price_names names;
 	unsigned count = 0;
-	prices_recorded(run, &p, &names);
+	report_prices_recorded(run, &p, &names);
 	if (overrides && config_prices_apply(&p, (json_t *)overrides, &count, err, errlen))
 		return -1;
 	bool overridden = count > 0 || json_is_true(json_object_get(json_object_get(run, "prices"),

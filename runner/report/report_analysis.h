@@ -7,6 +7,17 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "analysis/analysis.h"
+
+/* The strings a recorded price table names, which p's pointers use. */
+struct report_price_names {
+	char region[64], date[64], source[512];
+};
+
+/* The price table results.json recorded ("prices"): the default table
+ * with every recorded price on top, a null read as unknown. */
+void report_prices_recorded(const json_t *run, struct ebs_prices *p, struct report_price_names *n);
+
 /* The "prices" object of the config at config_path, checked (every name
  * known, every value a number); *prices holds a reference the caller
  * drops.  -1 with a one-line reason naming the file or the price. */

@@ -454,6 +454,8 @@ static void write_chart_links(FILE *out)
 {
 	fprintf(out, "\n![IOPS timeline](%s)\n\n![Latency percentiles](%s)\n\n",
 		artifacts_name(ARTIFACT_IOPS_SVG), artifacts_name(ARTIFACT_LATENCY_SVG));
+	fprintf(out, "Which volume to buy for this: [%s](%s).\n\n",
+		artifacts_name(ARTIFACT_RECOMMEND), artifacts_name(ARTIFACT_RECOMMEND));
 }
 
 /* Every phase in the order it ran, with the idle gap that refilled credits. */

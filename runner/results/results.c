@@ -6,11 +6,29 @@
 #include <string.h>
 #include <unistd.h>
 
-bool results_schema_ok(const json_t *root)
+int results_schema_check(const json_t *root, char *err, size_t errlen)
 {
 	const json_t *schema = json_object_get(root, "schema");
-	return json_is_object(root) && json_is_integer(schema) &&
-	       json_integer_value(schema) == RESULTS_SCHEMA;
+	json_int_t version = json_integer_value(schema);
+
+	if (!json_is_object(root) || !json_is_integer(schema) || version < RESULTS_SCHEMA_OLDEST) {
+		snprintf(err, errlen, "not an ebsbench results file (no \"schema\" from %d to %d)",
+			 RESULTS_SCHEMA_OLDEST, RESULTS_SCHEMA);
+		return -1;
+	}
+	if (version > RESULTS_SCHEMA) {
+		snprintf(err, errlen,
+			 "written by a newer ebsbench: schema %lld, this one reads %d to %d",
+			 (long long)version, RESULTS_SCHEMA_OLDEST, RESULTS_SCHEMA);
+		return -1;
+	}
+	return 0;
+}
+
+bool results_schema_ok(const json_t *root)
+{
+	char err[160];
+	return results_schema_check(root, err, sizeof(err)) == 0;
 }
 
 json_t *results_load(const char *dir, char *err, size_t errlen)
@@ -23,9 +41,9 @@ json_t *results_load(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, jerr.text);
 		return NULL;
 	}
-	if (!results_schema_ok(root)) {
-		snprintf(err, errlen, "%s: not an ebsbench results file of schema %d", path,
-			 RESULTS_SCHEMA);
+	char why[160];
+	if (results_schema_check(root, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", path, why);
 		json_decref(root);
 		return NULL;
 	}

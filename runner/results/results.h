@@ -2,10 +2,21 @@
  *
  * `ebsbench run` writes it; the analysis, summary.md, the SVG charts and
  * `ebsbench report` all read it, so a results directory can be re-rendered
- * (or re-priced) later without the devices.  Schema, version 1:
+ * (or re-priced) later without the devices.  Schema, version 2:
+ *
+ * Versions: "schema" is RESULTS_SCHEMA for what this ebsbench writes; it
+ * goes up by one whenever a field is added or its meaning changes.  Readers
+ * (report, recommend, the fuzz target) accept every schema from 1 to
+ * RESULTS_SCHEMA, reading a field an older file lacks as absent (the
+ * lookups of results_read.h give NULL or NaN), and refuse a newer one with
+ * a line naming both numbers, rather than misread fields they do not know.
+ * 1: ebsbench 0.1.0 (tests/unit/fixtures/results-gp2-gp3.json, kept as it
+ *    was written).
+ * 2: phases[].load on a loadcurve step ({"percent": 25, "offered_iops":
+ *    750, "on_burst": false}) and the sweep's phases.
  *
  * {
- *   "schema": 1,
+ *   "schema": 2,
  *   "ebsbench": { "version": "0.1.0", "build_id": "sha256 of the binary", "image_digest": null },
  *   "environment": { "instance_type": "m5.xlarge" | null, "instance_id": ..., "zone": ...,
  *                    "kernel": "6.1.0", "hostname": ..., "started": "ISO 8601 UTC",
@@ -27,6 +38,8 @@
  *       "phase": "randread", "device": "gp2",   the sweep's steps are all "sweep"
  *                                         (RESULTS_PHASE_SWEEP), told apart by rw and
  *                                         bs: writes of 16384..1048576, a read of 2097152
+ *       "load": { "percent": 25, "offered_iops": 750, "on_burst": false },   loadcurve
+ *                                         steps only (schema 2)
  *       "started_ms": unix ms, "ended_ms": unix ms,
  *       "idle_before_s": 12.5,            since this device's previous phase ended
  *                                         (null for its first phase)
@@ -92,13 +105,17 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#define RESULTS_SCHEMA 1
+#define RESULTS_SCHEMA 2
+#define RESULTS_SCHEMA_OLDEST 1
 #define RESULTS_FILE "results.json"
 /* The block-size sweep's steps: "phase": "sweep", told apart by rw and bs. */
 #define RESULTS_PHASE_SWEEP "sweep"
 
-/* A JSON object of this schema: what results_load accepts. */
+/* A JSON object of a schema this ebsbench reads (1..RESULTS_SCHEMA). */
 bool results_schema_ok(const json_t *root);
+/* The same, with a one-line reason when not ("written by a newer
+ * ebsbench: schema 3, this one reads 1 to 2"). */
+int results_schema_check(const json_t *root, char *err, size_t errlen);
 /* Loads DIR/results.json; NULL with a one-line reason in err. */
 json_t *results_load(const char *dir, char *err, size_t errlen);
 /* Writes DIR/results.json atomically (temp file + rename), so an upload or

@@ -9,6 +9,7 @@ static const char *const run_files[ARTIFACT_COUNT] = {
 	[ARTIFACT_SUMMARY] = "summary.md",
 	[ARTIFACT_IOPS_SVG] = "iops_timeline.svg",
 	[ARTIFACT_LATENCY_SVG] = "latency_percentiles.svg",
+	[ARTIFACT_RECOMMEND] = "recommend.md",
 	[ARTIFACT_SWEEP_SVG] = "throughput_vs_block_size.svg",
 };
 

@@ -18,6 +18,7 @@ enum artifact {
 	ARTIFACT_SUMMARY,     /* summary.md: TL;DR, phases, analysis */
 	ARTIFACT_IOPS_SVG,    /* IOPS over time, one line per device and phase */
 	ARTIFACT_LATENCY_SVG, /* latency percentiles per phase */
+	ARTIFACT_RECOMMEND,   /* recommend.md: the cheapest volume per type, sustained */
 	ARTIFACT_SWEEP_SVG,   /* throughput against block size: only with a "sweep" phase */
 	ARTIFACT_COUNT
 };

@@ -490,7 +490,7 @@ ec2 describe-images"
 	[[ $stderr == *"not an AMI id"* ]]
 	run --separate-stderr "${LAUNCH_RUN[@]}" --region ap-northeast-2 --zone us-east-1a --ami ami-0123456789abcdef0 --config post.json
 	one_line_error 2
-	# 16 PUT URLs with a session token, as ebsbench presign signs them: over EC2's limit.
+	# 17 PUT URLs with a session token, as ebsbench presign signs them: over EC2's limit.
 	jq --arg pad "$(head -c 16000 /dev/zero | tr '\0' A)" '.upload.put["summary.md"] = "https://s3/x?t=" + $pad' put.json >big.json
 	run --separate-stderr "${LAUNCH_RUN[@]}" --region ap-northeast-2 --ami ami-0123456789abcdef0 --config big.json
 	one_line_error 2

@@ -130,7 +130,7 @@ example_configs() {
 	    if (!/^\d+\.\d+\.\d+$/.test(v) || v !== locked || v !== got) process.exit(1);
 	  }' "$K8S_TESTS"
 	assert_success
-	assert_line "kubernetes-models 4.5.1 4.5.1 4.5.1"
+	assert_line "kubernetes-models 5.1.0 5.1.0 5.1.0"
 	assert_line "yaml 2.8.4 2.8.4 2.8.4"
 	# A second install does nothing.
 	run bash "$K8S_TESTS/install.sh"

@@ -128,13 +128,13 @@ boto3_check() {
 	assert_success
 	echo "$output" >block.json
 	json_doc block.json
-	# The seed's run: 4 report files and 6 logs for each of gp2 and gp3.
-	assert_equal "$(jq '.upload.put | length' block.json)" 16
+	# The seed's run: 5 once-per-run files and 6 logs for each of gp2 and gp3.
+	assert_equal "$(jq '.upload.put | length' block.json)" 17
 	assert_equal "$(jq -r '.upload.expires' block.json)" 2026-09-02T06:00:00Z
 	run boto3_check put block.json ebsbench-results 'runs/2026 09+ü/' ap-northeast-2 "" 21600
 	echo "$output"
 	assert_success
-	assert_output --partial "16 of 16 URLs equal boto3's"
+	assert_output --partial "17 of 17 URLs equal boto3's"
 	# Query parameters in canonical order, the signature last.
 	jq -r '.upload.put["results.json"]' block.json | sed 's/.*?//; s/=[^&]*//g' >order
 	assert_equal "$(cat order)" \
@@ -166,7 +166,7 @@ boto3_check() {
 		--expires 1h --plan plan.json
 	assert_success
 	echo "$output" | jq -r '.upload.put | keys_unsorted[]' >names
-	printf '%s\n' results.json summary.md iops_timeline.svg latency_percentiles.svg \
+	printf '%s\n' results.json summary.md iops_timeline.svg latency_percentiles.svg recommend.md \
 		data_rr_iops.1.log gp2_rr_iops.1.log gp2-2_rr_iops.1.log \
 		data_sw_iops.1.log gp2_sw_iops.1.log gp2-2_sw_iops.1.log >want
 	diff want names

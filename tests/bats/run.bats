@@ -225,7 +225,7 @@ config_for() {
 	run --separate-stderr "$EBSBENCH" run --config cfg.json
 	assert_success
 	ls -A out | sort >written
-	[ "$(wc -l <written)" = 10 ] # 4 once-per-run files, 2 phases x 3 devices
+	[ "$(wc -l <written)" = 11 ] # 5 once-per-run files, 2 phases x 3 devices
 	grep -qx "${kernel_name}_qd4_iops.1.log" written || fail "no log labelled $kernel_name"
 	grep -qx "gp3-2_rr_iops.1.log" written || fail "no log labelled gp3-2"
 	# The dry run named the logs the run wrote, and results.json names them.

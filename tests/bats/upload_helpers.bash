@@ -6,7 +6,7 @@
 # and ../peers/peers.bash loaded; upload_setup_file starts the peers and
 # sets DEV.
 
-ARTIFACTS=(results.json summary.md iops_timeline.svg latency_percentiles.svg
+ARTIFACTS=(results.json summary.md iops_timeline.svg latency_percentiles.svg recommend.md
 	vol_layout_iops.1.log vol_rr_iops.1.log)
 
 # upload_setup_file: what upload.bats and faults.bats start with: the

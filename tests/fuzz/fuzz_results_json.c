@@ -1,6 +1,7 @@
 /* fuzz_results_json.c - `ebsbench report`'s reading of results.json: the
  * schema check, the analysis re-run on it, then summary.md, the console
- * TL;DR and both SVG charts, for one run and for a fleet of two. */
+ * TL;DR, both SVG charts and recommend.md, for one run and for a fleet of
+ * two. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "analysis/ebs_model.h"
 #include "input.h"
 #include "results/results.h"
+#include "report/recommend_md.h"
 #include "report/summary.h"
 #include "report/svg.h"
 
@@ -19,6 +21,7 @@ static void render(FILE *out, json_t *const *runs, size_t nruns)
 	(void)summary_write_tldr(out, runs, nruns);
 	(void)svg_iops_timeline(out, runs, nruns);
 	(void)svg_latency_percentiles(out, runs, nruns);
+	(void)recommend_md_write(out, runs, nruns);
 }
 
 /* One input: a results.json document. */

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # install.sh - node_modules for validate.js from package-lock.json (`npm ci`),
 # only when missing or older than the lock file: safe to run before every
-# test run.  Pinned: kubernetes-models 4.5.1 (the Kubernetes API schemas,
-# Node >= 14) and yaml 2.8.4; node and npm come with the machine (Node 20).
+# test run.  Pinned: kubernetes-models 5.1.0 (the Kubernetes API schemas up
+# to storage.k8s.io/v1 VolumeAttributesClass, which 4.5.1 lacks; ES modules
+# only, loaded by validate.js with import(); it declares Node >= 22 and runs
+# on the machine's Node 20: tests/bats/k8s.bats and recommend.bats prove it)
+# and yaml 2.8.4; node and npm come with the machine (Node 20).
 # npm ci needs the npm registry the first time only.
 set -euo pipefail
 

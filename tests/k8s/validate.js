@@ -17,6 +17,9 @@
 // know (the models allow them; `kubectl apply --dry-run=server` with
 // field validation Strict does), and anything only the API server knows
 // (admission, quotas, names already taken).
+//
+// kubernetes-models 5 is ES modules only: each API's module is loaded with
+// import(), so the checks are async.
 "use strict";
 
 const fs = require("fs");
@@ -61,16 +64,16 @@ function yamlFiles(args) {
 }
 
 // The kubernetes-models class for apiVersion/kind, or a reason why none.
-function modelFor(apiVersion, kind) {
+async function modelFor(apiVersion, kind) {
   if (typeof apiVersion !== "string" || !API_VERSION.test(apiVersion))
     return { why: `apiVersion ${JSON.stringify(apiVersion)} is not a Kubernetes API version` };
   if (typeof kind !== "string" || !KIND.test(kind))
     return { why: `kind ${JSON.stringify(kind)} is not a Kubernetes kind` };
   let mod;
   try {
-    mod = require(`kubernetes-models/${apiVersion}`);
+    mod = await import(`kubernetes-models/${apiVersion}`);
   } catch (e) {
-    if (e.code !== "MODULE_NOT_FOUND" && e.code !== "ERR_PACKAGE_PATH_NOT_EXPORTED") throw e;
+    if (e.code !== "ERR_MODULE_NOT_FOUND" && e.code !== "ERR_PACKAGE_PATH_NOT_EXPORTED") throw e;
     return { why: `unknown apiVersion ${apiVersion} (not a built-in API of kubernetes-models)` };
   }
   const cls = Object.prototype.hasOwnProperty.call(mod, kind) ? mod[kind] : undefined;
@@ -97,11 +100,11 @@ function errorText(e) {
     .join("; ");
 }
 
-function checkDocument(doc) {
+async function checkDocument(doc) {
   if (doc === null || doc === undefined) return { skip: true };
   if (typeof doc !== "object" || Array.isArray(doc))
     return { error: "the document is not a mapping (an object with apiVersion and kind)" };
-  const { cls, why } = modelFor(doc.apiVersion, doc.kind);
+  const { cls, why } = await modelFor(doc.apiVersion, doc.kind);
   if (!cls) return { error: why };
   try {
     new cls(doc).validate();
@@ -111,7 +114,7 @@ function checkDocument(doc) {
   return {};
 }
 
-function main() {
+async function main() {
   const args = process.argv.slice(2);
   if (args.includes("-h") || args.includes("--help")) usage("help");
   let failed = 0;
@@ -131,7 +134,7 @@ function main() {
       continue;
     }
     if (!Array.isArray(docs)) docs = [docs]; // an empty stream
-    docs.forEach((d, i) => {
+    for (const [i, d] of docs.entries()) {
       const n = i + 1;
       const problems = [...d.errors, ...d.warnings.filter((w) => w.code === "DUPLICATE_KEY")];
       if (problems.length) {
@@ -139,15 +142,15 @@ function main() {
         const first = String(problems[0].message).split("\n")[0].replace(/:$/, "");
         console.log(`FAIL ${shown} [${n}] YAML: ${first}`);
         failed++;
-        return;
+        continue;
       }
       const doc = d.toJS({ maxAliasCount: 100 });
       const isMap = doc !== null && typeof doc === "object" && !Array.isArray(doc);
       const what = isMap ? `${doc.apiVersion} ${doc.kind} ${describe(doc)}` : "(not a mapping)";
-      const r = checkDocument(doc);
+      const r = await checkDocument(doc);
       if (r.skip) {
         console.log(`skip ${shown} [${n}] empty document`);
-        return;
+        continue;
       }
       checked++;
       if (r.error) {
@@ -156,10 +159,13 @@ function main() {
       } else {
         console.log(`ok   ${shown} [${n}] ${what}`);
       }
-    });
+    }
   }
   console.log(`${checked} document${checked === 1 ? "" : "s"} checked, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
 
-main();
+main().catch((e) => {
+  process.stderr.write(`validate.js: ${e && e.stack ? e.stack : e}\n`);
+  process.exit(2);
+});

@@ -5,9 +5,9 @@
 # 0.01 (the gp2 credit cliff at about 20 s), results uploaded to a local S3
 # (s3rver checking SigV4, behind nginx with a test CA) and fetched back.
 #
-# Leaves results.json, the IOPS logs, summary.md, the SVG charts, the
-# console log and facts.json in DEMO_OUT (default ./demo-out) and prints
-# summary.md on stdout; progress goes to stderr.  A fresh machine installs
+# Leaves results.json, the IOPS logs, summary.md, recommend.md, the SVG
+# charts, the console log and facts.json in DEMO_OUT (default ./demo-out)
+# and prints summary.md and recommend.md on stdout; progress goes to stderr.  A fresh machine installs
 # and builds what it needs first (the kernel alone takes about 6.5 min on
 # 2 cores, once; it is cached in /var/cache/ebsbench/kernel).
 set -euo pipefail
@@ -54,6 +54,12 @@ if [ "$rc" -ne 0 ] || [ ! -f "$out/summary.md" ]; then
 	exit 1
 fi
 cat "$out/summary.md"
+if [ ! -f "$out/recommend.md" ]; then
+	say "recommend.md did not come back from S3: see $out/console.txt"
+	exit 1
+fi
+echo
+cat "$out/recommend.md"
 say "$(jq -r '.verdict' "$out/facts.json")"
 say "kernel start to first I/O: $(jq -r '.boot.kernel_to_first_io_s' "$out/facts.json") s;" \
 	"QEMU ran $(jq -r '.boot.qemu_wall_s' "$out/facts.json") s"

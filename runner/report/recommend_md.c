@@ -1,0 +1,211 @@
+/* recommend_md.c - `ebsbench recommend` told: recommend.md (and the same
+ * table on stdout), and the --json document, from the search's figures
+ * (analysis/recommend.c), so every sentence shows its own numbers. */
+#include "report/recommend_md.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report/report_analysis.h"
+#include "report/report_format.h"
+
+/* "+$102.60", "-$2.28", "$0.00"; the missing mark when unknown. */
+static const char *delta_text(char *buf, size_t len, double usd)
+{
+	size_t o = 0;
+
+	if (!isfinite(usd) || len < 2)
+		return report_missing(buf, len);
+	if (fabs(usd) >= 0.005)
+		buf[o++] = usd < 0 ? '-' : '+';
+	report_usd(buf + o, len - o, fabs(usd));
+	return buf;
+}
+
+/* "gp2, 100 GiB, 300 IOPS, 128 MiB/s". */
+static void volume_text(FILE *out, const struct ebs_volume *v)
+{
+	char gib[REPORT_NUM_LEN], iops[REPORT_NUM_LEN];
+
+	fprintf(out, "%s, %s GiB, %s IOPS, %.0f MiB/s", ebs_type_name(v->type),
+		report_count(gib, sizeof(gib), v->size_gib),
+		report_count(iops, sizeof(iops), ebs_volume_iops(v)), ebs_volume_mibs(v));
+}
+
+/* What the volume delivered and the need it sets, in one paragraph. */
+static void write_need(FILE *out, const struct recommend_device *d)
+{
+	const struct recommend_delivered *del = &d->delivered;
+	const struct recommend_need *n = &d->need;
+	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
+
+	fprintf(out, "Delivered: %s IOPS (4k randread qd32)",
+		report_count(a, sizeof(a), del->burst_iops));
+	if (isfinite(del->burst_s)) {
+		char c[REPORT_NUM_LEN];
+		fprintf(out, " on burst until %s s of the run, then %s sustained",
+			report_count(b, sizeof(b), del->burst_s),
+			report_count(c, sizeof(c), del->sustained_iops));
+	}
+	fprintf(out, "; %s sequential (1 MiB). Rated: %s IOPS, %.0f MiB/s.\n\n",
+		report_mibs(a, sizeof(a), del->seq_mibs * REPORT_MIB),
+		report_count(b, sizeof(b), del->rated_iops), del->rated_mibs);
+	fprintf(out, "Need (%s): %s IOPS and %.0f MiB/s sustained at %s GiB",
+		n->measured ? "the same as this volume, sustained: its burst kept as its baseline, "
+			      "at the rated figures it reached within 10 %"
+			    : "given; 0: none beyond the type's minimum",
+		report_count(a, sizeof(a), n->iops), n->mibs, report_count(b, sizeof(b), n->gib));
+	if (n->p99_ms > 0)
+		fprintf(out, ", p99 at most %.2f ms", n->p99_ms);
+	fputs(".\n\n", out);
+}
+
+/* The p99 cell: the measured value and where, or why not. */
+static void p99_cell(FILE *out, const struct recommend_candidate *c)
+{
+	char at[REPORT_NUM_LEN], ms[REPORT_NUM_LEN];
+
+	if (c->p99.state != P99_MEASURED) {
+		fputs("not measured at this load", out);
+		return;
+	}
+	fprintf(out, "%s (%s, %s at %s IOPS)%s", report_ms(ms, sizeof(ms), c->p99.ms * 1e6),
+		c->p99.device, c->p99.phase, report_count(at, sizeof(at), c->p99.at_iops),
+		c->p99.meets ? "" : ": above the p99 asked");
+}
+
+/* One row of the candidates' table. */
+static void write_row(FILE *out, const struct recommend_candidate *c)
+{
+	char gib[REPORT_NUM_LEN], iops[REPORT_NUM_LEN], mibs[REPORT_NUM_LEN], usd[REPORT_NUM_LEN],
+		delta[REPORT_NUM_LEN];
+
+	fprintf(out, "| %s%s%s |", c->chosen ? "**" : "", ebs_type_name(c->type),
+		c->chosen ? "** (chosen)" : "");
+	if (!c->feasible) {
+		fputs(" cannot | | | | | |\n", out);
+		return;
+	}
+	fprintf(out, " %s GiB | %s | %s | %s | %s | ",
+		report_count(gib, sizeof(gib), c->volume.size_gib),
+		report_count(iops, sizeof(iops), c->iops),
+		report_count(mibs, sizeof(mibs), c->mibs),
+		report_usd(usd, sizeof(usd), c->monthly_usd),
+		delta_text(delta, sizeof(delta), c->delta_usd));
+	p99_cell(out, c);
+	fputs(" |\n", out);
+}
+
+/* One device: its volume and cost, the need, the table, the choice and why. */
+static void write_device(FILE *out, const struct recommend_device *d)
+{
+	char usd[REPORT_NUM_LEN];
+
+	fprintf(out, "## %s (", d->label);
+	volume_text(out, &d->current);
+	fprintf(out, "): %s a month\n\n", report_usd(usd, sizeof(usd), d->current_usd));
+	write_need(out, d);
+	fputs("| Type | Size | IOPS | MiB/s | Monthly | Delta | p99 at the need |\n"
+	      "|---|---|---|---|---|---|---|\n",
+	      out);
+	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
+		write_row(out, &d->cand[i]);
+	fprintf(out, "\n**%s**\n\nWhy:\n\n", d->summary);
+	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
+		for (size_t r = 0; r < d->cand[i].nreasons; r++)
+			fprintf(out, "- %s: %s\n", ebs_type_name(d->cand[i].type),
+				d->cand[i].reasons[r]);
+	fputc('\n', out);
+}
+
+void recommend_md_devices(FILE *out, const struct recommend_device *d, size_t n,
+			  const struct ebs_prices *prices)
+{
+	fprintf(out, "# Recommendation\n\nPrices: %s (%s; %s).\n\n",
+		prices->region ? prices->region : "unknown region",
+		prices->as_of ? prices->as_of : "undated", prices->source ? prices->source : "");
+	if (!n)
+		fputs("No EBS volume in these results: nothing to recommend.\n", out);
+	for (size_t i = 0; i < n; i++)
+		write_device(out, &d[i]);
+}
+
+int recommend_md_write(FILE *out, json_t *const *runs, size_t nruns)
+{
+	struct recommend_device *found = calloc(RECOMMEND_MAX_DEVICES, sizeof(*found));
+	struct recommend_ask none = { 0 };
+
+	if (!found)
+		return -1;
+	for (size_t r = 0; r < nruns; r++) {
+		struct ebs_prices prices;
+		struct report_price_names names;
+		report_prices_recorded(runs[r], &prices, &names);
+		size_t n = recommend_all(runs[r], &none, &prices, found, RECOMMEND_MAX_DEVICES);
+		if (nruns > 1)
+			fprintf(out, "<!-- run %zu -->\n", r + 1);
+		recommend_md_devices(out, found, n, &prices);
+	}
+	free(found);
+	return ferror(out) ? -1 : 0;
+}
+
+/* A number, or null when unknown. */
+static json_t *num_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* One candidate as JSON, with its reasons. */
+static json_t *candidate_json(const struct recommend_candidate *c)
+{
+	json_t *reasons = json_array();
+	for (size_t i = 0; i < c->nreasons; i++)
+		json_array_append_new(reasons, json_string(c->reasons[i]));
+	json_t *p99 =
+		json_pack("{s:b,s:o,s:o,s:s?,s:s?,s:b}", "measured", c->p99.state == P99_MEASURED,
+			  "ms", num_or_null(c->p99.ms), "at_iops", num_or_null(c->p99.at_iops),
+			  "device", c->p99.device[0] ? c->p99.device : NULL, "phase",
+			  c->p99.phase[0] ? c->p99.phase : NULL, "meets", c->p99.meets);
+	return json_pack("{s:s,s:b,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "type",
+			 ebs_type_name(c->type), "feasible", c->feasible, "chosen", c->chosen,
+			 "size_gib", c->feasible ? json_real(c->volume.size_gib) : json_null(),
+			 "iops", num_or_null(c->feasible ? c->iops : NAN), "throughput_mibs",
+			 num_or_null(c->feasible ? c->mibs : NAN), "monthly_usd",
+			 num_or_null(c->monthly_usd), "delta_usd", num_or_null(c->delta_usd), "p99",
+			 p99, "reasons", reasons);
+}
+
+/* One device as JSON: the volume, what it delivered, the need, the candidates. */
+static json_t *device_json(const struct recommend_device *d)
+{
+	const struct ebs_volume *v = &d->current;
+	const struct recommend_delivered *del = &d->delivered;
+	json_t *cands = json_array();
+	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
+		json_array_append_new(cands, candidate_json(&d->cand[i]));
+	return json_pack(
+		"{s:s,s:s?,s:{s:s,s:f,s:f,s:f,s:o},s:{s:o,s:o,s:o,s:o,s:f,s:f},"
+		"s:{s:f,s:f,s:o,s:f,s:b},s:o,s:o,s:s}",
+		"device", d->label, "volume_id", d->volume_id[0] ? d->volume_id : NULL, "current",
+		"type", ebs_type_name(v->type), "size_gib", v->size_gib, "iops", ebs_volume_iops(v),
+		"throughput_mibs", ebs_volume_mibs(v), "monthly_usd", num_or_null(d->current_usd),
+		"delivered", "burst_iops", num_or_null(del->burst_iops), "sustained_iops",
+		num_or_null(del->sustained_iops), "burst_until_s", num_or_null(del->burst_s),
+		"seq_mibs", num_or_null(del->seq_mibs), "rated_iops", del->rated_iops, "rated_mibs",
+		del->rated_mibs, "need", "iops", d->need.iops, "throughput_mibs", d->need.mibs,
+		"p99_ms", d->need.p99_ms > 0 ? json_real(d->need.p99_ms) : json_null(), "size_gib",
+		d->need.gib, "measured", d->need.measured, "candidates", cands, "choice",
+		d->choice >= 0 ? json_string(ebs_type_name(d->cand[d->choice].type)) : json_null(),
+		"summary", d->summary);
+}
+
+json_t *recommend_json(const struct recommend_device *d, size_t n, const struct ebs_prices *prices)
+{
+	json_t *devices = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(devices, device_json(&d[i]));
+	return json_pack("{s:{s:s?,s:s?,s:s?},s:o}", "prices", "region", prices->region, "date",
+			 prices->as_of, "source", prices->source, "devices", devices);
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env bats
+# recommend.bats - `ebsbench recommend` end to end on the real binary:
+#   - seed 000's three priced answers (fixtures from
+#     tests/unit/fixtures/make_seed000_fixtures.py): gp3 100 GiB at 3,000
+#     IOPS and 125 MiB/s for $9.12 against $11.40; $26.22 with --iops
+#     6000; a gp2 of 1,000 GiB held for IOPS gives gp3 at the 100 GiB asked
+#     for ($9.12);
+#   - results.json of ebsbench 0.1.0 (schema 1, results-gp2-gp3.json, kept
+#     as written) read by `report` and `recommend`; a newer schema refused;
+#   - --out DIR: the VolumeAttributesClass files pass the offline schema
+#     check (tests/k8s/validate.js), a broken copy does not, and apply.md
+#     holds the kubectl patch and aws ec2 modify-volume lines with the caveats;
+#   - `report` writes recommend.md, the same text `recommend` prints;
+#   - bad input: one line naming the problem, exit 2, nothing on stdout;
+#   - the README's example output is the real output.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load_bats_libs
+
+REPO=$BATS_TEST_DIRNAME/../..
+FIXTURES=$REPO/tests/unit/fixtures
+SEED=$FIXTURES/results-seed000.json
+K8S_TESTS=$REPO/tests/k8s
+
+setup_file() {
+	require_ebsbench
+	bash "$K8S_TESTS/install.sh" >&2
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# rec ARGS...: `ebsbench recommend ARGS --json` into rec.json, checked to succeed.
+rec() {
+	run --separate-stderr "$EBSBENCH" recommend "$@" --json
+	assert_success
+	printf '%s\n' "$output" >rec.json
+	json_doc rec.json
+}
+
+# pick DEVICE FILTER -> FILTER on the device's object of rec.json.
+pick() {
+	jq -r --arg d "$1" ".devices[] | select(.device == \$d) | $2" rec.json
+}
+
+@test "seed 000, no requirement: the gp2 is a gp3 100 GiB at 3,000 IOPS and 125 MiB/s for \$9.12 against \$11.40" {
+	rec "$SEED"
+	assert_equal "$(pick gp2 .choice)" gp3
+	assert_equal "$(pick gp2 '.candidates[] | select(.chosen) | [.size_gib, .iops, .throughput_mibs, .monthly_usd] | @tsv')" \
+		"$(printf '100\t3000\t125\t9.12')"
+	assert_equal "$(pick gp2 .current.monthly_usd)" 11.4
+	assert_equal "$(pick gp2 '.candidates[] | select(.type == "gp2") | [.size_gib, .monthly_usd] | @tsv')" \
+		"$(printf '1000\t114')"
+	# The gp3 stays as it is; its p99 at 3,000 IOPS is its randread's.
+	assert_equal "$(pick gp3 '.candidates[0] | [.chosen, .delta_usd, .p99.ms, .p99.phase] | @tsv')" \
+		"$(printf 'true\t0\t12.9\trandread qd32')"
+	# The table says the same.
+	run --separate-stderr "$EBSBENCH" recommend "$SEED"
+	assert_success
+	assert_line '| **gp3** (chosen) | 100 GiB | 3,000 | 125 | $9.12 | -$2.28 | 12.9 ms (gp3, randread qd32 at 3,001 IOPS) |'
+	assert_line '**gp2: gp3 100 GiB at 3000 IOPS and 125 MiB/s for $9.12 a month against $11.40 now ($2.28 less).**'
+	assert_equal "$stderr" ""
+}
+
+@test "--iops 6000: gp3 at 6,000 IOPS for \$26.22; --region us-east-1 prices io2 too, an unknown region nothing" {
+	rec "$SEED" --iops 6000
+	assert_equal "$(pick gp2 '.candidates[] | select(.chosen) | [.type, .iops, .throughput_mibs, .monthly_usd] | @tsv')" \
+		"$(printf 'gp3\t6000\t125\t26.22')"
+	assert_equal "$(pick gp2 '.candidates[0].p99.measured')" false
+	rec "$SEED" --iops 6000 --region us-east-1
+	assert_equal "$(pick gp2 '.candidates[] | select(.type == "io2") | .monthly_usd')" 402.5
+	assert_equal "$(jq -r .prices.region rec.json)" us-east-1
+	# A region without built-in prices: said once, every cost unknown, nothing chosen.
+	rec "$SEED" --region eu-west-1
+	assert_equal "$stderr" "ebsbench recommend: no built-in prices for eu-west-1: costs unknown"
+	assert_equal "$(pick gp2 '[.choice, .current.monthly_usd] | @tsv')" "$(printf '\t')"
+	assert_equal "$(pick gp2 .summary)" "gp2: no candidate meets the need at a known price."
+}
+
+@test "a gp2 of 1,000 GiB held for IOPS: gp3 at the 100 GiB asked for, \$9.12 against \$114.00, and how to apply it" {
+	rec "$FIXTURES/results-seed000-gp2-1000.json" --iops 3000 --gib 100
+	assert_equal "$(pick gp2 '[.current.monthly_usd, (.candidates[] | select(.chosen) | .type, .size_gib, .monthly_usd)] | @tsv')" \
+		"$(printf '114\tgp3\t100\t9.12')"
+	run --separate-stderr "$EBSBENCH" recommend "$FIXTURES/results-seed000-gp2-1000.json" \
+		--iops 3000 --gib 100 --out apply
+	assert_success
+	assert_file_exist apply/vac-ebsbench-gp3-3000iops-125mibs.yaml
+	run cat apply/apply.md
+	assert_line "kubectl -n NAMESPACE patch pvc PVC --type=merge -p '{\"spec\":{\"volumeAttributesClassName\":\"ebsbench-gp3-3000iops-125mibs\"}}'"
+	assert_line "aws ec2 modify-volume --region ap-northeast-2 --volume-id vol-0gp2gp2gp2gp2 --volume-type gp3 --iops 3000 --throughput 125"
+	assert_output --partial "EBS cannot shrink a volume"
+	assert_output --partial "keep 1000 GiB (\$91.20 a month)"
+	assert_output --partial "Four modifications per volume per rolling 24 hours"
+	assert_output --partial "Never the type alone"
+}
+
+@test "the VolumeAttributesClass files pass the offline Kubernetes schema check; a broken one does not" {
+	run --separate-stderr "$EBSBENCH" recommend "$SEED" --iops 6000 --mibs 250 --out apply
+	assert_success
+	# Two devices, one target: one class.
+	run ls apply
+	assert_output "$(printf 'apply.md\nvac-ebsbench-gp3-6000iops-250mibs.yaml')"
+	run node "$K8S_TESTS/validate.js" apply
+	assert_success
+	assert_line "ok   apply/vac-ebsbench-gp3-6000iops-250mibs.yaml [1] storage.k8s.io/v1 VolumeAttributesClass ebsbench-gp3-6000iops-250mibs"
+	mkdir broken
+	grep -v '^driverName:' apply/vac-ebsbench-gp3-6000iops-250mibs.yaml >broken/vac.yaml
+	run node "$K8S_TESTS/validate.js" broken
+	assert_failure 1
+	assert_line --partial "data must have required property driverName"
+}
+
+@test "ebsbench 0.1.0's results.json (schema 1) is read by report and recommend; a newer schema is refused" {
+	assert_equal "$(jq .schema "$FIXTURES/results-gp2-gp3.json")" 1
+	mkdir old
+	cp "$FIXTURES/results-gp2-gp3.json" old/results.json
+	run --separate-stderr "$EBSBENCH" report --out rendered old
+	assert_success
+	assert_file_exist rendered/summary.md
+	assert_file_exist rendered/recommend.md
+	rec old
+	assert_equal "$(pick gp2 '.candidates[] | select(.chosen) | [.type, .iops, .throughput_mibs, .monthly_usd] | @tsv')" \
+		"$(printf 'gp3\t3000\t125\t9.12')"
+	mkdir new
+	jq '.schema = 3' "$SEED" >new/results.json
+	run --separate-stderr "$EBSBENCH" recommend new
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "ebsbench recommend: new/results.json: written by a newer ebsbench: schema 3, this one reads 1 to 2"
+	run --separate-stderr "$EBSBENCH" report new
+	assert_failure 1
+	[[ $stderr == *"schema 3, this one reads 1 to 2" ]]
+}
+
+@test "report writes recommend.md: the text recommend prints for the same results" {
+	mkdir seed
+	cp "$SEED" seed/results.json
+	run --separate-stderr "$EBSBENCH" report seed
+	assert_success
+	run --separate-stderr "$EBSBENCH" recommend seed
+	assert_success
+	assert_equal "$output" "$(cat seed/recommend.md)"
+	grep -qF '](recommend.md)' seed/summary.md
+}
+
+@test "bad input: one line naming the problem, exit 2, nothing on stdout" {
+	local args want
+	while IFS='|' read -r args want; do
+		# shellcheck disable=SC2086 # the arguments are split on purpose
+		run --separate-stderr "$EBSBENCH" recommend $args
+		assert_failure 2
+		assert_output ""
+		assert_equal "$(wc -l <<<"$stderr")" 1
+		[[ $stderr == *"$want"* ]] || fail "recommend $args: '$stderr' does not say '$want'"
+	done <<-EOF
+	$SEED --iops -5|--iops needs a positive number, not '-5'
+	$SEED --iops 0|--iops needs a positive number, not '0'
+	$SEED --mibs 12x|--mibs needs a positive number, not '12x'
+	$SEED --p99-ms|--p99-ms needs a positive number, not ''
+	$SEED --fast|unknown option --fast
+	$SEED $SEED|one results directory or file, not two
+	--iops 3000|no results directory or results.json given
+	nowhere/results.json|nowhere/results.json: No such file or directory
+	$REPO/README.md|README.md:
+	EOF
+}
+
+@test "the README's example is what recommend prints on seed 000's fixture" {
+	run --separate-stderr "$EBSBENCH" recommend "$SEED"
+	assert_success
+	awk '/^```markdown$/ { f = 1; next } f && /^```$/ { f = 0 } f' "$REPO/README.md" >readme.md
+	[ -s readme.md ]
+	assert_equal "$output" "$(cat readme.md)"
+}
