@@ -18,9 +18,25 @@
  * at most 2 x SVG_TIMELINE_BUCKETS points per line. */
 #define SVG_TIMELINE_BUCKETS 1000
 
+/* The y axis of the timeline ends SVG_ROBUST_HEADROOM above the highest
+ * series' SVG_ROBUST_PERCENTILE-th window: at most 2 % of a series'
+ * windows can be above it. */
+#define SVG_ROBUST_PERCENTILE 98.0
+#define SVG_ROBUST_HEADROOM 1.15
+
 /* The randread phase's IOPS per window of every device (of every run):
  * one polyline each (class "series"), x in seconds, y in IOPS, the first
- * window left out (queue fill).  A found cliff is a dashed vertical line
+ * window left out (queue fill).
+ *
+ * The y axis is robust, so one window (or a few) cannot dominate it: it
+ * runs from 0 to the highest series' 98th-percentile window plus 15 %,
+ * rounded up to a tick.  A window above the axis is drawn at its top edge,
+ * not hidden: the line goes up to the edge, a triangle on the edge marks
+ * it (class "outlier", its value as a tooltip), the series' highest is
+ * labelled ("30,200 IOPS", class "outlier-label") and a note says how many
+ * windows are above (class "outlier-note").  So make demo's one
+ * 30,200-IOPS window at the start leaves the 3,000 -> 300 cliff the whole
+ * height of the chart.  A found cliff is a dashed vertical line
  * (class "cliff", labelled "cliff at 2,000 s"), its predicted second a
  * lighter one (class "predicted").  Returns 0, or -1 on a write error. */
 int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns);

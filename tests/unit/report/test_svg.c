@@ -183,6 +183,14 @@ static bool sharp_drop(const struct points *pts, double px_2000, double y0, doub
 	return false;
 }
 
+/* The x of second s, from the 0 and 2,000 s tick labels. */
+static double svg_x_of(const char *svg, double seconds)
+{
+	double x0 = tick_at(svg, "class=\"xtick\"", "0");
+
+	return x0 + (tick_at(svg, "class=\"xtick\"", "2,000") - x0) * seconds / 2000;
+}
+
 static size_t count_of(const char *text, const char *what)
 {
 	size_t n = 0;
@@ -256,6 +264,59 @@ static void test_cliff_marker_and_downsampling(struct checks *checks)
 	/* The edge stays sharp: from above 2,900 to below 400 IOPS within a
 	 * bucket's few seconds of the cliff. */
 	CHECK(sharp_drop(&gp2, x2000 - x0, y0, y3000));
+	free(svg);
+	json_decref(run);
+}
+
+/* make demo's shape: the first window after queue fill at 30,200 IOPS,
+ * then 3,000 -> 300.  The axis is set by the windows that matter: the
+ * 3,000 level sits in the top quarter of the plot, the cliff spans most of
+ * its height, and the 30,200 window is drawn at the top edge and marked. */
+static void test_one_window_cannot_dominate(struct checks *checks)
+{
+	json_t *run = fixture_load();
+	json_t *series = json_object_get(fixture_phase(run, "randread", "gp2"), "iops_series");
+	static struct points gp2;
+	char *svg;
+	double y0, y3000, top = 60, bottom = 420, high = 0, low = 0;
+	size_t nhigh = 0, nlow = 0;
+	const char *mark;
+
+	json_array_set_new(series, 1, json_real(30200));
+	svg = render(svg_iops_timeline, &run, 1);
+	y0 = tick_at(svg, "class=\"ytick\"", "0");
+	y3000 = tick_at(svg, "class=\"ytick\"", "3,000");
+	CHECK(well_formed(svg));
+	CHECK(xmllint_ok(svg));
+	CHECK_NEAR(y0, bottom, 0.051);
+	/* The top tick: 3,500 (3,005 plus headroom, rounded up to a tick). */
+	CHECK_NEAR(tick_at(svg, "class=\"ytick\"", "3,500"), top, 0.051);
+	CHECK(isnan(tick_at(svg, "class=\"ytick\"", "5,000")));
+	CHECK((y3000 - top) / (bottom - top) < 0.25);
+	CHECK(polyline_points(svg, 1, &gp2));
+	/* The levels as drawn: before and after the cliff, the outlier aside. */
+	for (size_t i = 1; i < gp2.count; i++) {
+		bool before = gp2.x[i]<svg_x_of(svg, 1500), after = gp2.x[i]> svg_x_of(svg, 2100);
+		high += before ? gp2.y[i] : 0;
+		nhigh += before;
+		low += after ? gp2.y[i] : 0;
+		nlow += after;
+	}
+	high /= (double)nhigh;
+	low /= (double)nlow;
+	CHECK((high - top) / (bottom - top) < 0.25);
+	CHECK((low - high) / (bottom - top) > 0.70);
+	/* The 30,200 window: up to the top edge, not hidden, and marked. */
+	CHECK_NEAR(gp2.y[0], top, 0.051);
+	mark = svg ? strstr(svg, "<polygon class=\"outlier\"") : NULL;
+	CHECK(mark != NULL);
+	CHECK(mark && strstr(mark, "<title>30,200 IOPS</title>"));
+	CHECK(svg && strstr(svg, ">30,200 IOPS</text>"));
+	CHECK(svg && strstr(svg, "1 window above 3,500 IOPS, drawn at the top edge</text>"));
+	CHECK_EQ_U64(count_of(svg, "class=\"outlier\""), 1);
+	/* Units on both axes. */
+	CHECK(svg && strstr(svg, ">time since the phase started, s "));
+	CHECK(svg && strstr(svg, ">IOPS (I/Os per second, per window)</text>"));
 	free(svg);
 	json_decref(run);
 }
@@ -344,5 +405,5 @@ static void test_checker_rejects_bad_xml(struct checks *checks)
 }
 
 CHECK_MAIN(test_checker_rejects_bad_xml, test_timeline_is_valid_svg,
-	   test_cliff_marker_and_downsampling, test_latency_chart, test_labels_are_escaped,
-	   test_sparse_and_fleet)
+	   test_cliff_marker_and_downsampling, test_one_window_cannot_dominate, test_latency_chart,
+	   test_labels_are_escaped, test_sparse_and_fleet)
