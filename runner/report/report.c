@@ -18,6 +18,7 @@ static const struct {
 	{ ARTIFACT_SUMMARY, summary_write },
 	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
 	{ ARTIFACT_LATENCY_SVG, svg_latency_percentiles },
+	{ ARTIFACT_HEATMAP_SVG, svg_latency_heatmap },
 };
 
 static int render_file(const char *dir, const char *name, render_fn *render, json_t *const *runs,

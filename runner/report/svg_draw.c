@@ -192,12 +192,16 @@ void svg_log_y_ticks(FILE *out, const struct svg_axis *y, double left, double ri
 		y_tick(out, svg_axis_at(y, v), left, right, "#c0c0c0",
 		       svg_tick_text(buf, sizeof(buf), v, v));
 	}
-	/* 2x and 5x of each decade, where they fall inside the axis. */
+	/* 2x and 5x of each decade, where they fall inside the axis; labelled
+	 * too when it spans less than two decades. */
+	bool narrow = log10(y->hi / y->lo) < 2;
 	for (double d = floor(log10(y->lo)); d <= log10(y->hi); d++) {
 		for (int m = 2; m <= 5; m += 3) {
 			double v = m * pow(10, d);
 			if (v > y->lo && v < y->hi)
-				y_tick(out, svg_axis_at(y, v), left, right, "#eeeeee", NULL);
+				y_tick(out, svg_axis_at(y, v), left, right,
+				       narrow ? "#dddddd" : "#eeeeee",
+				       narrow ? svg_tick_text(buf, sizeof(buf), v, v) : NULL);
 		}
 	}
 }

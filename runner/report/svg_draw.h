@@ -64,7 +64,8 @@ void svg_x_ticks(FILE *out, const struct svg_axis *x, double step, double bottom
  * a light grid line from left to right. */
 void svg_y_ticks(FILE *out, const struct svg_axis *y, double step, double left, double right);
 /* The same for a log y axis: each decade labelled in its unit's numbers
- * ("0.1", "1", "10"), 2x and 5x light lines between. */
+ * ("0.1", "1", "10"), 2x and 5x light lines between (labelled as well when
+ * the axis spans less than two decades). */
 void svg_log_y_ticks(FILE *out, const struct svg_axis *y, double left, double right);
 /* The plot's frame (left and bottom lines) and its axis titles, units
  * included: x centred under the ticks, y rotated along the left edge. */

@@ -16,6 +16,9 @@
 #include "run/artifacts.h"
 
 #define PLAN_MAX_PHASES 16
+/* The run's histogram logs sum fio's bins by 2^4: 4 bins per octave, 116 in
+ * all, fine enough for percentiles within a quarter octave. */
+#define PLAN_HIST_COARSENESS 4
 
 /* A device the run will use: what discovery found, what the config says. */
 struct run_device {
@@ -31,6 +34,7 @@ struct plan_step {
 	char phase[32];
 	char short_name[16];		      /* in log names: gp2_rr_iops.1.log */
 	char iops_log[ARTIFACT_LOG_NAME_MAX]; /* its file in the output directory */
+	char hist_log[ARTIFACT_LOG_NAME_MAX]; /* its latency histogram log, "" if none */
 	size_t device;			      /* index into the run's devices */
 	struct job_options job;
 	uint64_t planned_ns; /* estimate, for ETAs and URL expiry checks */
@@ -46,7 +50,9 @@ struct plan {
 	unsigned log_avg_msec; /* per-second windows, time-scaled */
 };
 
-/* Builds the plan, each step's IOPS log named by artifacts_iops_log.
+/* Builds the plan, each step's IOPS log named by artifacts_iops_log; the
+ * randread and lat steps (the latency heatmap's) also keep a histogram log
+ * of the same windows, named by artifacts_hist_log.
  * Returns 0, or -1 with a one-line reason naming the phase or option at
  * fault. */
 int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,

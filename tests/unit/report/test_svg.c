@@ -7,136 +7,8 @@
 
 #include "check.h"
 #include "fixtures/results_fixture.h"
+#include "fixtures/svg_check.h"
 #include "report/svg.h"
-
-#define MAX_DEPTH 32
-#define MAX_NAME 32
-
-static bool entity_ok(const char *p)
-{
-	static const char *const known[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
-
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (!strncmp(p, known[i], strlen(known[i])))
-			return true;
-	}
-	return false;
-}
-
-/* One tag from '<' to its '>': its name into name, whether it closes
- * itself, and the position after it; NULL if malformed (a raw '<' or '&'
- * in an attribute, an unterminated quote). */
-static const char *read_tag(const char *p, char *name, bool *self_closing)
-{
-	size_t n = 0;
-	char quote = 0;
-
-	for (p++; *p && !strchr(" \t\n/>", *p); p++) {
-		if (n + 1 < MAX_NAME)
-			name[n++] = *p;
-	}
-	name[n] = '\0';
-	for (; *p && (quote || *p != '>'); p++) {
-		if (quote && (*p == '<' || (*p == '&' && !entity_ok(p))))
-			return NULL;
-		if (*p == '"' || *p == '\'')
-			quote = quote == *p ? 0 : quote ? quote : *p;
-	}
-	if (!*p || !n)
-		return NULL;
-	*self_closing = p[-1] == '/';
-	return p + 1;
-}
-
-/* Balanced tags, one root, escaped text: enough XML to catch what a
- * renderer gets wrong. */
-static bool well_formed(const char *xml)
-{
-	char stack[MAX_DEPTH][MAX_NAME], name[MAX_NAME];
-	size_t depth = 0, roots = 0;
-	const char *p = xml;
-
-	if (!p)
-		return false;
-	if (!strncmp(p, "<?xml", 5) && !(p = strstr(p, "?>")))
-		return false;
-	for (p += p == xml ? 0 : 2; *p;) {
-		bool self = false;
-		if (*p == '&' && !entity_ok(p))
-			return false;
-		if (*p != '<') {
-			p++;
-			continue;
-		}
-		if (p[1] == '/') {
-			size_t n = strcspn(p + 2, ">");
-			if (!depth || n != strlen(stack[depth - 1]) ||
-			    strncmp(p + 2, stack[--depth], n))
-				return false;
-			p += n + 3;
-			continue;
-		}
-		if (!(p = read_tag(p, name, &self)))
-			return false;
-		roots += depth == 0;
-		if (!self && depth == MAX_DEPTH)
-			return false;
-		if (!self)
-			strcpy(stack[depth++], name);
-	}
-	return depth == 0 && roots == 1;
-}
-
-/* And the real parser, where the machine has it. */
-static bool xmllint_ok(const char *svg)
-{
-	char path[] = "/tmp/ebsbench-svg-XXXXXX", cmd[128];
-	int fd;
-	FILE *f;
-	bool ok;
-
-	if (access("/usr/bin/xmllint", X_OK))
-		return true;
-	fd = mkstemp(path);
-	if (fd < 0 || !(f = fdopen(fd, "w")))
-		return false;
-	fputs(svg, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "/usr/bin/xmllint --noout %s", path);
-	ok = system(cmd) == 0;
-	unlink(path);
-	return ok;
-}
-
-static double attr(const char *tag, const char *name)
-{
-	char key[32];
-	const char *end = tag ? strchr(tag, '>') : NULL, *at;
-
-	if (!end)
-		return NAN;
-	snprintf(key, sizeof(key), " %s=\"", name);
-	at = strstr(tag, key);
-	return at && at < end ? strtod(at + strlen(key), NULL) : NAN;
-}
-
-/* The position of a tick label: the x of an "xtick", the y of a "ytick". */
-static double tick_at(const char *svg, const char *cls, const char *label)
-{
-	char want[64];
-	const char *p = svg;
-
-	snprintf(want, sizeof(want), ">%s</text>", label);
-	while (p && (p = strstr(p, cls))) {
-		const char *tag = p;
-		while (tag > svg && *tag != '<')
-			tag--;
-		if (!strncmp(strchr(p, '>'), want, strlen(want)))
-			return attr(tag, strcmp(cls, "class=\"xtick\"") ? "y" : "x");
-		p++;
-	}
-	return NAN;
-}
 
 struct points {
 	size_t count;
@@ -189,15 +61,6 @@ static double svg_x_of(const char *svg, double seconds)
 	double x0 = tick_at(svg, "class=\"xtick\"", "0");
 
 	return x0 + (tick_at(svg, "class=\"xtick\"", "2,000") - x0) * seconds / 2000;
-}
-
-static size_t count_of(const char *text, const char *what)
-{
-	size_t n = 0;
-
-	for (const char *p = text; p && (p = strstr(p, what)); p++)
-		n++;
-	return n;
 }
 
 static char *render(fixture_render_fn *fn, json_t *const *runs, size_t nruns)

@@ -113,7 +113,7 @@ static size_t devices_of(struct run_device *devs, const struct run_config *c)
 	return count;
 }
 
-/* Writes each step's IOPS log where a run writes it: DIR/step.iops_log. */
+/* Writes each step's logs where a run writes them: DIR/step.iops_log, DIR/step.hist_log. */
 static void write_step_logs(struct checks *checks, const struct plan *p, const char *dir)
 {
 	for (size_t i = 0; i < p->count; i++) {
@@ -125,6 +125,9 @@ static void write_step_logs(struct checks *checks, const struct plan *p, const c
 			return;
 		snprintf(paths->path[IOLOG_IOPS], IOLOG_PATH_MAX, "%s/%s", dir,
 			 p->steps[i].iops_log);
+		if (p->steps[i].hist_log[0])
+			snprintf(paths->path[IOLOG_HIST], IOLOG_PATH_MAX, "%s/%s", dir,
+				 p->steps[i].hist_log);
 		CHECK(iolog_open(&log, &p->steps[i].job, paths, err, sizeof(err)) == 0);
 		CHECK(iolog_close(&log, err, sizeof(err)) == 0);
 		free(paths);
@@ -157,6 +160,10 @@ static void test_run_directory_is_what_presign_signs(struct checks *checks)
 	CHECK(in_list("gp2_rr_iops.1.log", (const char *const *)names.names, names.count));
 	CHECK(in_list("gp2-2_mixed_iops.1.log", (const char *const *)names.names, names.count));
 	CHECK(in_list("nvme3n1_rr_iops.1.log", (const char *const *)names.names, names.count));
+	/* The heatmap's phase keeps a histogram log; the config's own does not. */
+	CHECK(in_list("gp2_rr_clat_hist.1.log", (const char *const *)names.names, names.count));
+	CHECK(!in_list("gp2-2_mixed_clat_hist.1.log", (const char *const *)names.names,
+		       names.count));
 	presign_names_free(&names);
 	plan_free(&p);
 	config_free(&c);
