@@ -297,7 +297,8 @@ check_forms() {
 	run_ebsbench
 	assert_success
 	same_in_s3 "$prefix/"
-	assert_equal "$(grep -c "^POST /$BUCKET 204$" "$BATS_FILE_TMPDIR/peers/s3.log")" 8
+	# The 8 files once each, and results.json after each of the 2 phases.
+	assert_equal "$(grep -c "^POST /$BUCKET 204$" "$BATS_FILE_TMPDIR/peers/s3.log")" 10
 	assert_equal "$(record summary.md url)" "$TLS_URL/$BUCKET"
 	[[ $stderr == *"uploaded summary.md ("*" bytes) to $TLS_URL/$BUCKET as $prefix/summary.md"* ]]
 	# The same policy, sent to the capture instead of S3.
@@ -308,7 +309,7 @@ check_forms() {
 	run check_forms forms
 	assert_success
 	assert_equal "$(paste -sd' ' <<<"$output")" \
-		"vol_layout_iops.1.log results.json vol_rr_iops.1.log results.json summary.md iops_timeline.svg latency_percentiles.svg results.json"
+		"vol_layout_iops.1.log results.json vol_rr_iops.1.log vol_rr_clat_hist.1.log results.json summary.md iops_timeline.svg latency_percentiles.svg latency_heatmap.svg results.json"
 	# boto3's own policy: fields.key "P/${filename}" gives the prefix.
 	prefix="post-boto3/$RANDOM"
 	config "$(presign post "$prefix/\${filename}" 3600 | jq '{post: .}')"
