@@ -19,9 +19,9 @@
 #define SVG_TIMELINE_BUCKETS 1000
 
 /* The y axis of the timeline ends SVG_ROBUST_HEADROOM above the highest
- * series' SVG_ROBUST_PERCENTILE-th window: at most 2 % of a series'
+ * series' SVG_ROBUST_PERCENTILE-th window: at most 5 % of a series'
  * windows can be above it. */
-#define SVG_ROBUST_PERCENTILE 98.0
+#define SVG_ROBUST_PERCENTILE 95.0
 #define SVG_ROBUST_HEADROOM 1.15
 
 /* The randread phase's IOPS per window of every device (of every run):
@@ -29,7 +29,7 @@
  * window left out (queue fill).
  *
  * The y axis is robust, so one window (or a few) cannot dominate it: it
- * runs from 0 to the highest series' 98th-percentile window plus 15 %,
+ * runs from 0 to the highest series' 95th-percentile window plus 15 %,
  * rounded up to a tick.  A window above the axis is drawn at its top edge,
  * not hidden: the line goes up to the edge, a triangle on the edge marks
  * it (class "outlier", its value as a tooltip), the series' highest is
