@@ -94,6 +94,7 @@ static void test_report_writes_its_artifacts(struct checks *checks)
 		     ARTIFACT_REPORT_COUNT);
 	CHECK(summary_links(dir, artifacts_name(ARTIFACT_IOPS_SVG)));
 	CHECK(summary_links(dir, artifacts_name(ARTIFACT_LATENCY_SVG)));
+	CHECK(summary_links(dir, artifacts_name(ARTIFACT_HEATMAP_SVG)));
 	json_decref(run);
 	remove_dir(checks, dir);
 }
