@@ -52,15 +52,36 @@ static int64_t wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Where step s's IOPS log goes: its artifact name in the output dir. */
-static int iops_log_path(const struct run_state *st, const struct plan_step *s, char *path,
-			 size_t cap, char *err, size_t errlen)
+/* Where a log of step s goes: its artifact name in the output dir. */
+static int log_path_of(const struct run_state *st, const char *log, char *path, size_t cap,
+		       char *err, size_t errlen)
 {
-	int n = snprintf(path, cap, "%s/%s", st->out_dir, s->iops_log);
+	int n = snprintf(path, cap, "%s/%s", st->out_dir, log);
 	if (n >= 0 && (size_t)n < cap)
 		return 0;
 	snprintf(err, errlen, "output_dir %s is too long for a log path", st->out_dir);
 	return -1;
+}
+
+/* Where step s's IOPS log goes. */
+static int iops_log_path(const struct run_state *st, const struct plan_step *s, char *path,
+			 size_t cap, char *err, size_t errlen)
+{
+	return log_path_of(st, s->iops_log, path, cap, err, errlen);
+}
+
+/* Step s's histogram log, read back into results.json's compact form;
+ * JSON null for a step that keeps none (or whose log is unreadable). */
+static json_t *hist_json(const struct run_state *st, const struct plan_step *s)
+{
+	char path[IOLOG_PATH_MAX], err[256];
+	json_t *hist = NULL;
+	if (s->hist_log[0] && !log_path_of(st, s->hist_log, path, sizeof(path), err, sizeof(err)))
+		hist = run_hist_read(path, s->hist_log, s->job.log_hist_msec,
+				     s->job.log_hist_coarseness, err, sizeof(err));
+	if (s->hist_log[0] && !hist)
+		fprintf(stderr, "ebsbench run: %s\n", err);
+	return hist ? hist : json_null();
 }
 
 static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
@@ -85,6 +106,7 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 	json_object_set_new(p, "job", output_job_json(o, js, false));
 	json_object_set_new(p, "iops_log", json_string(s->iops_log));
 	json_object_set_new(p, "iops_series", series ? series : json_array());
+	json_object_set_new(p, "clat_hist", hist_json(st, s));
 	json_object_set_new(p, "ebs_stats", ebs);
 	json_object_set_new(p, "disk_check", run_record_disk_check(js));
 	return p;
@@ -127,6 +149,9 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 	int64_t start_ms = wall_ms();
 	int rc = iops_log_path(st, s, paths->path[IOLOG_IOPS], sizeof(paths->path[IOLOG_IOPS]), err,
 			       errlen);
+	if (rc == 0 && s->hist_log[0])
+		rc = log_path_of(st, s->hist_log, paths->path[IOLOG_HIST],
+				 sizeof(paths->path[IOLOG_HIST]), err, errlen);
 	if (rc == 0)
 		rc = target_open(&t, &s->job, err, errlen);
 	if (rc == 0) {
@@ -194,6 +219,9 @@ static void print_plan(FILE *out, const struct run_state *st)
 						       "path", st->devices[s->device].info.dev_path,
 						       "planned_s", (double)s->planned_ns / 1e9,
 						       "options", opts, "iops_log", s->iops_log));
+		if (s->hist_log[0])
+			json_object_set_new(json_array_get(steps, i), "hist_log",
+					    json_string(s->hist_log));
 	}
 	json_t *doc = json_pack("{sOsfsbso}", "devices", json_object_get(st->results, "devices"),
 				"planned_s", (double)st->plan.total_ns / 1e9, "writes",
@@ -278,6 +306,9 @@ static void upload_phase(struct run_state *st, size_t k, bool saved)
 	char path[IOLOG_PATH_MAX], err[256];
 	if (!iops_log_path(st, s, path, sizeof(path), err, sizeof(err)) && !access(path, F_OK))
 		upload_send(&st->up, s->iops_log, UPLOAD_MIDRUN);
+	if (s->hist_log[0] && !log_path_of(st, s->hist_log, path, sizeof(path), err, sizeof(err)) &&
+	    !access(path, F_OK))
+		upload_send(&st->up, s->hist_log, UPLOAD_MIDRUN);
 	if (saved)
 		upload_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
 }

@@ -22,6 +22,7 @@ static const struct {
 	{ ARTIFACT_SUMMARY, summary_write },
 	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
 	{ ARTIFACT_LATENCY_SVG, svg_latency_percentiles },
+	{ ARTIFACT_HEATMAP_SVG, svg_latency_heatmap },
 	{ ARTIFACT_RECOMMEND, recommend_md_write },
 	{ ARTIFACT_SWEEP_SVG, svg_throughput_vs_block_size },
 };

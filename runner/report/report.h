@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 /* Writes the report's artifacts (artifacts_report_files: summary.md,
- * iops_timeline.svg, latency_percentiles.svg) into dir.  Returns 0, or -1
+ * iops_timeline.svg, latency_percentiles.svg, latency_heatmap.svg) into dir.  Returns 0, or -1
  * with a one-line reason naming the file. */
 int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err, size_t errlen);
 

@@ -452,8 +452,11 @@ static void write_phase_row(FILE *out, size_t index, const json_t *p)
  * names, so a renamed chart cannot leave a broken link. */
 static void write_chart_links(FILE *out)
 {
-	fprintf(out, "\n![IOPS timeline](%s)\n\n![Latency percentiles](%s)\n\n",
-		artifacts_name(ARTIFACT_IOPS_SVG), artifacts_name(ARTIFACT_LATENCY_SVG));
+	fprintf(out,
+		"\n![IOPS timeline](%s)\n\n![Latency percentiles](%s)\n\n"
+		"![Latency heatmap](%s)\n\n",
+		artifacts_name(ARTIFACT_IOPS_SVG), artifacts_name(ARTIFACT_LATENCY_SVG),
+		artifacts_name(ARTIFACT_HEATMAP_SVG));
 	fprintf(out, "Which volume to buy for this: [%s](%s).\n\n",
 		artifacts_name(ARTIFACT_RECOMMEND), artifacts_name(ARTIFACT_RECOMMEND));
 }

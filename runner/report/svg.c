@@ -18,146 +18,181 @@
 #define TL_LEGEND_TOP 470.0
 
 struct scale {
-	double xmax, ymax;
+	struct svg_axis x, y;
+	double ystep;
 };
-
-static double tl_x(const struct scale *s, double seconds)
-{
-	return SVG_PLOT_LEFT + seconds / s->xmax * (SVG_PLOT_RIGHT - SVG_PLOT_LEFT);
-}
-
-static double tl_y(const struct scale *s, double iops)
-{
-	return TL_BOTTOM - iops / s->ymax * (TL_BOTTOM - TL_TOP);
-}
 
 static const json_t *randread_series(const struct svg_entry *e)
 {
 	return json_object_get(results_phase(e->run, "randread", e->label), "iops_series");
 }
 
-/* x spans the longest phase; y the highest window, the first of each
- * series left out, rounded up to a tick. */
-static struct scale tl_scale(const struct svg_entries *es, double *ystep)
+static int cmp_double(const void *a, const void *b)
 {
-	struct scale s = { 0, 0 };
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* A series' SVG_ROBUST_PERCENTILE-th window (the first left out); 0 for none. */
+static double robust_top(const json_t *series)
+{
+	size_t n = json_array_size(series), used = 0;
+	double *v = malloc((n ? n : 1) * sizeof(*v)), top = 0;
+
+	if (!v)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		double value = results_num(json_array_get(series, i));
+		if (isfinite(value))
+			v[used++] = value;
+	}
+	qsort(v, used, sizeof(*v), cmp_double);
+	if (used)
+		top = v[(size_t)ceil(SVG_ROBUST_PERCENTILE / 100 * (double)used) - 1];
+	free(v);
+	return top;
+}
+
+/* x spans the longest phase; y the robust tops of every series, with
+ * headroom, rounded up to a tick (svg.h states the rule). */
+static struct scale tl_scale(const struct svg_entries *es)
+{
+	struct scale s = { .x = { 0, 0, SVG_PLOT_LEFT, SVG_PLOT_RIGHT, false },
+			   .y = { 0, 0, TL_BOTTOM, TL_TOP, false } };
 
 	for (size_t i = 0; i < es->count; i++) {
 		const json_t *series = randread_series(&es->e[i]);
 		double window =
 			results_window_s(results_phase(es->e[i].run, "randread", es->e[i].label));
-		struct results_series st = results_series_stats(series);
-		s.xmax = fmax(s.xmax, (double)st.samples * window);
-		if (st.used)
-			s.ymax = fmax(s.ymax, st.max);
+		s.x.hi = fmax(s.x.hi, (double)json_array_size(series) * window);
+		s.y.hi = fmax(s.y.hi, robust_top(series));
 	}
-	if (!(s.xmax > 0))
-		s.xmax = 1;
-	if (!(s.ymax > 0))
-		s.ymax = 1;
-	*ystep = svg_nice_step(s.ymax, 6);
-	s.ymax = ceil(s.ymax / *ystep) * *ystep;
+	if (!(s.x.hi > 0))
+		s.x.hi = 1;
+	if (!(s.y.hi > 0))
+		s.y.hi = 1;
+	s.ystep = svg_nice_step(s.y.hi * SVG_ROBUST_HEADROOM, 6);
+	s.y.hi = ceil(s.y.hi * SVG_ROBUST_HEADROOM / s.ystep) * s.ystep;
 	return s;
 }
 
-static void tl_axes(FILE *out, const struct scale *s, double ystep)
+static void tl_axes(FILE *out, const struct scale *s)
 {
-	double xstep = svg_nice_step(s->xmax, 8);
-	char buf[REPORT_NUM_LEN];
-	long k;
-
-	for (k = 0; k * ystep <= s->ymax * (1 + 1e-9); k++) {
-		double y = tl_y(s, (double)k * ystep);
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#e0e0e0\"/>\n"
-			"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			"dominant-baseline=\"middle\">%s</text>\n",
-			SVG_PLOT_LEFT, y, SVG_PLOT_RIGHT, y, SVG_PLOT_LEFT - 6, y,
-			svg_tick_text(buf, sizeof(buf), (double)k * ystep, ystep));
-	}
-	for (k = 0; k * xstep <= s->xmax * (1 + 1e-9); k++) {
-		double x = tl_x(s, (double)k * xstep);
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#000000\"/>\n"
-			"<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" "
-			"text-anchor=\"middle\">%s</text>\n",
-			x, TL_BOTTOM, x, TL_BOTTOM + 5, x, TL_BOTTOM + 18,
-			svg_tick_text(buf, sizeof(buf), (double)k * xstep, xstep));
-	}
-	fprintf(out,
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n"
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n"
-		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">seconds since the phase "
-		"started (first window left out: queue fill)</text>\n"
-		"<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 20 "
-		"%.1f)\">"
-		"IOPS</text>\n",
-		SVG_PLOT_LEFT, TL_BOTTOM, SVG_PLOT_RIGHT, TL_BOTTOM, SVG_PLOT_LEFT, TL_TOP,
-		SVG_PLOT_LEFT, TL_BOTTOM, (SVG_PLOT_LEFT + SVG_PLOT_RIGHT) / 2, TL_BOTTOM + 38,
-		(TL_TOP + TL_BOTTOM) / 2, (TL_TOP + TL_BOTTOM) / 2);
+	svg_y_ticks(out, &s->y, s->ystep, SVG_PLOT_LEFT, SVG_PLOT_RIGHT);
+	svg_x_ticks(out, &s->x, svg_nice_step(s->x.hi, 8), TL_BOTTOM);
+	svg_axis_titles(out, SVG_PLOT_LEFT, SVG_PLOT_RIGHT, TL_TOP, TL_BOTTOM,
+			"time since the phase started, s (first window left out: queue fill)",
+			"IOPS (I/Os per second, per window)");
 }
 
-static void tl_point(FILE *out, const struct scale *s, const json_t *series, size_t i,
-		     double window)
+/* A window's value; a missing one counts as 0. */
+static double tl_value(const json_t *series, size_t i)
 {
 	double v = results_num(json_array_get(series, i));
-	fprintf(out, " %.1f,%.1f", tl_x(s, (double)i * window), tl_y(s, isfinite(v) ? v : 0));
+	return isfinite(v) ? v : 0;
 }
 
 /* Samples [from, to) reduced to their min and max, in time order. */
-static void tl_bucket(FILE *out, const struct scale *s, const json_t *series, size_t from,
-		      size_t to, double window)
+static size_t tl_bucket(size_t *drawn, const json_t *series, size_t from, size_t to)
 {
 	size_t lo = from, hi = from;
 
 	for (size_t i = from + 1; i < to; i++) {
-		double v = results_num(json_array_get(series, i));
-		if (v < results_num(json_array_get(series, lo)))
+		double v = tl_value(series, i);
+		if (v < tl_value(series, lo))
 			lo = i;
-		if (v > results_num(json_array_get(series, hi)))
+		if (v > tl_value(series, hi))
 			hi = i;
 	}
-	tl_point(out, s, series, lo < hi ? lo : hi, window);
-	if (lo != hi)
-		tl_point(out, s, series, lo < hi ? hi : lo, window);
+	drawn[0] = lo < hi ? lo : hi;
+	drawn[1] = lo < hi ? hi : lo;
+	return lo == hi ? 1 : 2;
 }
 
-/* Returns 1 when it drew a line, else 0. */
-static int tl_line(FILE *out, const struct scale *s, const struct svg_entry *e, size_t index)
+/* The windows the line visits: all but the first, or each bucket's min
+ * and max when there are too many.  Returns how many. */
+static size_t tl_drawn(size_t *drawn, const json_t *series)
+{
+	size_t n = json_array_size(series), used = n > 1 ? n - 1 : 0, count = 0;
+
+	if (used <= 2 * SVG_TIMELINE_BUCKETS) {
+		for (size_t i = 1; i < n; i++)
+			drawn[count++] = i;
+		return count;
+	}
+	for (size_t b = 0; b < SVG_TIMELINE_BUCKETS; b++)
+		count += tl_bucket(drawn + count, series, 1 + b * used / SVG_TIMELINE_BUCKETS,
+				   1 + (b + 1) * used / SVG_TIMELINE_BUCKETS);
+	return count;
+}
+
+/* A window above the axis: a triangle on the top edge (its value in a
+ * tooltip), the series' highest one labelled. */
+static void tl_outliers(FILE *out, const struct scale *s, const struct svg_entry *e, size_t index,
+			const json_t *series, const size_t *drawn, size_t count, double window)
+{
+	char buf[REPORT_NUM_LEN];
+	size_t top = SIZE_MAX;
+
+	for (size_t k = 0; k < count; k++) {
+		double v = tl_value(series, drawn[k]),
+		       x = svg_axis_at(&s->x, (double)drawn[k] * window);
+		if (v <= s->y.hi)
+			continue;
+		if (top == SIZE_MAX || v > tl_value(series, top))
+			top = drawn[k];
+		fprintf(out,
+			"<polygon class=\"outlier\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
+			"fill=\"%s\"><title>%s IOPS</title></polygon>\n",
+			x, TL_TOP - 7, x + 4.5, TL_TOP, x - 4.5, TL_TOP, e->colour,
+			report_count(buf, sizeof(buf), v));
+	}
+	if (top != SIZE_MAX)
+		fprintf(out,
+			"<text class=\"outlier-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s "
+			"IOPS</text>\n",
+			svg_axis_at(&s->x, (double)top * window) + 7,
+			TL_TOP + 12 + 14 * (double)index, e->colour,
+			report_count(buf, sizeof(buf), tl_value(series, top)));
+}
+
+/* Returns 1 when it drew a line, else 0; *outliers counts its windows
+ * above the axis. */
+static int tl_line(FILE *out, const struct scale *s, const struct svg_entry *e, size_t index,
+		   size_t *outliers)
 {
 	const json_t *series = randread_series(e);
 	double window = results_window_s(results_phase(e->run, "randread", e->label));
-	size_t n = json_array_size(series), used = n > 1 ? n - 1 : 0, b;
+	size_t *drawn =
+		malloc((2 * SVG_TIMELINE_BUCKETS + json_array_size(series)) * sizeof(*drawn));
+	size_t count = drawn ? tl_drawn(drawn, series) : 0;
 
-	if (!used)
-		return 0;
-	fprintf(out,
-		"<polyline class=\"series\" id=\"series-%zu\" fill=\"none\" stroke=\"%s\" "
-		"stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"",
-		index + 1, e->colour);
-	if (used <= 2 * SVG_TIMELINE_BUCKETS) {
-		for (b = 1; b < n; b++)
-			tl_point(out, s, series, b, window);
-	} else {
-		for (b = 0; b < SVG_TIMELINE_BUCKETS; b++)
-			tl_bucket(out, s, series, 1 + b * used / SVG_TIMELINE_BUCKETS,
-				  1 + (b + 1) * used / SVG_TIMELINE_BUCKETS, window);
+	if (count) {
+		fprintf(out,
+			"<polyline class=\"series\" id=\"series-%zu\" fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"",
+			index + 1, e->colour);
+		for (size_t k = 0; k < count; k++)
+			fprintf(out, " %.1f,%.1f", svg_axis_at(&s->x, (double)drawn[k] * window),
+				svg_axis_at(&s->y, fmin(tl_value(series, drawn[k]), s->y.hi)));
+		fputs("\"/>\n", out);
+		for (size_t i = 1; i < json_array_size(series); i++)
+			*outliers += tl_value(series, i) > s->y.hi;
+		tl_outliers(out, s, e, index, series, drawn, count, window);
 	}
-	fputs("\"/>\n", out);
-	return 1;
+	free(drawn);
+	return count ? 1 : 0;
 }
 
 static void tl_mark(FILE *out, const struct scale *s, const struct svg_entry *e, double second,
 		    const char *cls, const char *what, double label_y)
 {
 	char buf[REPORT_NUM_LEN];
-	double x = tl_x(s, second);
+	double x = svg_axis_at(&s->x, second);
 	bool cliff = !strcmp(cls, "cliff");
-	bool right_half = second > s->xmax * 0.75;
+	bool right_half = second > s->x.hi * 0.75;
 
-	if (!isfinite(second) || second < 0 || second > s->xmax)
+	if (!isfinite(second) || second < 0 || second > s->x.hi)
 		return;
 	fprintf(out,
 		"<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
@@ -179,17 +214,29 @@ static void tl_cliff_marks(FILE *out, const struct scale *s, const struct svg_en
 	if (!cliff)
 		return;
 	tl_mark(out, s, e, results_num(json_object_get(cliff, "second")), "cliff", "cliff",
-		TL_TOP + 14 + 14 * (double)k);
+		TL_TOP + 14 + 28 * (double)k);
 	tl_mark(out, s, e, results_num(json_object_get(cliff, "predicted_second")), "predicted",
-		"predicted", TL_BOTTOM - 8 - 14 * (double)k);
+		"predicted", TL_TOP + 28 + 28 * (double)k);
+}
+
+/* Says what the triangles on the top edge are, when there are any. */
+static void tl_outlier_note(FILE *out, const struct scale *s, size_t outliers)
+{
+	if (outliers) {
+		char buf[REPORT_NUM_LEN];
+		fprintf(out,
+			"<text class=\"outlier-note\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+			"\xe2\x96\xb2 %zu window%s above %s IOPS, drawn at the top edge</text>\n",
+			SVG_PLOT_RIGHT, TL_TOP - 12, outliers, outliers == 1 ? "" : "s",
+			report_count(buf, sizeof(buf), s->y.hi));
+	}
 }
 
 int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns)
 {
 	struct svg_entries es;
 	struct scale s;
-	double ystep;
-	size_t i, cliffs = 0, lines = 0;
+	size_t i, cliffs = 0, lines = 0, outliers = 0;
 	int height;
 
 	if (svg_entries_build(&es, runs, nruns)) {
@@ -197,15 +244,16 @@ int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns)
 		return -1;
 	}
 	height = (int)TL_LEGEND_TOP + SVG_LEGEND_ROW * (int)es.count + 10;
-	s = tl_scale(&es, &ystep);
+	s = tl_scale(&es);
 	svg_begin(out, height, "Random read IOPS per second (randread)");
-	tl_axes(out, &s, ystep);
+	tl_axes(out, &s);
 	for (i = 0; i < es.count; i++)
-		lines += tl_line(out, &s, &es.e[i], i);
+		lines += tl_line(out, &s, &es.e[i], i, &outliers);
 	if (!lines)
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
 			(SVG_PLOT_LEFT + SVG_PLOT_RIGHT) / 2, (TL_TOP + TL_BOTTOM) / 2,
 			"no random read series in these results");
+	tl_outlier_note(out, &s, outliers);
 	for (i = 0; i < es.count; i++) {
 		if (results_cliff_found(es.e[i].run, es.e[i].label))
 			tl_cliff_marks(out, &s, &es.e[i], cliffs++);

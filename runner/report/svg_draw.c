@@ -141,3 +141,102 @@ void svg_legend(FILE *out, const struct svg_entries *es, double y)
 		fputs("</text>\n", out);
 	}
 }
+
+double svg_axis_at(const struct svg_axis *a, double value)
+{
+	double lo = a->lo, hi = a->hi, v = value;
+
+	if (a->log) {
+		lo = log10(lo);
+		hi = log10(hi);
+		v = log10(value);
+	}
+	return a->from + (v - lo) / (hi > lo ? hi - lo : 1) * (a->to - a->from);
+}
+
+/* The ticks of a linear axis: whole multiples of step from lo to hi. */
+static long first_tick(const struct svg_axis *a, double step)
+{
+	return (long)ceil(a->lo / step - 1e-9);
+}
+
+void svg_x_ticks(FILE *out, const struct svg_axis *x, double step, double bottom)
+{
+	char buf[REPORT_NUM_LEN];
+
+	for (long k = first_tick(x, step); (double)k * step <= x->hi * (1 + 1e-9); k++) {
+		double v = (double)k * step, px = svg_axis_at(x, v);
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#000000\"/>\n"
+			"<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"middle\">%s</text>\n",
+			px, bottom, px, bottom + 5, px, bottom + 18,
+			svg_tick_text(buf, sizeof(buf), v, step));
+	}
+}
+
+/* A light grid line across the plot and its label left of it. */
+static void y_tick(FILE *out, double py, double left, double right, const char *colour,
+		   const char *label)
+{
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+		left, py, right, py, colour);
+	if (label)
+		fprintf(out,
+			"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			"dominant-baseline=\"middle\">%s</text>\n",
+			left - 6, py, label);
+}
+
+void svg_y_ticks(FILE *out, const struct svg_axis *y, double step, double left, double right)
+{
+	char buf[REPORT_NUM_LEN];
+
+	for (long k = first_tick(y, step); (double)k * step <= y->hi * (1 + 1e-9); k++)
+		y_tick(out, svg_axis_at(y, (double)k * step), left, right, "#e0e0e0",
+		       svg_tick_text(buf, sizeof(buf), (double)k * step, step));
+}
+
+void svg_log_y_ticks(FILE *out, const struct svg_axis *y, double left, double right)
+{
+	char buf[REPORT_NUM_LEN];
+
+	for (double d = ceil(log10(y->lo) - 1e-9); d <= log10(y->hi) + 1e-9; d++) {
+		double v = pow(10, d);
+		y_tick(out, svg_axis_at(y, v), left, right, "#c0c0c0",
+		       svg_tick_text(buf, sizeof(buf), v, v));
+	}
+	/* 2x and 5x of each decade, where they fall inside the axis; labelled
+	 * too when it spans less than two decades. */
+	bool narrow = log10(y->hi / y->lo) < 2;
+	for (double d = floor(log10(y->lo)); d <= log10(y->hi); d++) {
+		for (int m = 2; m <= 5; m += 3) {
+			double v = m * pow(10, d);
+			if (v > y->lo && v < y->hi)
+				y_tick(out, svg_axis_at(y, v), left, right,
+				       narrow ? "#dddddd" : "#eeeeee",
+				       narrow ? svg_tick_text(buf, sizeof(buf), v, v) : NULL);
+		}
+	}
+}
+
+void svg_axis_titles(FILE *out, double left, double right, double top, double bottom,
+		     const char *x_title, const char *y_title)
+{
+	double middle = (top + bottom) / 2;
+
+	fprintf(out,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n"
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n"
+		"<text class=\"xtitle\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		left, bottom, right, bottom, left, top, left, bottom, (left + right) / 2,
+		bottom + 38);
+	svg_put_xml(out, x_title);
+	fprintf(out,
+		"</text>\n<text class=\"ytitle\" x=\"20\" y=\"%.1f\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 20 %.1f)\">",
+		middle, middle);
+	svg_put_xml(out, y_title);
+	fputs("</text>\n", out);
+}

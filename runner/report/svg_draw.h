@@ -5,6 +5,7 @@
 #define EBSBENCH_SVG_DRAW_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "results/results.h"
@@ -49,5 +50,29 @@ const char *svg_tick_text(char *buf, size_t len, double value, double step);
 void svg_y_grid(FILE *out, double top, double bottom, double ymax, double ystep);
 /* One row per entry from y down: a line in its colour and its name. */
 void svg_legend(FILE *out, const struct svg_entries *es, double y);
+
+/* An axis: values lo..hi onto pixels from..to, linearly or (log, both
+ * ends > 0) by their log10, so every chart maps a value the same way. */
+struct svg_axis {
+	double lo, hi;
+	double from, to;
+	bool log;
+};
+/* The pixel of value on a; values beyond the ends land beyond the pixels. */
+double svg_axis_at(const struct svg_axis *a, double value);
+/* Labelled ticks (class "xtick", centred) of a linear x axis every step,
+ * below the line y = bottom, with a short mark each. */
+void svg_x_ticks(FILE *out, const struct svg_axis *x, double step, double bottom);
+/* Labelled ticks (class "ytick") of a linear y axis every step, each with
+ * a light grid line from left to right. */
+void svg_y_ticks(FILE *out, const struct svg_axis *y, double step, double left, double right);
+/* The same for a log y axis: each decade labelled in its unit's numbers
+ * ("0.1", "1", "10"), 2x and 5x light lines between (labelled as well when
+ * the axis spans less than two decades). */
+void svg_log_y_ticks(FILE *out, const struct svg_axis *y, double left, double right);
+/* The plot's frame (left and bottom lines) and its axis titles, units
+ * included: x centred under the ticks, y rotated along the left edge. */
+void svg_axis_titles(FILE *out, double left, double right, double top, double bottom,
+		     const char *x_title, const char *y_title);
 
 #endif

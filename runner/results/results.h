@@ -47,6 +47,10 @@
  *       "job": { fio's jobs[0] object, as `ebsbench fio --output-format=json` },
  *       "iops_log": "gp2_rr_iops.1.log",  relative to the results directory
  *       "iops_series": [ per-second total IOPS ... ],   one per log window
+ *       "clat_hist": { "log": "gp2_rr_clat_hist.1.log", "window_ms": 1000, "coarseness": 4,
+ *                      "bins": 116, "windows": [ "40:1286 637 0 205", "", ... ] } | null,
+ *                                         completion latency histogram of each window
+ *                                         (randread and lat; run/run_hist.h says how to read)
  *       "ebs_stats": { "available": false, "reason": "..." } |
  *                    { "available": true, "read_ops": .., "write_ops": .., "read_bytes": ..,
  *                      "write_bytes": .., "read_time_us": .., "write_time_us": ..,

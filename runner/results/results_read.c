@@ -187,3 +187,26 @@ int results_columns_build(struct results_columns *c, json_t *const *runs, size_t
 	}
 	return 0;
 }
+
+int64_t results_hist_window(const json_t *window, uint64_t *counts, unsigned bins)
+{
+	const char *p = json_string_value(window);
+	char *end;
+	int64_t sum = 0;
+
+	if (!p || strchr(p, '-'))
+		return -1;
+	if (!*p)
+		return 0;
+	unsigned long bin = strtoul(p, &end, 10);
+	if (end == p || *end != ':')
+		return -1;
+	for (p = end + 1; *p; p = end) {
+		uint64_t n = strtoull(p, &end, 10);
+		if (end == p || bin >= bins || (*end && *end != ' '))
+			return -1;
+		counts[bin++] += n;
+		sum += (int64_t)n;
+	}
+	return sum;
+}

@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* root[keys[0]][keys[1]]... up to a NULL key; NULL when a step is missing. */
 const json_t *results_path(const json_t *root, const char *const *keys);
@@ -49,6 +50,11 @@ struct results_series {
 	double mean, min, max; /* NaN when used is 0 */
 };
 struct results_series results_series_stats(const json_t *series);
+
+/* Adds one window of a phase's "clat_hist" ("FIRST:C C C", see
+ * run/run_hist.h) into counts[bins]; returns its I/Os, or -1 when it is
+ * not such a window or does not fit in bins. */
+int64_t results_hist_window(const json_t *window, uint64_t *counts, unsigned bins);
 
 /* One device of one run: a column of summary.md's tables, a line or row
  * of the charts. */

@@ -9,6 +9,7 @@ static const char *const run_files[ARTIFACT_COUNT] = {
 	[ARTIFACT_SUMMARY] = "summary.md",
 	[ARTIFACT_IOPS_SVG] = "iops_timeline.svg",
 	[ARTIFACT_LATENCY_SVG] = "latency_percentiles.svg",
+	[ARTIFACT_HEATMAP_SVG] = "latency_heatmap.svg",
 	[ARTIFACT_RECOMMEND] = "recommend.md",
 	[ARTIFACT_SWEEP_SVG] = "throughput_vs_block_size.svg",
 };
@@ -20,6 +21,8 @@ static const char *const needed_phase[ARTIFACT_COUNT] = {
 
 /* fio's name for write_iops_log=P: P_iops.1.log (job 1 of one). */
 static const char iops_log_suffix[] = "_iops.1.log";
+/* fio's name for write_hist_log=P: P_clat_hist.1.log. */
+static const char hist_log_suffix[] = "_clat_hist.1.log";
 
 const char *artifacts_name(enum artifact a)
 {
@@ -41,14 +44,27 @@ const char *const *artifacts_report_files(void)
 	return run_files + ARTIFACT_FIRST_REPORT;
 }
 
-int artifacts_iops_log(char *name, size_t cap, const char *device_label, const char *phase_short,
-		       char *err, size_t errlen)
+/* LABEL_SHORT then a log's suffix; -1 with a reason when it does not fit. */
+static int log_name(char *name, size_t cap, const char *device_label, const char *phase_short,
+		    const char *suffix, char *err, size_t errlen)
 {
-	int n = snprintf(name, cap, "%s_%s%s", device_label, phase_short, iops_log_suffix);
+	int n = snprintf(name, cap, "%s_%s%s", device_label, phase_short, suffix);
 	if (n < 0 || (size_t)n >= cap) {
-		snprintf(err, errlen, "the IOPS log name for %s/%s is too long", device_label,
-			 phase_short);
+		snprintf(err, errlen, "the log name %s_%s%s is too long", device_label, phase_short,
+			 suffix);
 		return -1;
 	}
 	return 0;
+}
+
+int artifacts_iops_log(char *name, size_t cap, const char *device_label, const char *phase_short,
+		       char *err, size_t errlen)
+{
+	return log_name(name, cap, device_label, phase_short, iops_log_suffix, err, errlen);
+}
+
+int artifacts_hist_log(char *name, size_t cap, const char *device_label, const char *phase_short,
+		       char *err, size_t errlen)
+{
+	return log_name(name, cap, device_label, phase_short, hist_log_suffix, err, errlen);
 }

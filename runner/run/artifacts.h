@@ -1,6 +1,8 @@
 /* artifacts.h - the one place that names every file `ebsbench run` writes
  * into its output directory: results.json, the report (summary.md and the
- * SVG charts) and one fio-format IOPS log per phase and device.  The run
+ * SVG charts), one fio-format IOPS log per phase and device, and a
+ * fio-format completion latency histogram log for the phases the latency
+ * heatmap shows (randread and lat).  The run
  * writes them, `ebsbench report` renders the report's, presign signs an
  * upload URL for each and the uploader sends them: all read the names here,
  * so a renamed file cannot go unsigned or unsent. */
@@ -18,6 +20,7 @@ enum artifact {
 	ARTIFACT_SUMMARY,     /* summary.md: TL;DR, phases, analysis */
 	ARTIFACT_IOPS_SVG,    /* IOPS over time, one line per device and phase */
 	ARTIFACT_LATENCY_SVG, /* latency percentiles per phase */
+	ARTIFACT_HEATMAP_SVG, /* latency over time per device: randread and lat */
 	ARTIFACT_RECOMMEND,   /* recommend.md: the cheapest volume per type, sustained */
 	ARTIFACT_SWEEP_SVG,   /* throughput against block size: only with a "sweep" phase */
 	ARTIFACT_COUNT
@@ -27,7 +30,7 @@ enum artifact {
 #define ARTIFACT_FIRST_REPORT ARTIFACT_SUMMARY
 #define ARTIFACT_REPORT_COUNT (ARTIFACT_COUNT - ARTIFACT_FIRST_REPORT)
 
-/* Longest IOPS log name: a device label (31) and a phase short name (15). */
+/* Longest log name: a device label (31), a phase short name (15), a suffix. */
 #define ARTIFACT_LOG_NAME_MAX 64
 
 /* The name of a file written once per run ("summary.md"). */
@@ -47,6 +50,12 @@ const char *const *artifacts_report_files(void);
  * write_iops_log=LABEL_SHORT, as the reference benchmark did:
  * "gp2_rr_iops.1.log".  0, or -1 with a reason when it does not fit. */
 int artifacts_iops_log(char *name, size_t cap, const char *device_label, const char *phase_short,
+		       char *err, size_t errlen);
+
+/* The completion latency histogram log of one phase on one device, named
+ * as fio names the log of write_hist_log=LABEL_SHORT: "gp2_rr_clat_hist.1.log".
+ * 0, or -1 with a reason when it does not fit. */
+int artifacts_hist_log(char *name, size_t cap, const char *device_label, const char *phase_short,
 		       char *err, size_t errlen);
 
 #endif

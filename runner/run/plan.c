@@ -164,6 +164,26 @@ static int step_job(struct plan_step *s, const struct phase_template *t, json_t 
 	return 0;
 }
 
+/* The phases the latency heatmap shows keep a histogram log of the IOPS
+ * log's windows (only ours: own_logs_only refused the config's). */
+static int hist_log_step(struct plan_step *s, const char *label, unsigned log_msec, char *err,
+			 size_t errlen)
+{
+	static const char *const heatmap_phases[] = { "randread", "lat" };
+	bool shown = false;
+	for (size_t i = 0; i < sizeof(heatmap_phases) / sizeof(heatmap_phases[0]); i++)
+		shown = shown || !strcmp(s->phase, heatmap_phases[i]);
+	if (!shown)
+		return 0;
+	return artifacts_hist_log(s->hist_log, sizeof(s->hist_log), label, s->short_name, err,
+				  errlen) ||
+			       set_number(&s->job, "log_hist_msec", log_msec, err, errlen) ||
+			       set_number(&s->job, "log_hist_coarseness", PLAN_HIST_COARSENESS, err,
+					  errlen)
+		       ? -1
+		       : 0;
+}
+
 static uint64_t estimate_ns(const struct plan_step *s, const struct run_device *d)
 {
 	const struct job_options *o = &s->job;
@@ -220,7 +240,8 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 	s->device = d;
 	if (artifacts_iops_log(s->iops_log, sizeof(s->iops_log), dev->label, s->short_name, err,
 			       errlen) ||
-	    step_job(s, t, overrides, c, dev, seconds, p->log_avg_msec, err, errlen))
+	    step_job(s, t, overrides, c, dev, seconds, p->log_avg_msec, err, errlen) ||
+	    hist_log_step(s, dev->label, p->log_avg_msec, err, errlen))
 		return -1;
 	s->planned_ns = estimate_ns(s, dev);
 	p->total_ns += s->planned_ns;

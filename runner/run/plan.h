@@ -21,6 +21,9 @@
 #define PLAN_MAX_PHASES 16
 /* The block-size sweep's phase name, in the config and in results.json. */
 #define PLAN_SWEEP RESULTS_PHASE_SWEEP
+/* The run's histogram logs sum fio's bins by 2^4: 4 bins per octave, 116 in
+ * all, fine enough for percentiles within a quarter octave. */
+#define PLAN_HIST_COARSENESS 4
 
 /* A device the run will use: what discovery found, what the config says. */
 struct run_device {
@@ -36,6 +39,7 @@ struct plan_step {
 	char phase[32];
 	char short_name[16];		      /* in log names: gp2_rr_iops.1.log */
 	char iops_log[ARTIFACT_LOG_NAME_MAX]; /* its file in the output directory */
+	char hist_log[ARTIFACT_LOG_NAME_MAX]; /* its latency histogram log, "" if none */
 	size_t device;			      /* index into the run's devices */
 	struct job_options job;
 	uint64_t planned_ns; /* estimate, for ETAs and URL expiry checks */
@@ -55,7 +59,9 @@ struct plan {
  * ("sweep": the block-size sweep alone).  Returns 0, or -1 naming the
  * plans there are. */
 int plan_select(struct run_config *c, const char *name, char *err, size_t errlen);
-/* Builds the plan, each step's IOPS log named by artifacts_iops_log.
+/* Builds the plan, each step's IOPS log named by artifacts_iops_log; the
+ * randread and lat steps (the latency heatmap's) also keep a histogram log
+ * of the same windows, named by artifacts_hist_log.
  * Returns 0, or -1 with a one-line reason naming the phase or option at
  * fault. */
 int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,

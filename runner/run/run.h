@@ -9,6 +9,7 @@
 #include "run/run_devices.h"
 #include "run/plan.h"
 #include "run/run_record.h"
+#include "run/run_hist.h"
 #include "run/presign.h"
 
 #endif

@@ -174,7 +174,7 @@ powered_off_once() {
 	console_has "ebsbench: done, every file uploaded"
 	console_has "done (exit 0): powering off"
 	# ebsbench's own lines reached the console too: the TL;DR and uploads.
-	console_has "upload: 9 uploaded, 0 failed, 0 skipped"
+	console_has "upload: 12 uploaded, 0 failed, 0 skipped"
 	# The deadline comes from the plan (or, if the dry run gave no plan,
 	# the fallback, and the console says why).
 	grep -qE "plan: [0-9]+ s; deadline [0-9]+ s|plan: the dry run did not give planned_s" \
@@ -270,14 +270,14 @@ powered_off_once() {
 	assert_file_not_exists "$ROOT/results"
 }
 
-@test "user-data: filled in for the seed's run (17 PUT URLs), it fits EC2's 16 KB user-data limit gzipped" {
+@test "user-data: filled in for the seed's run (22 PUT URLs), it fits EC2's 16 KB user-data limit gzipped" {
 	# The default plan on two volumes named by id; presign signs offline.
 	jq -n '{devices: [{volume_id: "vol-0fedcba9876543210", label: "gp3", type: "gp3", size_gib: 100},
 	                  {volume_id: "vol-0123456789abcdef0", label: "gp2", type: "gp2", size_gib: 100}],
 	        region: "ap-northeast-2"}' >plan.json
 	"$EBSBENCH" presign --bucket my-ebsbench-results --prefix runs/2026-09-02-gp2-vs-gp3/ \
 		--region ap-northeast-2 --expires 3h --plan plan.json 2>/dev/null >upload.json
-	assert_equal "$(jq '.upload.put | length' upload.json)" 17
+	assert_equal "$(jq '.upload.put | length' upload.json)" 22
 	jq -s '.[0] + .[1]' plan.json upload.json >config.json
 	fill "$BIN_URL" "$BIN_SHA" config.json
 	gzip -9n <user-data.sh >user-data.sh.gz

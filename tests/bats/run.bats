@@ -175,8 +175,15 @@ config_for() {
 		grep -q -- "$p" out/summary.md
 	done
 	grep -q "TL;DR" out/summary.md
-	xmllint --noout out/iops_timeline.svg out/latency_percentiles.svg
+	xmllint --noout out/iops_timeline.svg out/latency_percentiles.svg out/latency_heatmap.svg
 	grep -q "<svg" out/iops_timeline.svg
+	# The heatmap's phases keep histogram logs, and it has a panel for each.
+	for dev in gp2 gp3; do
+		for p in rr lat; do
+			[ -s "out/${dev}_${p}_clat_hist.1.log" ] || fail "no ${dev}_${p}_clat_hist.1.log"
+		done
+	done
+	[ "$(grep -c '<g class="panel"' out/latency_heatmap.svg)" = 4 ]
 }
 
 @test "report rebuilds the summary and charts from one or many results directories" {
@@ -189,17 +196,20 @@ config_for() {
 	run --separate-stderr "$EBSBENCH" run --config cfg.json
 	assert_success
 	cp -r r1 r2
-	rm r1/summary.md r1/iops_timeline.svg
+	# results.json alone renders the heatmap: its histogram logs gone too.
+	rm r1/summary.md r1/iops_timeline.svg r1/latency_heatmap.svg r1/*_clat_hist.1.log
 	run --separate-stderr "$EBSBENCH" report r1
 	assert_success
 	[ -s r1/summary.md ]
 	[ -s r1/iops_timeline.svg ]
+	cmp r1/latency_heatmap.svg r2/latency_heatmap.svg || fail "the re-rendered heatmap differs"
+	[ "$(grep -c '<g class="panel"' r1/latency_heatmap.svg)" = 2 ]
 	run --separate-stderr "$EBSBENCH" report r1 r2
 	[ "$status" -eq 2 ] # several directories need --out
 	run --separate-stderr "$EBSBENCH" report --out fleet r1 r2
 	assert_success
 	grep -q "run 2" fleet/summary.md
-	xmllint --noout fleet/iops_timeline.svg fleet/latency_percentiles.svg
+	xmllint --noout fleet/iops_timeline.svg fleet/latency_percentiles.svg fleet/latency_heatmap.svg
 	mkdir empty
 	run --separate-stderr "$EBSBENCH" report empty
 	assert_equal "$status" 1
@@ -222,16 +232,25 @@ config_for() {
 	assert_success
 	[ ! -e out ] # a dry run writes nothing
 	echo "$output" | jq -r '.steps[].iops_log' | sort >planned_logs
+	echo "$output" | jq -r '.steps[].hist_log // empty' | sort >planned_hist
 	run --separate-stderr "$EBSBENCH" run --config cfg.json
 	assert_success
 	ls -A out | sort >written
-	[ "$(wc -l <written)" = 11 ] # 5 once-per-run files, 2 phases x 3 devices
+	# 6 once-per-run files, 2 phases x 3 devices of IOPS logs, and the
+	# randread phase's histogram log on each device (the heatmap's).
+	[ "$(wc -l <written)" = 15 ]
+	[ "$(wc -l <planned_hist)" = 3 ]
+	grep -qx "gp3_rr_clat_hist.1.log" written || fail "no histogram log for gp3's randread"
 	grep -qx "${kernel_name}_qd4_iops.1.log" written || fail "no log labelled $kernel_name"
 	grep -qx "gp3-2_rr_iops.1.log" written || fail "no log labelled gp3-2"
 	# The dry run named the logs the run wrote, and results.json names them.
 	run diff planned_logs <(grep '_iops\.1\.log$' written)
 	assert_success
 	run diff planned_logs <(jq -r '.phases[].iops_log' out/results.json | sort)
+	assert_success
+	run diff planned_hist <(grep '_clat_hist\.1\.log$' written)
+	assert_success
+	run diff planned_hist <(jq -r '.phases[].clat_hist.log // empty' out/results.json | sort)
 	assert_success
 	# Every file written is signed, and nothing else.
 	run --separate-stderr env AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=secret \

@@ -1,7 +1,7 @@
 /* fuzz_results_json.c - `ebsbench report`'s reading of results.json: the
  * schema check, the analysis re-run on it, then summary.md, the console
- * TL;DR, both SVG charts and recommend.md, for one run and for a fleet of
- * two. */
+ * TL;DR, the SVG charts (the heatmap's compact histograms included) and
+ * recommend.md, for one run and for a fleet of two. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,7 @@ static void render(FILE *out, json_t *const *runs, size_t nruns)
 	(void)svg_iops_timeline(out, runs, nruns);
 	(void)svg_latency_percentiles(out, runs, nruns);
 	(void)recommend_md_write(out, runs, nruns);
+	(void)svg_latency_heatmap(out, runs, nruns);
 }
 
 /* One input: a results.json document. */

@@ -7,136 +7,8 @@
 
 #include "check.h"
 #include "fixtures/results_fixture.h"
+#include "fixtures/svg_check.h"
 #include "report/svg.h"
-
-#define MAX_DEPTH 32
-#define MAX_NAME 32
-
-static bool entity_ok(const char *p)
-{
-	static const char *const known[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
-
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (!strncmp(p, known[i], strlen(known[i])))
-			return true;
-	}
-	return false;
-}
-
-/* One tag from '<' to its '>': its name into name, whether it closes
- * itself, and the position after it; NULL if malformed (a raw '<' or '&'
- * in an attribute, an unterminated quote). */
-static const char *read_tag(const char *p, char *name, bool *self_closing)
-{
-	size_t n = 0;
-	char quote = 0;
-
-	for (p++; *p && !strchr(" \t\n/>", *p); p++) {
-		if (n + 1 < MAX_NAME)
-			name[n++] = *p;
-	}
-	name[n] = '\0';
-	for (; *p && (quote || *p != '>'); p++) {
-		if (quote && (*p == '<' || (*p == '&' && !entity_ok(p))))
-			return NULL;
-		if (*p == '"' || *p == '\'')
-			quote = quote == *p ? 0 : quote ? quote : *p;
-	}
-	if (!*p || !n)
-		return NULL;
-	*self_closing = p[-1] == '/';
-	return p + 1;
-}
-
-/* Balanced tags, one root, escaped text: enough XML to catch what a
- * renderer gets wrong. */
-static bool well_formed(const char *xml)
-{
-	char stack[MAX_DEPTH][MAX_NAME], name[MAX_NAME];
-	size_t depth = 0, roots = 0;
-	const char *p = xml;
-
-	if (!p)
-		return false;
-	if (!strncmp(p, "<?xml", 5) && !(p = strstr(p, "?>")))
-		return false;
-	for (p += p == xml ? 0 : 2; *p;) {
-		bool self = false;
-		if (*p == '&' && !entity_ok(p))
-			return false;
-		if (*p != '<') {
-			p++;
-			continue;
-		}
-		if (p[1] == '/') {
-			size_t n = strcspn(p + 2, ">");
-			if (!depth || n != strlen(stack[depth - 1]) ||
-			    strncmp(p + 2, stack[--depth], n))
-				return false;
-			p += n + 3;
-			continue;
-		}
-		if (!(p = read_tag(p, name, &self)))
-			return false;
-		roots += depth == 0;
-		if (!self && depth == MAX_DEPTH)
-			return false;
-		if (!self)
-			strcpy(stack[depth++], name);
-	}
-	return depth == 0 && roots == 1;
-}
-
-/* And the real parser, where the machine has it. */
-static bool xmllint_ok(const char *svg)
-{
-	char path[] = "/tmp/ebsbench-svg-XXXXXX", cmd[128];
-	int fd;
-	FILE *f;
-	bool ok;
-
-	if (access("/usr/bin/xmllint", X_OK))
-		return true;
-	fd = mkstemp(path);
-	if (fd < 0 || !(f = fdopen(fd, "w")))
-		return false;
-	fputs(svg, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "/usr/bin/xmllint --noout %s", path);
-	ok = system(cmd) == 0;
-	unlink(path);
-	return ok;
-}
-
-static double attr(const char *tag, const char *name)
-{
-	char key[32];
-	const char *end = tag ? strchr(tag, '>') : NULL, *at;
-
-	if (!end)
-		return NAN;
-	snprintf(key, sizeof(key), " %s=\"", name);
-	at = strstr(tag, key);
-	return at && at < end ? strtod(at + strlen(key), NULL) : NAN;
-}
-
-/* The position of a tick label: the x of an "xtick", the y of a "ytick". */
-static double tick_at(const char *svg, const char *cls, const char *label)
-{
-	char want[64];
-	const char *p = svg;
-
-	snprintf(want, sizeof(want), ">%s</text>", label);
-	while (p && (p = strstr(p, cls))) {
-		const char *tag = p;
-		while (tag > svg && *tag != '<')
-			tag--;
-		if (!strncmp(strchr(p, '>'), want, strlen(want)))
-			return attr(tag, strcmp(cls, "class=\"xtick\"") ? "y" : "x");
-		p++;
-	}
-	return NAN;
-}
 
 struct points {
 	size_t count;
@@ -183,13 +55,12 @@ static bool sharp_drop(const struct points *pts, double px_2000, double y0, doub
 	return false;
 }
 
-static size_t count_of(const char *text, const char *what)
+/* The x of second s, from the 0 and 2,000 s tick labels. */
+static double svg_x_of(const char *svg, double seconds)
 {
-	size_t n = 0;
+	double x0 = tick_at(svg, "class=\"xtick\"", "0");
 
-	for (const char *p = text; p && (p = strstr(p, what)); p++)
-		n++;
-	return n;
+	return x0 + (tick_at(svg, "class=\"xtick\"", "2,000") - x0) * seconds / 2000;
 }
 
 static char *render(fixture_render_fn *fn, json_t *const *runs, size_t nruns)
@@ -256,6 +127,59 @@ static void test_cliff_marker_and_downsampling(struct checks *checks)
 	/* The edge stays sharp: from above 2,900 to below 400 IOPS within a
 	 * bucket's few seconds of the cliff. */
 	CHECK(sharp_drop(&gp2, x2000 - x0, y0, y3000));
+	free(svg);
+	json_decref(run);
+}
+
+/* make demo's shape: the first window after queue fill at 30,200 IOPS,
+ * then 3,000 -> 300.  The axis is set by the windows that matter: the
+ * 3,000 level sits in the top quarter of the plot, the cliff spans most of
+ * its height, and the 30,200 window is drawn at the top edge and marked. */
+static void test_one_window_cannot_dominate(struct checks *checks)
+{
+	json_t *run = fixture_load();
+	json_t *series = json_object_get(fixture_phase(run, "randread", "gp2"), "iops_series");
+	static struct points gp2;
+	char *svg;
+	double y0, y3000, top = 60, bottom = 420, high = 0, low = 0;
+	size_t nhigh = 0, nlow = 0;
+	const char *mark;
+
+	json_array_set_new(series, 1, json_real(30200));
+	svg = render(svg_iops_timeline, &run, 1);
+	y0 = tick_at(svg, "class=\"ytick\"", "0");
+	y3000 = tick_at(svg, "class=\"ytick\"", "3,000");
+	CHECK(well_formed(svg));
+	CHECK(xmllint_ok(svg));
+	CHECK_NEAR(y0, bottom, 0.051);
+	/* The top tick: 3,500 (3,005 plus headroom, rounded up to a tick). */
+	CHECK_NEAR(tick_at(svg, "class=\"ytick\"", "3,500"), top, 0.051);
+	CHECK(isnan(tick_at(svg, "class=\"ytick\"", "5,000")));
+	CHECK((y3000 - top) / (bottom - top) < 0.25);
+	CHECK(polyline_points(svg, 1, &gp2));
+	/* The levels as drawn: before and after the cliff, the outlier aside. */
+	for (size_t i = 1; i < gp2.count; i++) {
+		bool before = gp2.x[i]<svg_x_of(svg, 1500), after = gp2.x[i]> svg_x_of(svg, 2100);
+		high += before ? gp2.y[i] : 0;
+		nhigh += before;
+		low += after ? gp2.y[i] : 0;
+		nlow += after;
+	}
+	high /= (double)nhigh;
+	low /= (double)nlow;
+	CHECK((high - top) / (bottom - top) < 0.25);
+	CHECK((low - high) / (bottom - top) > 0.70);
+	/* The 30,200 window: up to the top edge, not hidden, and marked. */
+	CHECK_NEAR(gp2.y[0], top, 0.051);
+	mark = svg ? strstr(svg, "<polygon class=\"outlier\"") : NULL;
+	CHECK(mark != NULL);
+	CHECK(mark && strstr(mark, "<title>30,200 IOPS</title>"));
+	CHECK(svg && strstr(svg, ">30,200 IOPS</text>"));
+	CHECK(svg && strstr(svg, "1 window above 3,500 IOPS, drawn at the top edge</text>"));
+	CHECK_EQ_U64(count_of(svg, "class=\"outlier\""), 1);
+	/* Units on both axes. */
+	CHECK(svg && strstr(svg, ">time since the phase started, s "));
+	CHECK(svg && strstr(svg, ">IOPS (I/Os per second, per window)</text>"));
 	free(svg);
 	json_decref(run);
 }
@@ -344,5 +268,5 @@ static void test_checker_rejects_bad_xml(struct checks *checks)
 }
 
 CHECK_MAIN(test_checker_rejects_bad_xml, test_timeline_is_valid_svg,
-	   test_cliff_marker_and_downsampling, test_latency_chart, test_labels_are_escaped,
-	   test_sparse_and_fleet)
+	   test_cliff_marker_and_downsampling, test_one_window_cannot_dominate, test_latency_chart,
+	   test_labels_are_escaped, test_sparse_and_fleet)

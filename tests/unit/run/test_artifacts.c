@@ -97,11 +97,12 @@ static void test_report_writes_its_artifacts(struct checks *checks)
 	CHECK(summary_links(dir, artifacts_name(ARTIFACT_IOPS_SVG)));
 	CHECK(summary_links(dir, artifacts_name(ARTIFACT_LATENCY_SVG)));
 	CHECK(summary_links(dir, artifacts_name(ARTIFACT_RECOMMEND)));
+	CHECK(summary_links(dir, artifacts_name(ARTIFACT_HEATMAP_SVG)));
 	json_decref(run);
 	remove_dir(checks, dir);
 }
 
-/* Writes each step's IOPS log where a run writes it: DIR/step.iops_log. */
+/* Writes each step's logs where a run writes them: DIR/step.iops_log, DIR/step.hist_log. */
 static void write_step_logs(struct checks *checks, const struct plan *p, const char *dir)
 {
 	for (size_t i = 0; i < p->count; i++) {
@@ -113,6 +114,9 @@ static void write_step_logs(struct checks *checks, const struct plan *p, const c
 			return;
 		snprintf(paths->path[IOLOG_IOPS], IOLOG_PATH_MAX, "%s/%s", dir,
 			 p->steps[i].iops_log);
+		if (p->steps[i].hist_log[0])
+			snprintf(paths->path[IOLOG_HIST], IOLOG_PATH_MAX, "%s/%s", dir,
+				 p->steps[i].hist_log);
 		CHECK(iolog_open(&log, &p->steps[i].job, paths, err, sizeof(err)) == 0);
 		CHECK(iolog_close(&log, err, sizeof(err)) == 0);
 		free(paths);
@@ -149,6 +153,10 @@ static void test_run_directory_is_what_presign_signs(struct checks *checks)
 	CHECK(in_list("gp2_rr_iops.1.log", (const char *const *)names.names, names.count));
 	CHECK(in_list("gp2-2_mixed_iops.1.log", (const char *const *)names.names, names.count));
 	CHECK(in_list("nvme3n1_rr_iops.1.log", (const char *const *)names.names, names.count));
+	/* The heatmap's phase keeps a histogram log; the config's own does not. */
+	CHECK(in_list("gp2_rr_clat_hist.1.log", (const char *const *)names.names, names.count));
+	CHECK(!in_list("gp2-2_mixed_clat_hist.1.log", (const char *const *)names.names,
+		       names.count));
 	presign_names_free(&names);
 	plan_free(&p);
 	config_free(&c);
