@@ -4,8 +4,8 @@
  * the loop's buffers as fixed buffers (no page pinning per I/O) and the
  * ring's own fd (no fd lookup per io_uring_enter); otherwise this is what
  * fio's io_uring engine does with its defaults: one io_uring_enter to
- * submit, one to wait for the first completion, so each I/O's clat starts
- * after its submission and ends when it is reaped. */
+ * submit, one to wait for the first completion when none is ready, so each
+ * I/O's clat starts after its submission and ends when it is reaped. */
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
@@ -17,7 +17,8 @@ struct uring_state {
 	struct io_uring ring;
 	int fd;
 	bool fixed_file;
-	bool fixed_buffers; /* io_units' buffers registered, by index */
+	bool fixed_buffers;	 /* io_units' buffers registered, by index */
+	bool deferred_task_work; /* completions posted only when asked for */
 	unsigned buffer_count;
 };
 
@@ -56,6 +57,9 @@ static int uring_setup(struct engine *e, int fd, unsigned depth)
 		return ret;
 	}
 	st->fd = fd;
+#ifdef IORING_SETUP_DEFER_TASKRUN
+	st->deferred_task_work = st->ring.flags & IORING_SETUP_DEFER_TASKRUN;
+#endif
 	st->fixed_file = io_uring_register_files(&st->ring, &fd, 1) == 0;
 	/* Before 5.18 the ring's fd is looked up on every enter, as it was. */
 	io_uring_register_ring_fd(&st->ring);
@@ -104,13 +108,18 @@ static int uring_queue(struct engine *e, struct io_unit *u)
 	return 0;
 }
 
-/* Submits every prepared SQE in one io_uring_enter, without waiting. */
+/* Submits every prepared SQE in one io_uring_enter, without waiting.  With
+ * deferred task work the same enter also posts the completions the device
+ * (here the loop worker, another thread) finished meanwhile, which would
+ * otherwise wait for an enter of their own in reap: one system call per
+ * loop turn instead of two when I/O completes while the loop works. */
 static int uring_commit(struct engine *e)
 {
 	struct uring_state *st = e->priv;
 	int ret;
 	do
-		ret = io_uring_submit(&st->ring);
+		ret = st->deferred_task_work ? io_uring_submit_and_get_events(&st->ring)
+					     : io_uring_submit(&st->ring);
 	while (ret == -EINTR);
 	return ret;
 }
