@@ -201,9 +201,10 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	@bash tests/fuzz/run.sh --replay --seconds 3 $(FUZZ_TARGETS)
 
-# CPU and memory against fio, then the figures fio and ebsbench give side
-# by side, then rate-limited latency beside fio's (the comparisons a loaded
-# CI machine cannot make reliably).
+# IOPS, CPU and memory against fio and t/io_uring on a sparse and a
+# data-backed loop bed (tests/bench/bench.sh), then the figures fio and
+# ebsbench give side by side, then rate-limited latency beside fio's (the
+# comparisons a loaded CI machine cannot make reliably).
 bench: build/ebsbench
 	@status=0; for b in bench parity rate; do bash tests/bench/$$b.sh || status=1; done; exit $$status
 

@@ -106,3 +106,9 @@ int engine_start(struct engine *e, const struct engine_ops *ops, int fd, unsigne
 	}
 	return 0;
 }
+
+bool engine_register_buffers(struct engine *e, void *base, size_t unit_bytes, unsigned count)
+{
+	return e->ops->register_buffers &&
+	       e->ops->register_buffers(e, base, unit_bytes, count) == 0;
+}

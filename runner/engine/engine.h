@@ -35,6 +35,11 @@ struct engine_ops {
 	bool synchronous;
 	/* Prepares for depth I/Os in flight on fd; -errno on failure. */
 	int (*setup)(struct engine *e, int fd, unsigned depth);
+	/* Optional (NULL: nothing to gain): after setup, pins the count
+	 * buffers the loop's io_units use, unit_bytes each and contiguous
+	 * from base (unit i's at base + i * unit_bytes), so I/O on them skips
+	 * the per-I/O page pinning.  0, or -errno and I/O goes on unpinned. */
+	int (*register_buffers)(struct engine *e, void *base, size_t unit_bytes, unsigned count);
 	/* Adds one I/O to the batch the next commit hands over. */
 	int (*queue)(struct engine *e, struct io_unit *u);
 	/* Hands the batch to the kernel; returns how many went, or -errno. */
@@ -81,5 +86,10 @@ const struct engine_ops *engine_fallback(const struct engine_ops *refused, int r
  * e->ops the engine that runs, or -1 with err and e->ops NULL. */
 int engine_start(struct engine *e, const struct engine_ops *ops, int fd, unsigned depth, char *note,
 		 size_t notelen, char *err, size_t errlen);
+
+/* Offers the loop's buffers to the running engine (its register_buffers,
+ * if it has one); returns whether it pinned them.  Not pinning costs only
+ * speed, so there is no error. */
+bool engine_register_buffers(struct engine *e, void *base, size_t unit_bytes, unsigned count);
 
 #endif

@@ -53,7 +53,8 @@ struct job_loop {
 	size_t errlen;
 };
 
-/* Starts the job's engine, or the registry's stand-in for it. */
+/* Starts the job's engine, or the registry's stand-in for it, on the
+ * loop's buffers. */
 static int loop_engine_start(struct job_loop *L, int fd)
 {
 	struct job_stats *s = L->s;
@@ -61,6 +62,7 @@ static int loop_engine_start(struct job_loop *L, int fd)
 			 sizeof(s->engine_note), L->err, L->errlen))
 		return -1;
 	snprintf(s->engine_ran, sizeof(s->engine_ran), "%s", L->engine.ops->name);
+	engine_register_buffers(&L->engine, L->buffers, L->o->bs, L->depth);
 	return 0;
 }
 

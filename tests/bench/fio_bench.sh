@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # fio_bench.sh - the prologue of the benches that run ebsbench beside fio on
-# loop devices capped by blkio (parity.sh, rate.sh).  Sourced after setting
-# PROG; sets ROOT, EBSBENCH (unless given) and WORK, a scratch directory
+# loop devices (bench.sh uncapped; parity.sh and rate.sh capped by blkio).
+# Sourced after setting PROG; sets ROOT, EBSBENCH (unless given) and WORK, a scratch directory
 # that also holds the bats helpers' lists (BATS_FILE_TMPDIR), and removes
 # it, the loop devices and the groups on exit.  Exits 2 when the bench
 # cannot run.
