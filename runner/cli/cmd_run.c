@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,12 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 	json_object_set_new(p, "iops_series", series ? series : json_array());
 	json_object_set_new(p, "ebs_stats", ebs);
 	json_object_set_new(p, "disk_check", run_record_disk_check(js));
+	if (s->load.percent > 0) /* a loadcurve step: its offered load, what it got */
+		json_object_set_new(
+			p, "load",
+			plan_load_json(&s->load,
+				       (double)(js->dir[DDIR_READ].ios + js->dir[DDIR_WRITE].ios) /
+					       ((double)js->runtime_ns / 1e9)));
 	return p;
 }
 
@@ -192,6 +199,9 @@ static void print_plan(FILE *out, const struct run_state *st)
 						       "path", st->devices[s->device].info.dev_path,
 						       "planned_s", (double)s->planned_ns / 1e9,
 						       "options", opts, "iops_log", s->iops_log));
+		if (s->load.percent > 0)
+			json_object_set_new(json_array_get(steps, i), "load",
+					    plan_load_json(&s->load, NAN));
 	}
 	json_t *doc = json_pack("{sOsfsbso}", "devices", json_object_get(st->results, "devices"),
 				"planned_s", (double)st->plan.total_ns / 1e9, "writes",

@@ -6,6 +6,7 @@
 
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/svg_loadcurve.h"
 #include "run/run.h"
 
 typedef int render_fn(FILE *out, json_t *const *runs, size_t nruns);
@@ -18,6 +19,7 @@ static const struct {
 	{ ARTIFACT_SUMMARY, summary_write },
 	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
 	{ ARTIFACT_LATENCY_SVG, svg_latency_percentiles },
+	{ ARTIFACT_LOAD_SVG, svg_loadcurve },
 };
 
 static int render_file(const char *dir, const char *name, render_fn *render, json_t *const *runs,

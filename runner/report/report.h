@@ -19,5 +19,6 @@ void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns);
 #include "report/report_analysis.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/svg_loadcurve.h"
 
 #endif

@@ -42,7 +42,10 @@
  *                      "write_histogram": [...] },
  *       "window_ms": 1000,                 width of one iops_series sample (time-scaled)
  *       "disk_check": { "kernel_ios": N, "engine_ios": N, "kernel_bytes": N,
- *                       "engine_bytes": N, "agrees": true } | null
+ *                       "engine_bytes": N, "agrees": true } | null,
+ *       "load": { "percent": 25, "offered_iops": 750,   loadcurve steps only
+ *                 "sustained_iops": 3000, "sustained_from": "the volume's provisioned IOPS",
+ *                 "above_sustained": false, "on_burst": false }
  *   } ],
  *   "uploads": [ { "artifact": "gp2_rr_iops.1.log", "url": "https://host/key" (no query),
  *                  "status": "uploaded" | "failed" | "skipped", "attempts": 1,
@@ -69,7 +72,15 @@
  *                       "expected_iops": 600, "measured_iops": 601, "bound": ...,
  *                       "bucket_allows_iops": 600, "latency_allows_iops": null } ],
  *         "little": [ { "phase": ..., "inflight": 31.9, "iodepth": 32, "verdict": ... } ],
- *         "cost": { "monthly_usd": 11.40, "per_3000_iops_usd": 11.40 }
+ *         "cost": { "monthly_usd": 11.40, "per_3000_iops_usd": 11.40 },
+ *         "loadcurve": { "sustained_iops": 3000, "sustained_from": "...",
+ *                        "model_applies": true, "knee_factor": 4, "knee_threshold_ms": 2.4,
+ *                        "steps": [ { "percent": 25, "offered_iops": 750,
+ *                                     "measured_iops": 750, "on_burst": false, "held": true,
+ *                                     "p50_ms":, "p95_ms":, "p99_ms":, "p99_9_ms": } ],
+ *                        "knee": { "percent": 100, "offered_iops": 3000, "p99_ms": 20,
+ *                                  "last_good_percent": 90 } | null,
+ *                        "sentence": "the summary's" } | null   (analysis/loadcurve.h)
  *     } ],
  *     "instance_cliff": { "kind": "none" | "volume" | "instance" | "unknown",
  *                         "instance_type": "m5.large" | null, "instance_bursts": true,

@@ -9,6 +9,7 @@ static const char *const run_files[ARTIFACT_COUNT] = {
 	[ARTIFACT_SUMMARY] = "summary.md",
 	[ARTIFACT_IOPS_SVG] = "iops_timeline.svg",
 	[ARTIFACT_LATENCY_SVG] = "latency_percentiles.svg",
+	[ARTIFACT_LOAD_SVG] = "latency_vs_load.svg",
 };
 
 /* fio's name for write_iops_log=P: P_iops.1.log (job 1 of one). */

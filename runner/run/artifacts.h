@@ -18,6 +18,7 @@ enum artifact {
 	ARTIFACT_SUMMARY,     /* summary.md: TL;DR, phases, analysis */
 	ARTIFACT_IOPS_SVG,    /* IOPS over time, one line per device and phase */
 	ARTIFACT_LATENCY_SVG, /* latency percentiles per phase */
+	ARTIFACT_LOAD_SVG,    /* latency against offered load (loadcurve) */
 	ARTIFACT_COUNT
 };
 

@@ -8,6 +8,7 @@
 
 #include "job/job.h"
 #include "run/artifacts.h"
+#include "run/plan_steps.h"
 
 struct phase_template {
 	const char *phase;
@@ -22,6 +23,9 @@ struct phase_template {
 static const struct phase_template reference_phases[] = {
 	{ "layout", "layout", "write", "1M", "1", 0 },
 	{ "randread", "rr", "randread", "4k", "32", 600 },
+	/* Not the reference benchmark's: 4k randread at fixed offered loads
+	 * (plan_loadcurve.c), each step its own rate and length. */
+	{ "loadcurve", "lc", "randread", "4k", "32", 0 },
 	{ "randwrite", "rw", "randwrite", "4k", "32", 120 },
 	{ "lat", "lat", "randread", "4k", "1", 60 },
 	{ "seqread", "sr", "read", "1M", "8", 60 },
@@ -86,10 +90,9 @@ static int own_logs_only(const char *phase, const struct job_options *o, char *e
 	return asked ? -1 : 0;
 }
 
-/* Options common to every step, then the template's, then the config's. */
-static int step_job(struct plan_step *s, const struct phase_template *t, json_t *overrides,
-		    const struct run_config *c, const struct run_device *d, double runtime_s,
-		    unsigned log_msec, char *err, size_t errlen)
+int plan_step_job(struct plan_step *s, const struct phase_template *t, json_t *overrides,
+		  const struct run_config *c, const struct run_device *d, double runtime_s,
+		  unsigned log_msec, char *err, size_t errlen)
 {
 	struct job_options *o = &s->job;
 	char name[96];
@@ -121,7 +124,7 @@ static int step_job(struct plan_step *s, const struct phase_template *t, json_t 
 	return 0;
 }
 
-static uint64_t estimate_ns(const struct plan_step *s, const struct run_device *d)
+uint64_t plan_step_estimate_ns(const struct plan_step *s, const struct run_device *d)
 {
 	const struct job_options *o = &s->job;
 	if (o->time_based)
@@ -156,6 +159,22 @@ static int phase_entry(json_t *phases, size_t i, const char **name, json_t **ove
 	return 0;
 }
 
+int plan_reserve(struct plan *p, size_t more, char *err, size_t errlen)
+{
+	if (p->count + more <= p->cap)
+		return 0;
+	size_t cap = p->count + more > 2 * p->cap ? p->count + more : 2 * p->cap;
+	struct plan_step *steps = realloc(p->steps, cap * sizeof(*steps));
+	if (!steps) {
+		snprintf(err, errlen, "plan: out of memory");
+		return -1;
+	}
+	memset(steps + p->cap, 0, (cap - p->cap) * sizeof(*steps));
+	p->steps = steps;
+	p->cap = cap;
+	return 0;
+}
+
 static int add_phase_steps(struct plan *p, const struct run_config *c,
 			   const struct run_device *devices, size_t n, const char *phase,
 			   json_t *overrides, double runtime_s, char *err, size_t errlen)
@@ -173,6 +192,10 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 		return -1;
 	}
 	snprintf(p->phases[p->phase_count++], sizeof(p->phases[0]), "%s", phase);
+	if (t && !strcmp(t->phase, "loadcurve"))
+		return plan_loadcurve_steps(p, c, devices, n, t, overrides, runtime_s, err, errlen);
+	if (plan_reserve(p, n, err, errlen))
+		return -1;
 	for (size_t d = 0; d < n; d++) {
 		struct plan_step *s = &p->steps[p->count++];
 		double seconds = runtime_s >= 0 ? runtime_s : t ? t->runtime_s : 0;
@@ -183,10 +206,10 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 		s->device = d;
 		if (artifacts_iops_log(s->iops_log, sizeof(s->iops_log), devices[d].label,
 				       s->short_name, err, errlen) ||
-		    step_job(s, t, overrides, c, &devices[d], seconds, p->log_avg_msec, err,
-			     errlen))
+		    plan_step_job(s, t, overrides, c, &devices[d], seconds, p->log_avg_msec, err,
+				  errlen))
 			return -1;
-		s->planned_ns = estimate_ns(s, &devices[d]);
+		s->planned_ns = plan_step_estimate_ns(s, &devices[d]);
 		p->total_ns += s->planned_ns;
 		p->writes |= options_rw_writes(s->job.rw);
 	}
@@ -201,11 +224,8 @@ int plan_build(struct plan *p, const struct run_config *c, const struct run_devi
 	p->log_avg_msec = (unsigned)llround(1000.0 * c->time_scale);
 	if (p->log_avg_msec == 0)
 		p->log_avg_msec = 1;
-	p->steps = calloc(phase_count * device_count, sizeof(*p->steps));
-	if (!p->steps) {
-		snprintf(err, errlen, "plan: out of memory");
+	if (plan_reserve(p, phase_count * device_count, err, errlen))
 		return -1;
-	}
 	for (size_t i = 0; i < phase_count; i++) {
 		const char *name = reference_phases[i < REFERENCE_PHASES ? i : 0].phase;
 		json_t *overrides = NULL;
@@ -229,5 +249,5 @@ void plan_free(struct plan *p)
 {
 	free(p->steps);
 	p->steps = NULL;
-	p->count = 0;
+	p->count = p->cap = 0;
 }

@@ -1,6 +1,6 @@
 /* fuzz_results_json.c - `ebsbench report`'s reading of results.json: the
  * schema check, the analysis re-run on it, then summary.md, the console
- * TL;DR and both SVG charts, for one run and for a fleet of two. */
+ * TL;DR and the SVG charts, for one run and for a fleet of two. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "results/results.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/svg_loadcurve.h"
 
 /* Every renderer `report` and `run` use, into out. */
 static void render(FILE *out, json_t *const *runs, size_t nruns)
@@ -19,6 +20,7 @@ static void render(FILE *out, json_t *const *runs, size_t nruns)
 	(void)summary_write_tldr(out, runs, nruns);
 	(void)svg_iops_timeline(out, runs, nruns);
 	(void)svg_latency_percentiles(out, runs, nruns);
+	(void)svg_loadcurve(out, runs, nruns);
 }
 
 /* One input: a results.json document. */

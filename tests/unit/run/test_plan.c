@@ -91,9 +91,11 @@ static const char two_volumes[] =
 	"{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"gp2\", \"size_gib\": 100},"
 	"              {\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\", \"size_gib\": 100}]}";
 
-/* The whole sequence on a 100 GiB gp2 and a gp3: six phases, gp2 then
+/* The whole sequence on a 100 GiB gp2 and a gp3: seven phases, gp2 then
  * gp3 in each; gp2's randread runs 1.35 x its 2,000 s burst (5.4 M
- * credits / (3,000 - 300) IOPS) = 2,700 s, gp3's the default 600 s. */
+ * credits / (3,000 - 300) IOPS) = 2,700 s, gp3's the default 600 s; each
+ * device's six loadcurve steps follow its own randread
+ * (test_loadcurve_plan.c checks them). */
 static void test_gp2_gp3_sequence(struct checks *checks)
 {
 	static const struct want_step want[] = {
@@ -122,18 +124,25 @@ static void test_gp2_gp3_sequence(struct checks *checks)
 		fprintf(stderr, "  %s\n", err);
 		return;
 	}
-	CHECK_EQ_U64(p.count, 12);
-	for (size_t i = 0; i < p.count && i < 12; i++) {
+	CHECK_EQ_U64(p.count, 24);
+	for (size_t i = 0, w = 0; i < p.count && w < 12; i++) {
 		const struct plan_step *s = &p.steps[i];
-		check_step(checks, s, &want[i], labels[want[i].device]);
-		CHECK(!strcmp(s->job.filename, found[want[i].device].dev_path));
+		total += s->planned_ns;
+		if (!strcmp(s->phase, "loadcurve")) {
+			CHECK(i >= 3 && i != 9 && i <= 15); /* after rr(gp2), after rr(gp3) */
+			CHECK_EQ_U64(s->device, i < 9 ? 0 : 1);
+			continue;
+		}
+		check_step(checks, s, &want[w], labels[want[w].device]);
+		w++;
+		CHECK(!strcmp(s->job.filename, found[want[w - 1].device].dev_path));
 		CHECK_EQ_U64(s->job.size, 8 * GIB); /* the test region, not the volume */
 		CHECK_EQ_U64(s->job.log_avg_msec, 1000);
 		CHECK(s->job.ioengine == engine_find("io_uring"));
-		total += s->planned_ns;
 	}
-	CHECK_EQ_U64(p.phase_count, 6);
-	CHECK(!strcmp(p.phases[0], "layout") && !strcmp(p.phases[5], "seqwrite"));
+	CHECK_EQ_U64(p.phase_count, 7);
+	CHECK(!strcmp(p.phases[0], "layout") && !strcmp(p.phases[2], "loadcurve") &&
+	      !strcmp(p.phases[6], "seqwrite"));
 	CHECK(p.writes);
 	CHECK_EQ_U64(p.log_avg_msec, 1000);
 	CHECK_EQ_U64(p.total_ns, total);
@@ -142,6 +151,7 @@ static void test_gp2_gp3_sequence(struct checks *checks)
 	 * IOPS of 256 KiB units is 75 MiB/s (under its 128 MiB/s cap), so
 	 * 109.23 s; gp3's 125 MiB/s 65.536 s. */
 	CHECK_EQ_U64(p.steps[2].planned_ns, 2700000 * MS);
+	CHECK(!strcmp(p.steps[9].phase, "randread") && p.steps[9].device == 1);
 	CHECK_NEAR((double)p.steps[0].planned_ns / 1e9, 8192.0 / (300 * 0.25), 1e-6);
 	CHECK_NEAR((double)p.steps[1].planned_ns / 1e9, 8192.0 / 125, 1e-6);
 	plan_free(&p);
@@ -209,10 +219,11 @@ static void test_time_scale(struct checks *checks)
 	if (!CHECK(plan_of(&p, doc, found, 2, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK_EQ_U64(p.log_avg_msec, 10);
-	for (size_t i = 0; i < p.count && i < 12; i++) {
-		CHECK_EQ_U64(p.steps[i].job.runtime_ns, want_ms[i] * MS);
+	for (size_t i = 0, w = 0; i < p.count && w < 12; i++) {
 		CHECK_EQ_U64(p.steps[i].job.log_avg_msec, 10);
 		CHECK_EQ_U64(p.steps[i].job.size, 8 * GIB);
+		if (strcmp(p.steps[i].phase, "loadcurve")) /* test_loadcurve_plan.c */
+			CHECK_EQ_U64(p.steps[i].job.runtime_ns, want_ms[w++] * MS);
 	}
 	plan_free(&p);
 	/* Scaled below a millisecond, a window and a runtime stay 1 ms (a
