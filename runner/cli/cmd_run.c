@@ -103,6 +103,17 @@ static uint64_t planned_after(const struct plan *p, size_t k)
 	return sum;
 }
 
+/* A loadcurve step's lead-in, from the idle gap before it (plan.h). */
+static void loadcurve_ramp(struct run_state *st, size_t k)
+{
+	struct plan_step *s = &st->plan.steps[k];
+	uint64_t last = st->last_end_ns[s->device];
+	if (s->load.percent > 0) {
+		s->job.ramp_ns = plan_load_ramp_ns(s, last ? clock_now_ns() - last : 0);
+		s->load.ramp_s = (double)s->job.ramp_ns / 1e9;
+	}
+}
+
 /* One phase on one device: EBS statistics around a fio job. */
 static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, char *err,
 		    size_t errlen)
@@ -122,6 +133,7 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 		return -1;
 	}
 	stats_job_init(js);
+	loadcurve_ramp(st, k);
 	snprintf(label, sizeof(label), "[%zu/%zu] %s %s %s", k + 1, st->plan.count, s->phase,
 		 d->label, d->info.dev_path);
 	struct job_context ctx = { .stop = stop,

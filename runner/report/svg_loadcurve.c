@@ -71,14 +71,8 @@ static void lc_yaxis(FILE *out, const struct lc_yscale *s, double top)
 {
 	char buf[REPORT_NUM_LEN];
 	for (double d = s->lo; d <= s->hi; d++) {
-		double v = pow(10, d), y = lc_y(s, top, v);
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#e0e0e0\"/>\n"
-			"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			"dominant-baseline=\"middle\">%s</text>\n",
-			SVG_PLOT_LEFT, y, SVG_PLOT_RIGHT, y, SVG_PLOT_LEFT - 6, y,
-			svg_tick_text(buf, sizeof(buf), v, v));
+		double v = pow(10, d);
+		svg_ytick(out, lc_y(s, top, v), svg_tick_text(buf, sizeof(buf), v, v));
 	}
 	double mid = top + (LC_PLOT_TOP + LC_PLOT_BOTTOM) / 2;
 	fprintf(out,
@@ -94,16 +88,9 @@ static void lc_xaxis(FILE *out, double xmax, double top, const json_t *steps)
 	char buf[REPORT_NUM_LEN];
 	const json_t *st;
 	size_t k;
-	for (long i = 0; (double)i * step <= xmax * (1 + 1e-9); i++) {
-		double x = lc_x(xmax, (double)i * step);
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#000000\"/>\n"
-			"<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" "
-			"text-anchor=\"middle\">%s</text>\n",
-			x, bottom, x, bottom + 5, x, bottom + 18,
-			svg_tick_text(buf, sizeof(buf), (double)i * step, step));
-	}
+	for (long i = 0; (double)i * step <= xmax * (1 + 1e-9); i++)
+		svg_xtick(out, lc_x(xmax, (double)i * step), bottom,
+			  svg_tick_text(buf, sizeof(buf), (double)i * step, step));
 	json_array_foreach(steps, k, st)
 		fprintf(out,
 			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#777777\" "

@@ -45,7 +45,7 @@
  *                       "engine_bytes": N, "agrees": true } | null,
  *       "load": { "percent": 25, "offered_iops": 750,   loadcurve steps only
  *                 "sustained_iops": 3000, "sustained_from": "the volume's provisioned IOPS",
- *                 "above_sustained": false, "on_burst": false }
+ *                 "above_sustained": false, "ramp_s": 0 (unmeasured lead-in), "on_burst": false }
  *   } ],
  *   "uploads": [ { "artifact": "gp2_rr_iops.1.log", "url": "https://host/key" (no query),
  *                  "status": "uploaded" | "failed" | "skipped", "attempts": 1,

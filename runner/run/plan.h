@@ -35,6 +35,8 @@ struct plan_load {
 	double sustained_iops;	    /* what 100 % is */
 	const char *sustained_from; /* "provisioned IOPS", "gp2 baseline", ... */
 	bool above_sustained;	    /* can only be served on burst credits */
+	bool bursting;		    /* the device has a credit bucket */
+	double ramp_s;		    /* set by the run: plan_load_ramp */
 };
 
 struct plan_step {
@@ -80,6 +82,15 @@ double plan_sustained_iops(const struct run_device *d, const struct instance_ebs
 double plan_loadcurve_step_seconds(double offered);
 /* The queue depth of a step offering `offered` IOPS. */
 unsigned plan_loadcurve_iodepth(double offered);
+/* The unmeasured lead-in (ramp) of a loadcurve step that starts idle_ns
+ * after the device's previous phase: on a bursting device above its
+ * sustained rate, long enough that at the step's own rate it spends what
+ * that gap refilled (sustained x idle), so the measured part starts on
+ * the empty bucket randread left; else 0.  Also 0 when that would take
+ * over a minute (a long gap: the bucket was not empty), the step then runs
+ * on burst and its "on_burst" says so.  Not time-scaled: the gap is not;
+ * the plan's estimate holds a minute for it. */
+uint64_t plan_load_ramp_ns(const struct plan_step *s, uint64_t idle_ns);
 /* results.json's "load" of a loadcurve step: its plan, and on_burst from
  * what the step measured (measured_iops). */
 json_t *plan_load_json(const struct plan_load *l, double measured_iops);

@@ -24,6 +24,9 @@ const size_t plan_loadcurve_default_count =
  * in well under a millisecond, so at every step up to 110 % the volume,
  * not the queue, is what can hold the rate back. */
 #define LOADCURVE_QUEUE_S 0.004
+/* The longest lead-in of a step above the sustained rate (plan_load_ramp_ns):
+ * at 110 % a minute spends what a 6 s gap refills. */
+#define LOADCURVE_RAMP_MAX_S 60.0
 #define LOADCURVE_MIN_DEPTH 32u
 #define LOADCURVE_MAX_DEPTH 1024u
 
@@ -58,6 +61,17 @@ double plan_sustained_iops(const struct run_device *d, const struct instance_ebs
 	return r.ops > 0 && isfinite(r.ops) ? r.ops : 0;
 }
 
+/* What the gap refilled, spent at the step's surplus over the baseline. */
+uint64_t plan_load_ramp_ns(const struct plan_step *s, uint64_t idle_ns)
+{
+	const struct plan_load *l = &s->load;
+	if (!l->bursting || !l->above_sustained || !idle_ns)
+		return 0;
+	double ramp_ns =
+		(double)idle_ns * l->sustained_iops / (l->offered_iops - l->sustained_iops);
+	return ramp_ns <= (double)s->job.runtime_ns ? (uint64_t)ramp_ns : 0;
+}
+
 json_t *plan_load_json(const struct plan_load *l, double measured_iops)
 {
 	/* On burst: above what the volume sustains, and served closer to the
@@ -65,10 +79,10 @@ json_t *plan_load_json(const struct plan_load *l, double measured_iops)
 	bool measured = isfinite(measured_iops);
 	bool burst = l->above_sustained && measured &&
 		     measured_iops > (l->sustained_iops + l->offered_iops) / 2;
-	return json_pack("{s:f,s:f,s:f,s:s,s:b,s:o}", "percent", l->percent, "offered_iops",
+	return json_pack("{s:f,s:f,s:f,s:s,s:b,s:f,s:o}", "percent", l->percent, "offered_iops",
 			 l->offered_iops, "sustained_iops", l->sustained_iops, "sustained_from",
-			 l->sustained_from, "above_sustained", l->above_sustained, "on_burst",
-			 measured ? json_boolean(burst) : json_null());
+			 l->sustained_from, "above_sustained", l->above_sustained, "ramp_s",
+			 l->ramp_s, "on_burst", measured ? json_boolean(burst) : json_null());
 }
 
 /* The percentages to run: the config's "loads" (taken out of the
@@ -131,6 +145,8 @@ static int loadcurve_step(struct plan *p, const struct phase_template *t, json_t
 	if (rc)
 		return -1;
 	s->planned_ns = plan_step_estimate_ns(s, &devices[di]);
+	if (load->bursting && load->above_sustained) /* room for its lead-in */
+		s->planned_ns += (uint64_t)(LOADCURVE_RAMP_MAX_S * 1e9);
 	p->total_ns += s->planned_ns;
 	return 0;
 }
@@ -145,7 +161,7 @@ static int loadcurve_device(struct plan *p, const struct phase_template *t, json
 			    const double *pct, size_t k, double runtime_s, char *err, size_t errlen)
 {
 	const struct run_device *d = &devices[di];
-	struct plan_load load = { 0 };
+	struct plan_load load = { .bursting = d->randread.bursts };
 	load.sustained_iops = plan_sustained_iops(d, ebs_instance_limits_find(c->instance_type),
 						  &load.sustained_from);
 	if (!(load.sustained_iops > 0)) {

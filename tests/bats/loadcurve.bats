@@ -9,7 +9,10 @@
 # - the low steps (25-75 %) held their offered rate, to within 4 sigma of
 #   the poisson count over the step (4 / sqrt(N) of N arrivals);
 # - gp2's 110 % step did not run on burst: it ran first, on the bucket
-#   randread emptied.
+#   randread emptied, after a lead-in that spent what the (unscaled) gap
+#   since randread refilled.
+# The appliance's kernel needs high-resolution timers for the first: with
+# HZ=250 ticks alone every scheduled issue wakes up to 4 ms late.
 
 bats_require_minimum_version 1.5.0
 
@@ -102,13 +105,16 @@ runtime_s() { # DEVICE PERCENT: how long the step ran
 @test "loadcurve: the knee is named, the chart and the summary's table are uploaded" {
 	local d
 	for d in gp2 gp3; do
-		run jq -e --arg d "$d" '.analysis.devices[] | select(.device == $d) | .loadcurve.knee.percent >= 90' "$RESULTS"
-		[ "$status" -eq 0 ] || fail "$d: no knee at 90 % or above: $(jq -c --arg d "$d" '.analysis.devices[] | select(.device == $d) | .loadcurve' "$RESULTS")"
+		run jq -e --arg d "$d" '.analysis.devices[] | select(.device == $d) | .loadcurve.knee.percent > 25' "$RESULTS"
+		[ "$status" -eq 0 ] || fail "$d: no knee named: $(jq -c --arg d "$d" '.analysis.devices[] | select(.device == $d) | .loadcurve' "$RESULTS")"
+		run jq -r --arg d "$d" '.analysis.findings[] | select(startswith($d + ": p99 stays under"))' "$RESULTS"
+		[[ $output == *" offered ("*"it reaches"* ]] || fail "$d: no finding names the knee: $output"
 	done
 	[ -s "$OUT/results/latency_vs_load.svg" ]
 	run grep -c 'class="knee"' "$OUT/results/latency_vs_load.svg"
 	[ "$output" -eq 2 ]
 	grep -q '^## Latency against offered load' "$OUT/results/summary.md"
-	grep -q '^| \*\*100 % (knee)\*\*\|^| \*\*110 % (knee)\*\*\|^| \*\*90 % (knee)\*\*' "$OUT/results/summary.md"
+	run grep -c '^| \*\*[0-9]* % (knee)\*\* |' "$OUT/results/summary.md"
+	[ "$output" -eq 2 ]
 	[ -s "$OUT/results/gp2_lc110_iops.1.log" ]
 }

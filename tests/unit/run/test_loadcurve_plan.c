@@ -11,21 +11,18 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixtures/plan_fixture.h"
 #include "run/plan.h"
 #include "run/run_devices.h"
 
 #define GIB (1ull << 30)
 #define MS 1000000ull /* ns */
 
+/* A 100 GiB volume /dev/NAME: EBS, or an instance store the model does
+ * not cover. */
 static struct discovered_device volume(const char *name, bool ebs)
 {
-	struct discovered_device d;
-	memset(&d, 0, sizeof(d));
-	snprintf(d.name, sizeof(d.name), "%s", name);
-	snprintf(d.dev_path, sizeof(d.dev_path), "/dev/%s", name);
-	d.size_bytes = 100 * GIB;
-	d.logical_block_size = 512;
-	d.nvme = true;
+	struct discovered_device d = plan_fixture_volume(name, 100 * GIB);
 	d.ebs_like = ebs;
 	d.kind = ebs ? NVME_CTRL_EBS : NVME_CTRL_INSTANCE_STORE;
 	return d;
@@ -35,22 +32,8 @@ static struct discovered_device volume(const char *name, bool ebs)
 static int plan_of(struct plan *p, const char *doc, struct discovered_device *found, size_t n,
 		   char *err, size_t errlen)
 {
-	struct discover_list list = { found, n };
 	struct run_device devices[CONFIG_MAX_DEVICES];
-	struct run_config c;
-	json_t *root = json_loads(doc, 0, NULL);
-	size_t count = 0;
-	config_defaults(&c);
-	err[0] = '\0';
-	int rc = root ? config_from_json(&c, root, err, errlen) : -1;
-	if (rc == 0)
-		rc = run_devices_resolve(&c, &list, devices, &count, err, errlen);
-	memset(p, 0, sizeof(*p));
-	if (rc == 0)
-		rc = plan_build(p, &c, devices, count, err, errlen);
-	config_free(&c);
-	json_decref(root);
-	return rc;
+	return plan_fixture_build(p, doc, found, n, devices, err, errlen);
 }
 
 /* One loadcurve step as it should be planned. */
@@ -82,7 +65,10 @@ static void check_lc(struct checks *checks, const struct plan_step *s, const str
 			(unsigned long long)w->runtime_ms);
 	if (!CHECK(!strcmp(s->iops_log, w->log)))
 		fprintf(stderr, "  log %s, want %s\n", s->iops_log, w->log);
-	CHECK_EQ_U64(s->planned_ns, w->runtime_ms * MS);
+	/* A bursting volume's steps above its baseline hold a minute for their lead-in. */
+	CHECK(s->load.bursting == (w->device == 0));
+	CHECK_EQ_U64(s->planned_ns,
+		     w->runtime_ms * MS + (s->load.bursting && w->percent > 100 ? 60000 * MS : 0));
 }
 
 static const char gp2_gp3[] =
@@ -127,6 +113,14 @@ static void test_rates_order_and_lengths(struct checks *checks)
 	CHECK(!strcmp(p.steps[1].load.sustained_from, "the volume's baseline"));
 	CHECK(!strcmp(p.steps[8].load.sustained_from, "the volume's provisioned IOPS"));
 	CHECK(!p.writes);
+	/* The lead-in spends what the gap refilled at the step's own surplus:
+	 * 2 s at 300 IOPS is 600 credits, 20 s at 330 - 300; a gap of 7 s would
+	 * need 70 s, over the minute: none, the step runs on burst. */
+	CHECK_EQ_U64(plan_load_ramp_ns(&p.steps[1], 2000 * MS), 20000 * MS);
+	CHECK_EQ_U64(plan_load_ramp_ns(&p.steps[1], 7000 * MS), 0);
+	CHECK_EQ_U64(plan_load_ramp_ns(&p.steps[1], 0), 0);
+	CHECK_EQ_U64(plan_load_ramp_ns(&p.steps[2], 2000 * MS), 0);  /* 100 %: not above */
+	CHECK_EQ_U64(plan_load_ramp_ns(&p.steps[13], 2000 * MS), 0); /* gp3: no bucket */
 	plan_free(&p);
 }
 
@@ -263,7 +257,11 @@ static void test_config_options(struct checks *checks)
  * the step was served nearer the offered rate than the sustained one. */
 static void test_load_json(struct checks *checks)
 {
-	struct plan_load l = { 110, 330, 300, "the volume's baseline", true };
+	struct plan_load l = { .percent = 110,
+			       .offered_iops = 330,
+			       .sustained_iops = 300,
+			       .above_sustained = true,
+			       .sustained_from = "the volume's baseline" };
 	json_t *o = plan_load_json(&l, 329.5);
 	CHECK(json_is_true(json_object_get(o, "on_burst")));
 	CHECK_NEAR(json_number_value(json_object_get(o, "percent")), 110, 1e-9);
@@ -275,7 +273,10 @@ static void test_load_json(struct checks *checks)
 	o = plan_load_json(&l, NAN); /* the dry run: not measured yet */
 	CHECK(json_is_null(json_object_get(o, "on_burst")));
 	json_decref(o);
-	struct plan_load below = { 90, 270, 300, "the volume's baseline", false };
+	struct plan_load below = { .percent = 90,
+				   .offered_iops = 270,
+				   .sustained_iops = 300,
+				   .sustained_from = "the volume's baseline" };
 	o = plan_load_json(&below, 270);
 	CHECK(json_is_false(json_object_get(o, "on_burst")));
 	json_decref(o);

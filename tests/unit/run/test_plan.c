@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixtures/plan_fixture.h"
 #include "engine/engine.h"
 #include "run/plan.h"
 #include "run/run_devices.h"
@@ -15,45 +16,6 @@
 #define GIB (1ull << 30)
 #define MIB (1ull << 20)
 #define MS 1000000ull /* ns */
-
-/* A discovered, blank NVMe EBS volume /dev/NAME of size_bytes. */
-static struct discovered_device volume(const char *name, uint64_t size_bytes)
-{
-	struct discovered_device d;
-
-	memset(&d, 0, sizeof(d));
-	snprintf(d.name, sizeof(d.name), "%s", name);
-	snprintf(d.dev_path, sizeof(d.dev_path), "/dev/%s", name);
-	d.size_bytes = size_bytes;
-	d.logical_block_size = 512;
-	d.nvme = d.ebs_like = true;
-	d.kind = NVME_CTRL_EBS;
-	return d;
-}
-
-/* Config text -> the run's devices (from found) -> its plan in p.
- * Returns plan_build's result; err says why on -1. */
-static int plan_of(struct plan *p, const char *doc, struct discovered_device *found, size_t nfound,
-		   struct run_device *devices, char *err, size_t errlen)
-{
-	struct discover_list list = { found, nfound };
-	struct run_config c;
-	json_t *root = json_loads(doc, 0, NULL);
-	size_t count = 0;
-	int rc;
-
-	config_defaults(&c);
-	err[0] = '\0';
-	rc = root ? config_from_json(&c, root, err, errlen) : -1;
-	if (rc == 0)
-		rc = run_devices_resolve(&c, &list, devices, &count, err, errlen);
-	memset(p, 0, sizeof(*p));
-	if (rc == 0)
-		rc = plan_build(p, &c, devices, count, err, errlen);
-	config_free(&c);
-	json_decref(root);
-	return rc;
-}
 
 /* What one step should be, as the README describes the sequence. */
 struct want_step {
@@ -113,14 +75,14 @@ static void test_gp2_gp3_sequence(struct checks *checks)
 		{ "seqwrite", "sw", 1, RW_WRITE, 1 << 20, 8, 60000 },
 	};
 	static const char *const labels[] = { "gp2", "gp3" };
-	struct discovered_device found[2] = { volume("nvme1n1", 100 * GIB),
-					      volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[2] = { plan_fixture_volume("nvme1n1", 100 * GIB),
+					      plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 	uint64_t total = 0;
 
-	if (!CHECK(plan_of(&p, two_volumes, found, 2, devices, err, sizeof(err)) == 0)) {
+	if (!CHECK(plan_fixture_build(&p, two_volumes, found, 2, devices, err, sizeof(err)) == 0)) {
 		fprintf(stderr, "  %s\n", err);
 		return;
 	}
@@ -170,14 +132,14 @@ static void test_randread_follows_the_burst(struct checks *checks)
 		"              {\"path\": \"/dev/nvme3n1\", \"type\": \"io2\", \"size_gib\": 100,"
 		"               \"iops\": 10000}],"
 		" \"phases\": [{\"phase\": \"randread\"}]}";
-	struct discovered_device found[3] = { volume("nvme1n1", 200 * GIB),
-					      volume("nvme2n1", 1000 * GIB),
-					      volume("nvme3n1", 100 * GIB) };
+	struct discovered_device found[3] = { plan_fixture_volume("nvme1n1", 200 * GIB),
+					      plan_fixture_volume("nvme2n1", 1000 * GIB),
+					      plan_fixture_volume("nvme3n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, doc, found, 3, devices, err, sizeof(err)) == 0)) {
+	if (!CHECK(plan_fixture_build(&p, doc, found, 3, devices, err, sizeof(err)) == 0)) {
 		fprintf(stderr, "  %s\n", err);
 		return;
 	}
@@ -210,13 +172,13 @@ static void test_time_scale(struct checks *checks)
 		" \"time_scale\": 0.01}";
 	static const uint64_t want_ms[12] = { 0,   0,	27000, 6000, 1200, 1200,
 					      600, 600, 600,   600,  600,  600 };
-	struct discovered_device found[2] = { volume("nvme1n1", 100 * GIB),
-					      volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[2] = { plan_fixture_volume("nvme1n1", 100 * GIB),
+					      plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, doc, found, 2, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, doc, found, 2, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK_EQ_U64(p.log_avg_msec, 10);
 	for (size_t i = 0, w = 0; i < p.count && w < 12; i++) {
@@ -231,7 +193,7 @@ static void test_time_scale(struct checks *checks)
 	static const char tiny[] =
 		"{\"devices\": [{\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\"}],"
 		" \"time_scale\": 0.000001, \"phases\": [{\"phase\": \"lat\"}]}";
-	if (!CHECK(plan_of(&p, tiny, found + 1, 1, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, tiny, found + 1, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK_EQ_U64(p.log_avg_msec, 1);
 	CHECK_EQ_U64(p.steps[0].job.runtime_ns, 1 * MS);
@@ -243,12 +205,12 @@ static void test_region_size(struct checks *checks)
 {
 	static const char doc[] = "{\"devices\": [{\"path\": \"/dev/nvme1n1\"}],"
 				  " \"phases\": [{\"phase\": \"layout\"}]}";
-	struct discovered_device found[1] = { volume("nvme1n1", GIB + 4096) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme1n1", GIB + 4096) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, doc, found, 1, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, doc, found, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK_EQ_U64(p.steps[0].job.size, GIB);
 	CHECK(!strcmp(p.steps[0].job.name, "nvme1n1-layout")); /* no type: the device's name */
@@ -266,12 +228,12 @@ static void test_phases_override(struct checks *checks)
 		" \"phases\": [{\"phase\": \"randread\", \"runtime\": 900, \"iodepth\": 2},"
 		"             {\"phase\": \"mixed\", \"rw\": \"randrw\", \"bs\": \"8k\","
 		"              \"runtime\": 30}]}";
-	struct discovered_device found[1] = { volume("nvme1n1", 100 * GIB) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme1n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, doc, found, 1, devices, err, sizeof(err)) == 0)) {
+	if (!CHECK(plan_fixture_build(&p, doc, found, 1, devices, err, sizeof(err)) == 0)) {
 		fprintf(stderr, "  %s\n", err);
 		return;
 	}
@@ -298,19 +260,19 @@ static void test_read_only(struct checks *checks)
 	static const char one_write[] =
 		"{\"devices\": [{\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\"}],"
 		" \"phases\": [{\"phase\": \"randread\"}, {\"phase\": \"seqwrite\"}]}";
-	struct discovered_device found[1] = { volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, reads, found, 1, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, reads, found, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK(!p.writes);
 	CHECK_EQ_U64(p.count, 3);
 	for (size_t i = 0; i < p.count; i++)
 		CHECK(!options_rw_writes(p.steps[i].job.rw));
 	plan_free(&p);
-	if (!CHECK(plan_of(&p, one_write, found, 1, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, one_write, found, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK(p.writes);
 	plan_free(&p);
@@ -337,7 +299,7 @@ static const struct {
 
 static void test_bad_phases(struct checks *checks)
 {
-	struct discovered_device found[1] = { volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 
 	for (size_t i = 0; i < sizeof(bad_phases) / sizeof(bad_phases[0]); i++) {
@@ -348,7 +310,7 @@ static void test_bad_phases(struct checks *checks)
 		snprintf(doc, sizeof(doc),
 			 "{\"devices\": [{\"path\": \"/dev/nvme2n1\"}], \"phases\": %s}",
 			 bad_phases[i].phases);
-		rc = plan_of(&p, doc, found, 1, devices, err, sizeof(err));
+		rc = plan_fixture_build(&p, doc, found, 1, devices, err, sizeof(err));
 		if (!CHECK(rc == -1) || !CHECK(strstr(err, bad_phases[i].names) != NULL))
 			fprintf(stderr, "  %s -> %d \"%s\"\n", bad_phases[i].phases, rc, err);
 		CHECK(strchr(err, '\n') == NULL);
@@ -359,7 +321,7 @@ static void test_bad_phases(struct checks *checks)
 /* At most PLAN_MAX_PHASES phases. */
 static void test_phase_limit(struct checks *checks)
 {
-	struct discovered_device found[1] = { volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	char doc[2048] = "{\"devices\": [{\"path\": \"/dev/nvme2n1\"}], \"phases\": [", err[256];
 	struct plan p;
@@ -367,7 +329,7 @@ static void test_phase_limit(struct checks *checks)
 	for (int i = 0; i <= PLAN_MAX_PHASES; i++)
 		strcat(doc, i ? ", {\"phase\": \"lat\"}" : "{\"phase\": \"lat\"}");
 	strcat(doc, "]}");
-	CHECK(plan_of(&p, doc, found, 1, devices, err, sizeof(err)) == -1);
+	CHECK(plan_fixture_build(&p, doc, found, 1, devices, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "more than 16 phases") != NULL);
 }
 
