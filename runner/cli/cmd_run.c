@@ -109,8 +109,15 @@ static void loadcurve_ramp(struct run_state *st, size_t k)
 	struct plan_step *s = &st->plan.steps[k];
 	uint64_t last = st->last_end_ns[s->device];
 	if (s->load.percent > 0) {
-		s->job.ramp_ns = plan_load_ramp_ns(s, last ? clock_now_ns() - last : 0);
+		uint64_t idle = last ? clock_now_ns() - last : 0;
+		s->job.ramp_ns = plan_load_ramp_ns(s, idle);
 		s->load.ramp_s = (double)s->job.ramp_ns / 1e9;
+		if (s->load.bursting && s->load.above_sustained)
+			fprintf(stderr,
+				"ebsbench run: %s loadcurve %.0f %%: lead-in %.2f s for a gap of "
+				"%.2f s\n",
+				st->devices[s->device].label, s->load.percent, s->load.ramp_s,
+				(double)idle / 1e9);
 	}
 }
 

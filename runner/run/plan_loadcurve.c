@@ -69,7 +69,7 @@ uint64_t plan_load_ramp_ns(const struct plan_step *s, uint64_t idle_ns)
 		return 0;
 	double ramp_ns =
 		(double)idle_ns * l->sustained_iops / (l->offered_iops - l->sustained_iops);
-	return ramp_ns <= (double)s->job.runtime_ns ? (uint64_t)ramp_ns : 0;
+	return ramp_ns <= LOADCURVE_RAMP_MAX_S * 1e9 ? (uint64_t)ramp_ns : 0;
 }
 
 json_t *plan_load_json(const struct plan_load *l, double measured_iops)

@@ -3,8 +3,12 @@
 # gp2 (baseline 300, burst 3,000; randread's cliff has just emptied its
 # bucket) and the flat 3,000-IOPS gp3, time_scale 0.01, each step 5 s
 # (tests/qemu/loadcurve-config.json).  What holds on a loaded machine:
-# - p50 at 25 % is near the unloaded service time: within 2x the lat
-#   phase's (qd1) p50, where queueing at the cap costs 10-100x;
+# - p50 at 25 % is near the unloaded service time, not the queueing time
+#   at the cap: at most a quarter of the p50 at 110 %.  How near it comes
+#   to the lat phase's (qd1) p50 depends on the guest's wake-up latency as
+#   much as on ebsbench (rate.bats says the same of the host): under TCG
+#   here 0.56-0.67 ms against a 9 us service time, most of it slat (the
+#   issue's lateness); printed, not asserted;
 # - p99 at 110 % is well above (10x) p99 at 25 %: the cap, not the engine;
 # - the low steps (25-75 %) held their offered rate, to within 4 sigma of
 #   the poisson count over the step (4 / sqrt(N) of N arrivals);
@@ -25,7 +29,8 @@ load qemu_helpers
 
 setup_file() {
 	qemu_peers_setup_file
-	OUT="$BATS_FILE_TMPDIR/loadcurve"
+	# EBSBENCH_QEMU_OUT=DIR keeps the boot's console and results there.
+	OUT="${EBSBENCH_QEMU_OUT:-$BATS_FILE_TMPDIR}/loadcurve"
 	boot_past_stalls "$OUT" --config "$QEMU_DIR/loadcurve-config.json" \
 		--s3 "$GUEST_S3" --ca "$CA_FILE"
 	echo "$status" >"$BATS_FILE_TMPDIR/boot-status"
@@ -64,10 +69,13 @@ check_device() { # DEVICE
 	lat=$(lat_p50_ms "$d")
 	low=$(step "$d" 25 | jq -r .p99_ms)
 	high=$(step "$d" 110 | jq -r .p99_ms)
-	echo "# $d: p50 at 25 % $p50 ms, lat (qd1) p50 $lat ms; p99 at 25 % $low ms, at 110 % $high ms" >&3
+	echo "# $d: p50 at 25 % $p50 ms, lat (qd1) p50 $lat ms; p99 at 25 % $low ms, at 110 % $high ms;" \
+		"lead-in $(jq -r --arg d "$d" '.phases[] | select(.device == $d and .load.percent == 110) | .load.ramp_s' "$RESULTS") s" >&3
 	jq -r --arg d "$d" '.analysis.devices[] | select(.device == $d) | "# \(.loadcurve.sentence)"' "$RESULTS" >&3
-	awk -v a="$p50" -v b="$lat" 'BEGIN { exit !(a > 0 && b > 0 && a <= 2 * b) }' ||
-		fail "$d: p50 at 25 % ($p50 ms) is not within 2x the unloaded service time ($lat ms)"
+	local top
+	top=$(step "$d" 110 | jq -r .p50_ms)
+	awk -v a="$p50" -v q="$top" 'BEGIN { exit !(a > 0 && a * 4 <= q) }' ||
+		fail "$d: p50 at 25 % ($p50 ms) is not far below the p50 at 110 % ($top ms)"
 	awk -v a="$high" -v b="$low" 'BEGIN { exit !(b > 0 && a >= 10 * b) }' ||
 		fail "$d: p99 at 110 % ($high ms) is not 10x p99 at 25 % ($low ms)"
 	local pct

@@ -142,6 +142,9 @@ static void test_time_scale(struct checks *checks)
 		CHECK_EQ_U64(p.steps[i].job.runtime_ns, want_ms[i] * MS);
 	/* Not after randread: the steps still run from the top down on gp2. */
 	CHECK_NEAR(p.steps[0].load.percent, 110, 1e-9);
+	/* The lead-in is not scaled (the gap is not): 20 s after a 2 s gap,
+	 * though the step itself lasts 0.61 s. */
+	CHECK_EQ_U64(plan_load_ramp_ns(&p.steps[0], 2000 * MS), 20000 * MS);
 	plan_free(&p);
 }
 
