@@ -8,6 +8,7 @@
 #include "analysis/cliff.h"
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
+#include "analysis/loadcurve.h"
 #include "analysis/sweep.h"
 #include "analysis/verdict.h"
 #include "results/results.h"
@@ -241,6 +242,7 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 		json_object_set_new(o, "sweep", sweep);
 	json_object_set_new(o, "credits_at_start", credit_state);
 	json_object_set_new(o, "little", little_json(results, label, findings));
+	json_object_set_new(o, "loadcurve", loadcurve_analyse(results, label, findings));
 	double monthly = ebs_monthly_cost(&v, prices), per = ebs_cost_per_3000_iops(&v, prices);
 	json_object_set_new(o, "cost",
 			    json_pack("{s:o,s:o}", "monthly_usd",

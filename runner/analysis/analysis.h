@@ -18,6 +18,7 @@ void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
 #include "analysis/cliff.h"
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
+#include "analysis/loadcurve.h"
 #include "analysis/sweep.h"
 #include "analysis/recommend.h"
 

@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,12 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 	json_object_set_new(p, "clat_hist", hist_json(st, s));
 	json_object_set_new(p, "ebs_stats", ebs);
 	json_object_set_new(p, "disk_check", run_record_disk_check(js));
+	if (s->load.percent > 0) /* a loadcurve step: its offered load, what it got */
+		json_object_set_new(
+			p, "load",
+			plan_load_json(&s->load,
+				       (double)(js->dir[DDIR_READ].ios + js->dir[DDIR_WRITE].ios) /
+					       ((double)js->runtime_ns / 1e9)));
 	return p;
 }
 
@@ -118,6 +125,24 @@ static uint64_t planned_after(const struct plan *p, size_t k)
 	for (size_t i = k + 1; i < p->count; i++)
 		sum += p->steps[i].planned_ns;
 	return sum;
+}
+
+/* A loadcurve step's lead-in, from the idle gap before it (plan.h). */
+static void loadcurve_ramp(struct run_state *st, size_t k)
+{
+	struct plan_step *s = &st->plan.steps[k];
+	uint64_t last = st->last_end_ns[s->device];
+	if (s->load.percent > 0) {
+		uint64_t idle = last ? clock_now_ns() - last : 0;
+		s->job.ramp_ns = plan_load_ramp_ns(s, idle);
+		s->load.ramp_s = (double)s->job.ramp_ns / 1e9;
+		if (s->load.bursting && s->load.above_sustained)
+			fprintf(stderr,
+				"ebsbench run: %s loadcurve %.0f %%: lead-in %.2f s for a gap of "
+				"%.2f s\n",
+				st->devices[s->device].label, s->load.percent, s->load.ramp_s,
+				(double)idle / 1e9);
+	}
 }
 
 /* One phase on one device: EBS statistics around a fio job. */
@@ -139,6 +164,7 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 		return -1;
 	}
 	stats_job_init(js);
+	loadcurve_ramp(st, k);
 	snprintf(label, sizeof(label), "[%zu/%zu] %s %s %s", k + 1, st->plan.count, s->phase,
 		 d->label, d->info.dev_path);
 	struct job_context ctx = { .stop = stop,
@@ -222,6 +248,9 @@ static void print_plan(FILE *out, const struct run_state *st)
 		if (s->hist_log[0])
 			json_object_set_new(json_array_get(steps, i), "hist_log",
 					    json_string(s->hist_log));
+		if (s->load.percent > 0)
+			json_object_set_new(json_array_get(steps, i), "load",
+					    plan_load_json(&s->load, NAN));
 	}
 	json_t *doc = json_pack("{sOsfsbso}", "devices", json_object_get(st->results, "devices"),
 				"planned_s", (double)st->plan.total_ns / 1e9, "writes",

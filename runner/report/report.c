@@ -8,6 +8,7 @@
 #include "report/recommend_md.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/svg_loadcurve.h"
 #include "report/svg_sweep.h"
 #include "results/results.h"
 #include "run/run.h"
@@ -23,6 +24,7 @@ static const struct {
 	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
 	{ ARTIFACT_LATENCY_SVG, svg_latency_percentiles },
 	{ ARTIFACT_HEATMAP_SVG, svg_latency_heatmap },
+	{ ARTIFACT_LOAD_SVG, svg_loadcurve },
 	{ ARTIFACT_RECOMMEND, recommend_md_write },
 	{ ARTIFACT_SWEEP_SVG, svg_throughput_vs_block_size },
 };

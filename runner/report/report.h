@@ -20,6 +20,7 @@ void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns);
 #include "report/report_analysis.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/svg_loadcurve.h"
 #include "report/svg_sweep.h"
 
 #endif

@@ -16,6 +16,7 @@
 #include "results/results.h"
 #include "report/report_format.h"
 #include "report/summary_cells.h"
+#include "report/summary_loadcurve.h"
 #include "report/summary_sweep.h"
 #include "run/run.h"
 
@@ -36,6 +37,11 @@ static void put_cell(FILE *out, const char *text)
 		else
 			fputc(*text, out);
 	}
+}
+
+void summary_put_cell(FILE *out, const char *text)
+{
+	put_cell(out, text);
 }
 
 static const char *env_str(const json_t *run, const char *key)
@@ -358,6 +364,9 @@ static void write_phase_sections(FILE *out, const json_t *run, const struct resu
 		const char *name = json_string_value(json_object_get(p, "phase"));
 		if (name && !named_before(phases, i, name) && !strcmp(name, RESULTS_PHASE_SWEEP))
 			summary_sweep_write(out, c, put_cell);
+		else if (name && !named_before(phases, i, name) &&
+			 !strcmp(name, RESULTS_PHASE_LOADCURVE))
+			summary_loadcurve_section(out, c);
 		else if (name && !named_before(phases, i, name))
 			write_phase_section(out, c->col, c->count, name);
 	}

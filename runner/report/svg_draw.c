@@ -113,19 +113,29 @@ const char *svg_tick_text(char *buf, size_t len, double value, double step)
 	return buf;
 }
 
+void svg_ytick(FILE *out, double y, const char *label)
+{
+	fprintf(out,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n"
+		"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+		"dominant-baseline=\"middle\">%s</text>\n",
+		SVG_PLOT_LEFT, y, SVG_PLOT_RIGHT, y, SVG_PLOT_LEFT - 6, y, label);
+}
+
+void svg_xtick(FILE *out, double x, double bottom, const char *label)
+{
+	fprintf(out,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n"
+		"<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+		x, bottom, x, bottom + 5, x, bottom + 18, label);
+}
+
 void svg_y_grid(FILE *out, double top, double bottom, double ymax, double ystep)
 {
 	char buf[REPORT_NUM_LEN];
-	for (long k = 0; (double)k * ystep <= ymax * (1 + 1e-9); k++) {
-		double y = bottom - (double)k * ystep / ymax * (bottom - top);
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#e0e0e0\"/>\n"
-			"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			"dominant-baseline=\"middle\">%s</text>\n",
-			SVG_PLOT_LEFT, y, SVG_PLOT_RIGHT, y, SVG_PLOT_LEFT - 6, y,
-			svg_tick_text(buf, sizeof(buf), (double)k * ystep, ystep));
-	}
+	for (long k = 0; (double)k * ystep <= ymax * (1 + 1e-9); k++)
+		svg_ytick(out, bottom - (double)k * ystep / ymax * (bottom - top),
+			  svg_tick_text(buf, sizeof(buf), (double)k * ystep, ystep));
 }
 
 void svg_legend(FILE *out, const struct svg_entries *es, double y)

@@ -45,6 +45,12 @@ int svg_end(FILE *out);
 double svg_nice_step(double range, double target);
 /* "2,000" for whole steps, "0.5" for fractional ones. */
 const char *svg_tick_text(char *buf, size_t len, double value, double step);
+/* A y tick at y: a light grid line across the plot and its label (class
+ * "ytick", right-aligned left of the plot, centred on y). */
+void svg_ytick(FILE *out, double y, const char *label);
+/* An x tick at x on the axis at `bottom`: a short mark and its label
+ * (class "xtick", centred under it). */
+void svg_xtick(FILE *out, double x, double bottom, const char *label);
 /* A linear y axis from 0 (at bottom) to ymax (at top): a grid line and a
  * tick label every ystep across the plot's width. */
 void svg_y_grid(FILE *out, double top, double bottom, double ymax, double ystep);

@@ -61,7 +61,10 @@
  *                      "write_histogram": [...] },
  *       "window_ms": 1000,                 width of one iops_series sample (time-scaled)
  *       "disk_check": { "kernel_ios": N, "engine_ios": N, "kernel_bytes": N,
- *                       "engine_bytes": N, "agrees": true } | null
+ *                       "engine_bytes": N, "agrees": true } | null,
+ *       "load": { "percent": 25, "offered_iops": 750,   loadcurve steps only
+ *                 "sustained_iops": 3000, "sustained_from": "the volume's provisioned IOPS",
+ *                 "above_sustained": false, "ramp_s": 0 (unmeasured lead-in), "on_burst": false }
  *   } ],
  *   "uploads": [ { "artifact": "gp2_rr_iops.1.log", "url": "https://host/key" (no query),
  *                  "status": "uploaded" | "failed" | "skipped", "attempts": 1,
@@ -94,7 +97,15 @@
  *                      "bounds": { "latency_mibs":, "iops_mibs":, "throughput_mibs":,
  *                                  "instance_mibs": },   latency: bs / the 16 KiB write's
  *                      "verdict": "as predicted", "tolerance": 0.1 } ],   service time
- *         "cost": { "monthly_usd": 11.40, "per_3000_iops_usd": 11.40 }
+ *         "cost": { "monthly_usd": 11.40, "per_3000_iops_usd": 11.40 },
+ *         "loadcurve": { "sustained_iops": 3000, "sustained_from": "...",
+ *                        "model_applies": true, "knee_factor": 4, "knee_threshold_ms": 2.4,
+ *                        "steps": [ { "percent": 25, "offered_iops": 750,
+ *                                     "measured_iops": 750, "on_burst": false, "held": true,
+ *                                     "p50_ms":, "p95_ms":, "p99_ms":, "p99_9_ms": } ],
+ *                        "knee": { "percent": 100, "offered_iops": 3000, "p99_ms": 20,
+ *                                  "last_good_percent": 90 } | null,
+ *                        "sentence": "the summary's" } | null   (analysis/loadcurve.h)
  *     } ],
  *     "instance_cliff": { "kind": "none" | "volume" | "instance" | "unknown",
  *                         "instance_type": "m5.large" | null, "instance_bursts": true,
@@ -114,6 +125,8 @@
 #define RESULTS_FILE "results.json"
 /* The block-size sweep's steps: "phase": "sweep", told apart by rw and bs. */
 #define RESULTS_PHASE_SWEEP "sweep"
+/* The load curve's steps: "phase": "loadcurve", told apart by "load". */
+#define RESULTS_PHASE_LOADCURVE "loadcurve"
 
 /* A JSON object of a schema this ebsbench reads (1..RESULTS_SCHEMA). */
 bool results_schema_ok(const json_t *root);

@@ -10,12 +10,14 @@ static const char *const run_files[ARTIFACT_COUNT] = {
 	[ARTIFACT_IOPS_SVG] = "iops_timeline.svg",
 	[ARTIFACT_LATENCY_SVG] = "latency_percentiles.svg",
 	[ARTIFACT_HEATMAP_SVG] = "latency_heatmap.svg",
+	[ARTIFACT_LOAD_SVG] = "latency_vs_load.svg",
 	[ARTIFACT_RECOMMEND] = "recommend.md",
 	[ARTIFACT_SWEEP_SVG] = "throughput_vs_block_size.svg",
 };
 
 /* The phase without which a file is not written (see artifacts_needs_phase). */
 static const char *const needed_phase[ARTIFACT_COUNT] = {
+	[ARTIFACT_LOAD_SVG] = RESULTS_PHASE_LOADCURVE,
 	[ARTIFACT_SWEEP_SVG] = RESULTS_PHASE_SWEEP,
 };
 

@@ -21,6 +21,7 @@ enum artifact {
 	ARTIFACT_IOPS_SVG,    /* IOPS over time, one line per device and phase */
 	ARTIFACT_LATENCY_SVG, /* latency percentiles per phase */
 	ARTIFACT_HEATMAP_SVG, /* latency over time per device: randread and lat */
+	ARTIFACT_LOAD_SVG,    /* latency against offered load: only with a "loadcurve" phase */
 	ARTIFACT_RECOMMEND,   /* recommend.md: the cheapest volume per type, sustained */
 	ARTIFACT_SWEEP_SVG,   /* throughput against block size: only with a "sweep" phase */
 	ARTIFACT_COUNT

@@ -8,6 +8,7 @@
 
 #include "job/job.h"
 #include "run/artifacts.h"
+#include "run/plan_steps.h"
 
 struct phase_template {
 	const char *phase;
@@ -22,6 +23,9 @@ struct phase_template {
 static const struct phase_template reference_phases[] = {
 	{ "layout", "layout", "write", "1M", "1", 0 },
 	{ "randread", "rr", "randread", "4k", "32", 600 },
+	/* Not the reference benchmark's: 4k randread at fixed offered loads
+	 * (plan_loadcurve.c), each step its own rate and length. */
+	{ "loadcurve", "lc", "randread", "4k", "32", 0 },
 	{ "randwrite", "rw", "randwrite", "4k", "32", 120 },
 	{ "lat", "lat", "randread", "4k", "1", 60 },
 	{ "seqread", "sr", "read", "1M", "8", 60 },
@@ -129,10 +133,9 @@ static int own_logs_only(const char *phase, const struct job_options *o, char *e
 	return asked ? -1 : 0;
 }
 
-/* Options common to every step, then the template's, then the config's. */
-static int step_job(struct plan_step *s, const struct phase_template *t, json_t *overrides,
-		    const struct run_config *c, const struct run_device *d, double runtime_s,
-		    unsigned log_msec, char *err, size_t errlen)
+int plan_step_job(struct plan_step *s, const struct phase_template *t, json_t *overrides,
+		  const struct run_config *c, const struct run_device *d, double runtime_s,
+		  unsigned log_msec, char *err, size_t errlen)
 {
 	struct job_options *o = &s->job;
 	char name[96];
@@ -184,7 +187,7 @@ static int hist_log_step(struct plan_step *s, const char *label, unsigned log_ms
 		       : 0;
 }
 
-static uint64_t estimate_ns(const struct plan_step *s, const struct run_device *d)
+uint64_t plan_step_estimate_ns(const struct plan_step *s, const struct run_device *d)
 {
 	const struct job_options *o = &s->job;
 	if (o->time_based)
@@ -240,27 +243,28 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 	s->device = d;
 	if (artifacts_iops_log(s->iops_log, sizeof(s->iops_log), dev->label, s->short_name, err,
 			       errlen) ||
-	    step_job(s, t, overrides, c, dev, seconds, p->log_avg_msec, err, errlen) ||
+	    plan_step_job(s, t, overrides, c, dev, seconds, p->log_avg_msec, err, errlen) ||
 	    hist_log_step(s, dev->label, p->log_avg_msec, err, errlen))
 		return -1;
-	s->planned_ns = estimate_ns(s, dev);
+	s->planned_ns = plan_step_estimate_ns(s, dev);
 	p->total_ns += s->planned_ns;
 	p->writes |= options_rw_writes(s->job.rw);
 	return 0;
 }
 
-/* Room for `more` steps: a sweep is several steps per device. */
-static int reserve_steps(struct plan *p, size_t more, char *err, size_t errlen)
+int plan_reserve(struct plan *p, size_t more, char *err, size_t errlen)
 {
-	if (more == 0)
+	if (p->count + more <= p->cap)
 		return 0;
-	struct plan_step *grown = realloc(p->steps, (p->count + more) * sizeof(*grown));
-	if (!grown) {
+	size_t cap = p->count + more > 2 * p->cap ? p->count + more : 2 * p->cap;
+	struct plan_step *steps = realloc(p->steps, cap * sizeof(*steps));
+	if (!steps) {
 		snprintf(err, errlen, "plan: out of memory");
 		return -1;
 	}
-	memset(grown + p->count, 0, more * sizeof(*grown));
-	p->steps = grown;
+	memset(steps + p->cap, 0, (cap - p->cap) * sizeof(*steps));
+	p->steps = steps;
+	p->cap = cap;
 	return 0;
 }
 
@@ -282,9 +286,11 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 		return -1;
 	}
 	if (sweep_overrides_ok(phase, overrides, err, errlen) ||
-	    reserve_steps(p, (templates ? templates : 1) * n, err, errlen))
+	    plan_reserve(p, (templates ? templates : 1) * n, err, errlen))
 		return -1;
 	snprintf(p->phases[p->phase_count++], sizeof(p->phases[0]), "%s", phase);
+	if (t && !strcmp(t->phase, "loadcurve"))
+		return plan_loadcurve_steps(p, c, devices, n, t, overrides, runtime_s, err, errlen);
 	for (size_t k = 0; k < (templates ? templates : 1); k++)
 		for (size_t d = 0; d < n; d++)
 			if (add_step(p, c, &devices[d], d, phase, t ? &t[k] : NULL, overrides,
@@ -354,5 +360,5 @@ void plan_free(struct plan *p)
 {
 	free(p->steps);
 	p->steps = NULL;
-	p->count = 0;
+	p->count = p->cap = 0;
 }

@@ -35,6 +35,18 @@ struct run_device {
 	struct ebs_prediction randread; /* 4k random at full demand */
 };
 
+/* A loadcurve step's offered load: percent of the device's sustained
+ * rate (percent 0: not a loadcurve step). */
+struct plan_load {
+	double percent;
+	double offered_iops;	    /* rate_iops, whole I/Os per second */
+	double sustained_iops;	    /* what 100 % is */
+	const char *sustained_from; /* "provisioned IOPS", "gp2 baseline", ... */
+	bool above_sustained;	    /* can only be served on burst credits */
+	bool bursting;		    /* the device has a credit bucket */
+	double ramp_s;		    /* set by the run: plan_load_ramp */
+};
+
 struct plan_step {
 	char phase[32];
 	char short_name[16];		      /* in log names: gp2_rr_iops.1.log */
@@ -43,11 +55,12 @@ struct plan_step {
 	size_t device;			      /* index into the run's devices */
 	struct job_options job;
 	uint64_t planned_ns; /* estimate, for ETAs and URL expiry checks */
+	struct plan_load load;
 };
 
 struct plan {
 	struct plan_step *steps;
-	size_t count;
+	size_t count, cap;
 	char phases[PLAN_MAX_PHASES][32];
 	size_t phase_count;
 	bool writes;	       /* some step writes: the safety check applies */
@@ -74,5 +87,34 @@ bool plan_has_phase(const struct plan *p, const char *phase);
  * report files less those whose phase it lacks.  Returns how many went
  * into names (at most ARTIFACT_REPORT_COUNT). */
 size_t plan_report_files(const struct plan *p, const char *names[ARTIFACT_REPORT_COUNT]);
+
+/* The loadcurve phase (4k randread at fixed offered loads, poisson
+ * arrivals): its default loads in percent of the sustained rate. */
+#define PLAN_LOADCURVE_MAX_STEPS 12
+extern const double plan_loadcurve_default_percents[];
+extern const size_t plan_loadcurve_default_count;
+/* A device's sustained 4k rate as the model gives it (gp3/io1/io2 their
+ * provisioned IOPS, gp2/st1/sc1 their baseline, lowered to the
+ * instance's baseline EBS IOPS when inst is known), and where it comes
+ * from; 0 with from saying why when the model does not cover the device. */
+double plan_sustained_iops(const struct run_device *d, const struct instance_ebs_limits *inst,
+			   const char **from);
+/* How long a step offering `offered` IOPS runs, in unscaled seconds:
+ * long enough that LOADCURVE_TAIL_IOS of its I/Os lie beyond its p99. */
+double plan_loadcurve_step_seconds(double offered);
+/* The queue depth of a step offering `offered` IOPS. */
+unsigned plan_loadcurve_iodepth(double offered);
+/* The unmeasured lead-in (ramp) of a loadcurve step that starts idle_ns
+ * after the device's previous phase: on a bursting device above its
+ * sustained rate, long enough that at the step's own rate it spends what
+ * that gap refilled (sustained x idle), so the measured part starts on
+ * the empty bucket randread left; else 0.  Also 0 when that would take
+ * over a minute (a long gap: the bucket was not empty), the step then runs
+ * on burst and its "on_burst" says so.  Not time-scaled: the gap is not;
+ * the plan's estimate holds a minute for it. */
+uint64_t plan_load_ramp_ns(const struct plan_step *s, uint64_t idle_ns);
+/* results.json's "load" of a loadcurve step: its plan, and on_burst from
+ * what the step measured (measured_iops). */
+json_t *plan_load_json(const struct plan_load *l, double measured_iops);
 
 #endif

@@ -174,6 +174,10 @@ static void stand_in(struct discovered_device *found, const struct device_config
 		     uint64_t test_size)
 {
 	memset(found, 0, sizeof(*found));
+	/* An EBS volume, as far as the plan can tell: its loadcurve steps (the
+	 * model's sustained rate) get their names signed too. */
+	found->ebs_like = true;
+	found->kind = NVME_CTRL_EBS;
 	snprintf(found->dev_path, sizeof(found->dev_path), "%s",
 		 d->path[0] ? d->path : "/dev/null");
 	if (!strncmp(d->path, "/dev/", 5) && !strchr(d->path + 5, '/'))

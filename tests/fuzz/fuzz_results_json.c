@@ -13,6 +13,7 @@
 #include "report/recommend_md.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/svg_loadcurve.h"
 
 /* Every renderer `report` and `run` use, into out. */
 static void render(FILE *out, json_t *const *runs, size_t nruns)
@@ -23,6 +24,7 @@ static void render(FILE *out, json_t *const *runs, size_t nruns)
 	(void)svg_latency_percentiles(out, runs, nruns);
 	(void)recommend_md_write(out, runs, nruns);
 	(void)svg_latency_heatmap(out, runs, nruns);
+	(void)svg_loadcurve(out, runs, nruns);
 }
 
 /* One input: a results.json document. */

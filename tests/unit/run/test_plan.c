@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixtures/plan_fixture.h"
 #include "engine/engine.h"
 #include "run/plan.h"
 #include "run/run_devices.h"
@@ -15,45 +16,6 @@
 #define GIB (1ull << 30)
 #define MIB (1ull << 20)
 #define MS 1000000ull /* ns */
-
-/* A discovered, blank NVMe EBS volume /dev/NAME of size_bytes. */
-static struct discovered_device volume(const char *name, uint64_t size_bytes)
-{
-	struct discovered_device d;
-
-	memset(&d, 0, sizeof(d));
-	snprintf(d.name, sizeof(d.name), "%s", name);
-	snprintf(d.dev_path, sizeof(d.dev_path), "/dev/%s", name);
-	d.size_bytes = size_bytes;
-	d.logical_block_size = 512;
-	d.nvme = d.ebs_like = true;
-	d.kind = NVME_CTRL_EBS;
-	return d;
-}
-
-/* Config text -> the run's devices (from found) -> its plan in p.
- * Returns plan_build's result; err says why on -1. */
-static int plan_of(struct plan *p, const char *doc, struct discovered_device *found, size_t nfound,
-		   struct run_device *devices, char *err, size_t errlen)
-{
-	struct discover_list list = { found, nfound };
-	struct run_config c;
-	json_t *root = json_loads(doc, 0, NULL);
-	size_t count = 0;
-	int rc;
-
-	config_defaults(&c);
-	err[0] = '\0';
-	rc = root ? config_from_json(&c, root, err, errlen) : -1;
-	if (rc == 0)
-		rc = run_devices_resolve(&c, &list, devices, &count, err, errlen);
-	memset(p, 0, sizeof(*p));
-	if (rc == 0)
-		rc = plan_build(p, &c, devices, count, err, errlen);
-	config_free(&c);
-	json_decref(root);
-	return rc;
-}
 
 /* What one step should be, as the README describes the sequence. */
 struct want_step {
@@ -91,9 +53,11 @@ static const char two_volumes[] =
 	"{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"gp2\", \"size_gib\": 100},"
 	"              {\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\", \"size_gib\": 100}]}";
 
-/* The whole sequence on a 100 GiB gp2 and a gp3: six phases, gp2 then
+/* The whole sequence on a 100 GiB gp2 and a gp3: seven phases, gp2 then
  * gp3 in each; gp2's randread runs 1.35 x its 2,000 s burst (5.4 M
- * credits / (3,000 - 300) IOPS) = 2,700 s, gp3's the default 600 s. */
+ * credits / (3,000 - 300) IOPS) = 2,700 s, gp3's the default 600 s; each
+ * device's six loadcurve steps follow its own randread
+ * (test_loadcurve_plan.c checks them). */
 static void test_gp2_gp3_sequence(struct checks *checks)
 {
 	static const struct want_step want[] = {
@@ -111,29 +75,36 @@ static void test_gp2_gp3_sequence(struct checks *checks)
 		{ "seqwrite", "sw", 1, RW_WRITE, 1 << 20, 8, 60000 },
 	};
 	static const char *const labels[] = { "gp2", "gp3" };
-	struct discovered_device found[2] = { volume("nvme1n1", 100 * GIB),
-					      volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[2] = { plan_fixture_volume("nvme1n1", 100 * GIB),
+					      plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 	uint64_t total = 0;
 
-	if (!CHECK(plan_of(&p, two_volumes, found, 2, devices, err, sizeof(err)) == 0)) {
+	if (!CHECK(plan_fixture_build(&p, two_volumes, found, 2, devices, err, sizeof(err)) == 0)) {
 		fprintf(stderr, "  %s\n", err);
 		return;
 	}
-	CHECK_EQ_U64(p.count, 12);
-	for (size_t i = 0; i < p.count && i < 12; i++) {
+	CHECK_EQ_U64(p.count, 24);
+	for (size_t i = 0, w = 0; i < p.count && w < 12; i++) {
 		const struct plan_step *s = &p.steps[i];
-		check_step(checks, s, &want[i], labels[want[i].device]);
-		CHECK(!strcmp(s->job.filename, found[want[i].device].dev_path));
+		total += s->planned_ns;
+		if (!strcmp(s->phase, "loadcurve")) {
+			CHECK(i >= 3 && i != 9 && i <= 15); /* after rr(gp2), after rr(gp3) */
+			CHECK_EQ_U64(s->device, i < 9 ? 0 : 1);
+			continue;
+		}
+		check_step(checks, s, &want[w], labels[want[w].device]);
+		w++;
+		CHECK(!strcmp(s->job.filename, found[want[w - 1].device].dev_path));
 		CHECK_EQ_U64(s->job.size, 8 * GIB); /* the test region, not the volume */
 		CHECK_EQ_U64(s->job.log_avg_msec, 1000);
 		CHECK(s->job.ioengine == engine_find("io_uring"));
-		total += s->planned_ns;
 	}
-	CHECK_EQ_U64(p.phase_count, 6);
-	CHECK(!strcmp(p.phases[0], "layout") && !strcmp(p.phases[5], "seqwrite"));
+	CHECK_EQ_U64(p.phase_count, 7);
+	CHECK(!strcmp(p.phases[0], "layout") && !strcmp(p.phases[2], "loadcurve") &&
+	      !strcmp(p.phases[6], "seqwrite"));
 	CHECK(p.writes);
 	CHECK_EQ_U64(p.log_avg_msec, 1000);
 	CHECK_EQ_U64(p.total_ns, total);
@@ -142,6 +113,7 @@ static void test_gp2_gp3_sequence(struct checks *checks)
 	 * IOPS of 256 KiB units is 75 MiB/s (under its 128 MiB/s cap), so
 	 * 109.23 s; gp3's 125 MiB/s 65.536 s. */
 	CHECK_EQ_U64(p.steps[2].planned_ns, 2700000 * MS);
+	CHECK(!strcmp(p.steps[9].phase, "randread") && p.steps[9].device == 1);
 	CHECK_NEAR((double)p.steps[0].planned_ns / 1e9, 8192.0 / (300 * 0.25), 1e-6);
 	CHECK_NEAR((double)p.steps[1].planned_ns / 1e9, 8192.0 / 125, 1e-6);
 	plan_free(&p);
@@ -160,14 +132,14 @@ static void test_randread_follows_the_burst(struct checks *checks)
 		"              {\"path\": \"/dev/nvme3n1\", \"type\": \"io2\", \"size_gib\": 100,"
 		"               \"iops\": 10000}],"
 		" \"phases\": [{\"phase\": \"randread\"}]}";
-	struct discovered_device found[3] = { volume("nvme1n1", 200 * GIB),
-					      volume("nvme2n1", 1000 * GIB),
-					      volume("nvme3n1", 100 * GIB) };
+	struct discovered_device found[3] = { plan_fixture_volume("nvme1n1", 200 * GIB),
+					      plan_fixture_volume("nvme2n1", 1000 * GIB),
+					      plan_fixture_volume("nvme3n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, doc, found, 3, devices, err, sizeof(err)) == 0)) {
+	if (!CHECK(plan_fixture_build(&p, doc, found, 3, devices, err, sizeof(err)) == 0)) {
 		fprintf(stderr, "  %s\n", err);
 		return;
 	}
@@ -200,19 +172,20 @@ static void test_time_scale(struct checks *checks)
 		" \"time_scale\": 0.01}";
 	static const uint64_t want_ms[12] = { 0,   0,	27000, 6000, 1200, 1200,
 					      600, 600, 600,   600,  600,  600 };
-	struct discovered_device found[2] = { volume("nvme1n1", 100 * GIB),
-					      volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[2] = { plan_fixture_volume("nvme1n1", 100 * GIB),
+					      plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, doc, found, 2, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, doc, found, 2, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK_EQ_U64(p.log_avg_msec, 10);
-	for (size_t i = 0; i < p.count && i < 12; i++) {
-		CHECK_EQ_U64(p.steps[i].job.runtime_ns, want_ms[i] * MS);
+	for (size_t i = 0, w = 0; i < p.count && w < 12; i++) {
 		CHECK_EQ_U64(p.steps[i].job.log_avg_msec, 10);
 		CHECK_EQ_U64(p.steps[i].job.size, 8 * GIB);
+		if (strcmp(p.steps[i].phase, "loadcurve")) /* test_loadcurve_plan.c */
+			CHECK_EQ_U64(p.steps[i].job.runtime_ns, want_ms[w++] * MS);
 	}
 	plan_free(&p);
 	/* Scaled below a millisecond, a window and a runtime stay 1 ms (a
@@ -220,7 +193,7 @@ static void test_time_scale(struct checks *checks)
 	static const char tiny[] =
 		"{\"devices\": [{\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\"}],"
 		" \"time_scale\": 0.000001, \"phases\": [{\"phase\": \"lat\"}]}";
-	if (!CHECK(plan_of(&p, tiny, found + 1, 1, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, tiny, found + 1, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK_EQ_U64(p.log_avg_msec, 1);
 	CHECK_EQ_U64(p.steps[0].job.runtime_ns, 1 * MS);
@@ -232,12 +205,12 @@ static void test_region_size(struct checks *checks)
 {
 	static const char doc[] = "{\"devices\": [{\"path\": \"/dev/nvme1n1\"}],"
 				  " \"phases\": [{\"phase\": \"layout\"}]}";
-	struct discovered_device found[1] = { volume("nvme1n1", GIB + 4096) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme1n1", GIB + 4096) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, doc, found, 1, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, doc, found, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK_EQ_U64(p.steps[0].job.size, GIB);
 	CHECK(!strcmp(p.steps[0].job.name, "nvme1n1-layout")); /* no type: the device's name */
@@ -255,12 +228,12 @@ static void test_phases_override(struct checks *checks)
 		" \"phases\": [{\"phase\": \"randread\", \"runtime\": 900, \"iodepth\": 2},"
 		"             {\"phase\": \"mixed\", \"rw\": \"randrw\", \"bs\": \"8k\","
 		"              \"runtime\": 30}]}";
-	struct discovered_device found[1] = { volume("nvme1n1", 100 * GIB) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme1n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, doc, found, 1, devices, err, sizeof(err)) == 0)) {
+	if (!CHECK(plan_fixture_build(&p, doc, found, 1, devices, err, sizeof(err)) == 0)) {
 		fprintf(stderr, "  %s\n", err);
 		return;
 	}
@@ -287,19 +260,19 @@ static void test_read_only(struct checks *checks)
 	static const char one_write[] =
 		"{\"devices\": [{\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\"}],"
 		" \"phases\": [{\"phase\": \"randread\"}, {\"phase\": \"seqwrite\"}]}";
-	struct discovered_device found[1] = { volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	struct plan p;
 	char err[256];
 
-	if (!CHECK(plan_of(&p, reads, found, 1, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, reads, found, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK(!p.writes);
 	CHECK_EQ_U64(p.count, 3);
 	for (size_t i = 0; i < p.count; i++)
 		CHECK(!options_rw_writes(p.steps[i].job.rw));
 	plan_free(&p);
-	if (!CHECK(plan_of(&p, one_write, found, 1, devices, err, sizeof(err)) == 0))
+	if (!CHECK(plan_fixture_build(&p, one_write, found, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK(p.writes);
 	plan_free(&p);
@@ -326,7 +299,7 @@ static const struct {
 
 static void test_bad_phases(struct checks *checks)
 {
-	struct discovered_device found[1] = { volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 
 	for (size_t i = 0; i < sizeof(bad_phases) / sizeof(bad_phases[0]); i++) {
@@ -337,7 +310,7 @@ static void test_bad_phases(struct checks *checks)
 		snprintf(doc, sizeof(doc),
 			 "{\"devices\": [{\"path\": \"/dev/nvme2n1\"}], \"phases\": %s}",
 			 bad_phases[i].phases);
-		rc = plan_of(&p, doc, found, 1, devices, err, sizeof(err));
+		rc = plan_fixture_build(&p, doc, found, 1, devices, err, sizeof(err));
 		if (!CHECK(rc == -1) || !CHECK(strstr(err, bad_phases[i].names) != NULL))
 			fprintf(stderr, "  %s -> %d \"%s\"\n", bad_phases[i].phases, rc, err);
 		CHECK(strchr(err, '\n') == NULL);
@@ -348,7 +321,7 @@ static void test_bad_phases(struct checks *checks)
 /* At most PLAN_MAX_PHASES phases. */
 static void test_phase_limit(struct checks *checks)
 {
-	struct discovered_device found[1] = { volume("nvme2n1", 100 * GIB) };
+	struct discovered_device found[1] = { plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 	char doc[2048] = "{\"devices\": [{\"path\": \"/dev/nvme2n1\"}], \"phases\": [", err[256];
 	struct plan p;
@@ -356,7 +329,7 @@ static void test_phase_limit(struct checks *checks)
 	for (int i = 0; i <= PLAN_MAX_PHASES; i++)
 		strcat(doc, i ? ", {\"phase\": \"lat\"}" : "{\"phase\": \"lat\"}");
 	strcat(doc, "]}");
-	CHECK(plan_of(&p, doc, found, 1, devices, err, sizeof(err)) == -1);
+	CHECK(plan_fixture_build(&p, doc, found, 1, devices, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "more than 16 phases") != NULL);
 }
 

@@ -307,9 +307,10 @@ static void test_default_names(struct checks *checks)
 	struct presign_names n;
 	char err[256];
 	CHECK(presign_names_default(&n, err, sizeof(err)) == 0);
-	/* results, summary, three charts, recommend; 6 IOPS logs per device and
-	 * the histogram logs of randread and lat. */
-	CHECK_EQ_U64(n.count, 6 + 2 * 6 + 2 * 2);
+	/* results, summary, four charts, recommend; per device 6 phases' and
+	 * 6 load curve steps' IOPS logs and the histogram logs of randread and
+	 * lat. */
+	CHECK_EQ_U64(n.count, 7 + 2 * (6 + 6) + 2 * 2);
 	CHECK(n.count && !strcmp(n.names[0], "results.json"));
 	CHECK(has_name(&n, "summary.md") && has_name(&n, "iops_timeline.svg") &&
 	      has_name(&n, "latency_percentiles.svg") && has_name(&n, "recommend.md"));
