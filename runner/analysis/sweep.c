@@ -46,10 +46,10 @@ static json_t *num_or_null(double x)
 }
 
 /* The k-th "sweep" object of the device's verdict list (same run order). */
-static const json_t *nth_sweep_verdict(const json_t *verdicts, size_t k)
+static json_t *nth_sweep_verdict(json_t *verdicts, size_t k)
 {
 	size_t i;
-	const json_t *v;
+	json_t *v;
 	json_array_foreach(verdicts, i, v)
 	{
 		if (results_str_is(json_object_get(v, "phase"), RESULTS_PHASE_SWEEP) && k-- == 0)
@@ -178,7 +178,20 @@ static void sweep_finding(const struct verdict_device *d, const json_t *list, js
 	json_array_append_new(findings, json_string(line));
 }
 
-json_t *sweep_line(const json_t *results, const struct verdict_device *d, const json_t *verdicts,
+/* The verdict list's entry for a step takes the sweep's prediction, so the
+ * TL;DR and the phase tables say what the sweep's line says: one model. */
+static void verdict_takes_step(json_t *verdict, const json_t *step)
+{
+	if (!verdict)
+		return;
+	json_object_set(verdict, "predicted", json_object_get(step, "predicted_mibs"));
+	json_object_set(verdict, "bound", json_object_get(step, "bound"));
+	json_object_set(verdict, "verdict", json_object_get(step, "verdict"));
+	json_object_set_new(verdict, "explanation",
+			    json_string("the block-size sweep's model: analysis.devices[].sweep"));
+}
+
+json_t *sweep_line(const json_t *results, const struct verdict_device *d, json_t *verdicts,
 		   json_t *findings)
 {
 	json_t *list = NULL;
@@ -192,8 +205,10 @@ json_t *sweep_line(const json_t *results, const struct verdict_device *d, const 
 			continue;
 		if (!list)
 			list = json_array();
-		json_array_append_new(
-			list, step_json(d, record, nth_sweep_verdict(verdicts, k++), base_s));
+		json_t *verdict = nth_sweep_verdict(verdicts, k++);
+		json_t *step = step_json(d, record, verdict, base_s);
+		verdict_takes_step(verdict, step);
+		json_array_append_new(list, step);
 	}
 	if (list)
 		sweep_finding(d, list, findings);

@@ -41,9 +41,10 @@ struct sweep_point sweep_predict(const struct ebs_volume *v, double bs, double s
 /* The device's sweep (analysis.devices[].sweep, see results.h): one
  * object per "sweep" step it ran, in run order, from the steps' records
  * and their verdict.c objects (verdicts: analysis.devices[].phases, the
- * list verdict_phases made for the same device); findings gains the
- * device's sentence on it.  NULL when the device ran no sweep. */
-json_t *sweep_line(const json_t *results, const struct verdict_device *d, const json_t *verdicts,
+ * list verdict_phases made for the same device), which then take the
+ * sweep's prediction, bound and verdict; findings gains the device's
+ * sentence on it.  NULL when the device ran no sweep. */
+json_t *sweep_line(const json_t *results, const struct verdict_device *d, json_t *verdicts,
 		   json_t *findings);
 
 #endif

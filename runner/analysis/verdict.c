@@ -338,7 +338,9 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
 	struct ledger l = { .bucket = ebs_predict(&d->volume, &w).bucket };
 	double start_ms = run_start_ms(results);
-	json_t *list = json_array(), *phase;
+	/* The sweep's steps get one finding per device from sweep.c, on its own
+	 * model: their per-step sentences here would be a second opinion. */
+	json_t *list = json_array(), *phase, *unsaid = json_array();
 	bool cliff_seen = false; /* the cliff is the first randread's (results_phase) */
 	size_t i;
 
@@ -352,12 +354,13 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 		phase_facts_read(phase, d->time_scale, start_ms, &f);
 		if (!f.name)
 			continue;
+		json_t *said = strcmp(f.name, RESULTS_PHASE_SWEEP) ? findings : unsaid;
 		if (isfinite(f.idle_s) && f.idle_s > 0)
 			l.balance =
 				fmin(l.bucket, l.balance + f.idle_s * ebs_volume_iops(&d->volume));
 		const char *why = not_applicable(d, &f);
 		if (why) {
-			json_array_append_new(list, not_predicted_json(d, &f, why, findings));
+			json_array_append_new(list, not_predicted_json(d, &f, why, said));
 			continue;
 		}
 		struct phase_bounds b = bounds_of(d, &f, l.balance);
@@ -367,10 +370,11 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 		if (cliff && b.p.bucket > 0) {
 			json_decref(*credit_state);
 			*credit_state = credit_state_json(d, &f, &b, l.balance);
-			credit_finding(d, *credit_state, note, sizeof(note), findings);
+			credit_finding(d, *credit_state, note, sizeof(note), said);
 		}
-		json_array_append_new(list, phase_json(d, &f, &b, l.balance, note, findings));
+		json_array_append_new(list, phase_json(d, &f, &b, l.balance, note, said));
 		ledger_spend(&l, &f, &b, cliff);
 	}
+	json_decref(unsaid);
 	return list;
 }

@@ -369,7 +369,51 @@ static void verdict_cell(char *buf, size_t len, const struct summary_cell_ctx *c
 		 tol * 100);
 }
 
-/* One word per phase, in run order: "randread as predicted · lat better". */
+/* Whether the phase name appeared earlier in the list. */
+static bool seen_before(const json_t *list, size_t upto, const char *name)
+{
+	for (size_t k = 0; k < upto; k++)
+		if (results_str_is(json_object_get(json_array_get(list, k), "phase"), name))
+			return true;
+	return false;
+}
+
+/* "as predicted" for a phase run once; "6 steps: 4 as predicted, 2 worse"
+ * for one run in steps (the load curve, the sweep), each word counted. */
+static int phase_verdicts(char *buf, size_t len, const json_t *list, size_t from, const char *name)
+{
+	static const char *const words[] = { "as predicted", "better", "worse", "not predicted" };
+	size_t count[sizeof(words) / sizeof(words[0])] = { 0 }, steps = 0, k;
+	const char *only = NULL;
+	const json_t *v;
+	json_array_foreach(list, k, v)
+	{
+		if (k < from || !results_str_is(json_object_get(v, "phase"), name))
+			continue;
+		const char *word = json_string_value(json_object_get(v, "verdict"));
+		only = word;
+		steps++;
+		for (size_t w = 0; word && w < sizeof(words) / sizeof(words[0]); w++)
+			count[w] += !strcmp(word, words[w]);
+	}
+	if (steps <= 1)
+		return snprintf(buf, len, " %s", only ? only : REPORT_MISSING);
+	int used = snprintf(buf, len, " (%zu steps:", steps);
+	const char *sep = " ";
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && used >= 0; w++) {
+		if (!count[w] || (size_t)used >= len)
+			continue;
+		used += snprintf(buf + used, len - (size_t)used, "%s%zu %s", sep, count[w],
+				 words[w]);
+		sep = ", ";
+	}
+	if (used >= 0 && (size_t)used < len)
+		used += snprintf(buf + used, len - (size_t)used, ")");
+	return used;
+}
+
+/* One verdict per phase, in run order: "randread as predicted · lat better
+ * · loadcurve (6 steps: 5 as predicted, 1 worse)". */
 static void verdicts_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
 	const json_t *list = json_object_get(results_analysis_device(c->run, c->device), "phases");
@@ -380,9 +424,13 @@ static void verdicts_cell(char *buf, size_t len, const struct summary_cell_ctx *
 	json_array_foreach(list, i, v)
 	{
 		const char *name = json_string_value(json_object_get(v, "phase"));
-		const char *word = json_string_value(json_object_get(v, "verdict"));
-		int n = snprintf(buf + used, len - used, "%s%s %s", used ? " \xc2\xb7 " : "",
-				 name ? name : REPORT_MISSING, word ? word : REPORT_MISSING);
+		if (name && seen_before(list, i, name))
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%s", used ? " \xc2\xb7 " : "",
+				 name ? name : REPORT_MISSING);
+		if (n >= 0 && (size_t)n < len - used)
+			n += phase_verdicts(buf + used + (size_t)n, len - used - (size_t)n, list, i,
+					    name ? name : "");
 		if (n < 0 || (size_t)n >= len - used)
 			break;
 		used += (size_t)n;

@@ -147,6 +147,22 @@ static void test_sweep_in_the_analysis(struct checks *checks)
 			       "1 MiB; 2 of 3 steps as predicted.");
 	}
 	CHECK(said);
+	/* One opinion per step: the phase list carries the sweep's verdicts and
+	 * the findings no per-step sentence of another model. */
+	size_t k = 0;
+	const json_t *v;
+	json_array_foreach(json_object_get(dev, "phases"), i, v)
+	{
+		if (strcmp(json_string_value(json_object_get(v, "phase")), "sweep"))
+			continue;
+		const json_t *step = json_array_get(json_object_get(dev, "sweep"), k++);
+		CHECK(json_equal(json_object_get(v, "verdict"), json_object_get(step, "verdict")));
+		CHECK(json_equal(json_object_get(v, "predicted"),
+				 json_object_get(step, "predicted_mibs")));
+	}
+	CHECK_EQ_U64(k, 3);
+	json_array_foreach(json_object_get(json_object_get(run, "analysis"), "findings"), i, line)
+		CHECK(strncmp(json_string_value(line), "gp3 sweep: ", 11) != 0);
 	json_decref(run);
 }
 

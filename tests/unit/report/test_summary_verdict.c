@@ -219,5 +219,28 @@ static void test_part_empty_note(struct checks *checks)
 	json_decref(run);
 }
 
+/* A phase run in steps (the load curve's six) is one entry of the TL;DR's
+ * "Verdict per phase" row, its verdicts counted, not six repeats. */
+static void test_steps_counted_once(struct checks *checks)
+{
+	json_t *run = verdict_fixture(VERDICT_FIXTURE_DIR "results-seed000-loadcurve.json");
+	char *md = render(run), *row = md ? strstr(md, "| Verdict per phase |") : NULL;
+	char *end = row ? strchr(row, '\n') : NULL, *at;
+	int named = 0, steps = 0;
+
+	CHECK(row && end);
+	if (end)
+		*end = '\0';
+	for (at = row; at && (at = strstr(at, "loadcurve")); at += 9)
+		named++;
+	for (at = row; at && (at = strstr(at, "loadcurve (6 steps: ")); at += 9)
+		steps++;
+	/* One entry per device (the row has a cell per device). */
+	CHECK_EQ_U64((uint64_t)named, 2);
+	CHECK_EQ_U64((uint64_t)steps, 2);
+	free(md);
+	json_decref(run);
+}
+
 CHECK_MAIN(test_every_phase_has_a_consistent_verdict, test_better_is_consistent,
-	   test_words_name_the_bound, test_part_empty_note)
+	   test_words_name_the_bound, test_part_empty_note, test_steps_counted_once)
