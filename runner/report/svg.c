@@ -312,7 +312,12 @@ static json_t *lp_phase_names(json_t *const *runs, size_t nruns)
 		{
 			json_t *name = json_object_get(p, "phase");
 			const json_t *seen;
-			bool known = !json_is_string(name);
+			/* A phase run in steps has its own chart (latency_vs_load.svg,
+			 * throughput_vs_block_size.svg): one row would show its first
+			 * step only. */
+			bool known = !json_is_string(name) ||
+				     results_str_is(name, RESULTS_PHASE_LOADCURVE) ||
+				     results_str_is(name, RESULTS_PHASE_SWEEP);
 			json_array_foreach(names, k, seen)
 			{
 				known = known || json_equal(seen, name);

@@ -267,6 +267,18 @@ static void test_checker_rejects_bad_xml(struct checks *checks)
 	CHECK(!well_formed("<svg/><svg/>"));
 }
 
+/* The load curve's steps have a chart of their own: the percentile chart
+ * shows no row made of its first step. */
+static void test_stepped_phases_left_out(struct checks *checks)
+{
+	json_t *run = json_load_file("tests/unit/fixtures/results-seed000-loadcurve.json", 0, NULL);
+	char *svg = run ? render(svg_latency_percentiles, &run, 1) : NULL;
+	CHECK(svg && strstr(svg, "randread"));
+	CHECK(svg && !strstr(svg, "loadcurve"));
+	free(svg);
+	json_decref(run);
+}
+
 CHECK_MAIN(test_checker_rejects_bad_xml, test_timeline_is_valid_svg,
 	   test_cliff_marker_and_downsampling, test_one_window_cannot_dominate, test_latency_chart,
-	   test_labels_are_escaped, test_sparse_and_fleet)
+	   test_labels_are_escaped, test_sparse_and_fleet, test_stepped_phases_left_out)
