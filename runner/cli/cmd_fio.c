@@ -13,14 +13,17 @@
 
 /* The usage, in two parts around the engine names the registry gives. */
 static const char usage_head[] =
-	"usage: ebsbench fio --name=NAME --filename=DEV|FILE [options]\n"
+	"usage: ebsbench fio --name=NAME [--filename=DEV|FILE] [options]\n"
 	"Runs one job the way fio would, with fio's option names:\n"
 	"  --size --offset --rw=read|write|randread|randwrite|randrw|rw --rwmixread --bs\n"
 	"  --iodepth --runtime --time_based --ramp_time --ioengine=";
 static const char usage_tail[] =
 	"\n"
 	"  --direct --norandommap --randrepeat --randseed --group_reporting\n"
-	"  --output-format=normal|json|json+ --output=FILE --percentile_list=A:B:...\n"
+	"  --output-format=normal|json|json+|terse[,...] --output=FILE --percentile_list=A:B:...\n"
+	"  --slat_percentiles --clat_percentiles --lat_percentiles\n"
+	"  --unified_rw_reporting=none|mixed|both --cmdprio_percentage --cmdprio_class\n"
+	"  --cmdprio --idle-prof=system|percpu --max-jobs --thread --verify=0\n"
 	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
 	"  --write_hist_log=P --log_hist_msec=MS --log_hist_coarseness=0-6\n"
 	"Results go to stdout (or --output); progress and errors to stderr.\n";
@@ -32,9 +35,7 @@ static int write_output(const struct job_options *o, const struct job_stats *s)
 		fprintf(stderr, "ebsbench fio: cannot create %s: %s\n", o->output, strerror(errno));
 		return -1;
 	}
-	int ret = o->output_format == OUTPUT_NORMAL
-			  ? output_normal(out, o, s)
-			  : output_json(out, o, s, o->output_format == OUTPUT_JSON_PLUS);
+	int ret = output_formats(out, o, s);
 	if (fflush(out) || ferror(out))
 		ret = -1;
 	if (out != stdout && fclose(out))
@@ -103,8 +104,10 @@ int cmd_fio(int argc, char **argv, const volatile sig_atomic_t *stop)
 	}
 	options_defaults(o);
 	int code = 2;
-	if (options_parse_argv(o, argc, argv, err, sizeof(err)) ||
-	    options_validate(o, err, sizeof(err)))
+	int parsed = options_parse_argv(o, argc, argv, err, sizeof(err));
+	if (parsed == 0)
+		options_default_filename(o, 0);
+	if (parsed || options_validate(o, err, sizeof(err)))
 		fprintf(stderr, "ebsbench fio: %s\n", err);
 	else
 		code = run_job(o, stop);

@@ -99,6 +99,16 @@ static enum ddir choose_ddir(struct job_loop *L)
 	return options_rw_writes(rw) ? DDIR_WRITE : DDIR_READ;
 }
 
+/* fio's cmdprio_percentage: that share of I/Os, drawn at random, carry
+ * cmdprio_class and cmdprio; the rest the default priority (0). */
+static uint16_t choose_ioprio(struct job_loop *L)
+{
+	const struct job_options *o = L->o;
+	if (!o->cmdprio_percentage || rng_below(&L->mix, 100) >= o->cmdprio_percentage)
+		return 0;
+	return options_cmdprio_ioprio(o);
+}
+
 /* Takes a free unit for the next offset in direction ddir, its latency
  * counted from start_ns, and queues it; NULL when the region's one pass is
  * done or the engine takes no more. */
@@ -117,6 +127,7 @@ static struct io_unit *queue_io(struct job_loop *L, enum ddir ddir, uint64_t sta
 	u->ddir = ddir;
 	if (u->ddir == DDIR_WRITE) /* so a later run knows the data as its own */
 		data_mark_stamp(u->buf, u->length, offset);
+	u->ioprio = choose_ioprio(L);
 	u->start_ns = start_ns;
 	u->issue_ns = now;
 	if (L->engine.ops->queue(&L->engine, u) < 0) {
@@ -180,6 +191,28 @@ static void record_error(struct job_loop *L, const struct io_unit *u)
 	L->stopping = true;
 }
 
+/* One completion's slat, clat and lat into the direction's statistics and
+ * histograms (not clat's: it waits for the histogram log's windows).  As
+ * fio, a synchronous engine has no submission latency at all. */
+static void account_latencies(struct job_loop *L, struct direction_stats *d,
+			      const struct io_unit *u, uint64_t slat, uint64_t clat, uint64_t lat)
+{
+	if (!L->engine.ops->synchronous) {
+		stats_running_add(&d->slat, slat);
+		histogram_add(&d->slat_hist, slat);
+	}
+	stats_running_add(&d->clat, clat);
+	stats_running_add(&d->lat, lat);
+	histogram_add(&d->lat_hist, lat);
+	if (L->o->cmdprio_percentage) {
+		struct prio_stat *p = &d->prio[u->ioprio ? 1 : 0];
+		uint64_t v = L->o->lat_percentiles ? lat : clat;
+		p->ioprio = u->ioprio;
+		stats_running_add(&p->lat, v);
+		histogram_add(&p->hist, v);
+	}
+}
+
 static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 {
 	if (u->result < 0)
@@ -194,9 +227,7 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 	d->bytes += (uint64_t)u->result;
 	if ((uint64_t)u->result != u->length)
 		d->short_ios++;
-	stats_running_add(&d->slat, slat);
-	stats_running_add(&d->clat, clat);
-	stats_running_add(&d->lat, lat);
+	account_latencies(L, d, u, slat, clat, lat);
 	uint64_t rel = now - L->measure_ns;
 	/* I/Os completing past the runtime (the drain, or a reap that
 	 * crossed the deadline before the loop noticed it) belong to the
@@ -207,8 +238,6 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 	if (L->logs->hist)
 		window_advance(&L->hist_windows, rel);
 	histogram_add(&d->clat_hist, clat);
-	if (L->rated)
-		histogram_add(&d->lat_hist, lat);
 	stats_count_latency(L->s, lat);
 	window_advance(&L->windows, rel);
 	window_add(&L->windows, u->ddir, (uint32_t)u->result, slat, clat, lat);

@@ -27,6 +27,8 @@ void options_defaults(struct job_options *o)
 	o->randrepeat = true;
 	o->randseed = 0x89abcdefu;
 	o->output_format = OUTPUT_NORMAL;
+	o->clat_percentiles = true;
+	o->cmdprio_class = OPTIONS_CMDPRIO_CLASS_RT;
 	o->percentile_count = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
 	memcpy(o->percentiles, default_percentiles, sizeof(default_percentiles));
 }
@@ -156,16 +158,93 @@ static int set_engine(struct job_options *o, const char *v)
 	return 0;
 }
 
+/* One word's bit of --output-format; 0 for a word that is none. */
+static unsigned output_format_bit(const char *word, size_t len)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} formats[] = { { "normal", OUTPUT_NORMAL },
+			{ "json", OUTPUT_JSON },
+			{ "json+", OUTPUT_JSON_PLUS },
+			{ "terse", OUTPUT_TERSE } };
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strlen(formats[i].name) == len && !strncmp(word, formats[i].name, len))
+			return formats[i].bit;
+	return 0;
+}
+
+/* fio's --output-format: one format or several joined by commas
+ * ("terse,json+"), each printed once, in fio's order. */
 static int set_output_format(struct job_options *o, const char *v)
 {
-	if (!strcmp(v, "normal"))
-		o->output_format = OUTPUT_NORMAL;
-	else if (!strcmp(v, "json"))
-		o->output_format = OUTPUT_JSON;
-	else if (!strcmp(v, "json+"))
-		o->output_format = OUTPUT_JSON_PLUS;
+	unsigned bits = 0;
+	for (const char *p = v;; p++) {
+		size_t len = strcspn(p, ",");
+		unsigned bit = output_format_bit(p, len);
+		if (!bit)
+			return -1;
+		bits |= bit;
+		p += len;
+		if (!*p)
+			break;
+	}
+	o->output_format = bits;
+	return 0;
+}
+
+/* fio's unified_rw_reporting values, with its former booleans. */
+static int set_unified_rw(struct job_options *o, const char *v)
+{
+	if (!strcmp(v, "none") || !strcmp(v, "0"))
+		o->unified_rw_reporting = UNIFIED_NONE;
+	else if (!strcmp(v, "mixed") || !strcmp(v, "1"))
+		o->unified_rw_reporting = UNIFIED_MIXED;
+	else if (!strcmp(v, "both") || !strcmp(v, "2"))
+		o->unified_rw_reporting = UNIFIED_BOTH;
 	else
 		return -1;
+	return 0;
+}
+
+/* Only "no verification" runs here: verify=0 or verify=none. */
+static int set_verify(struct job_options *o, const char *v)
+{
+	(void)o;
+	return !strcmp(v, "0") || !strcmp(v, "none") ? 0 : -1;
+}
+
+/* fio's --idle-prof modes that report; "calibrate" (fio's loops alone)
+ * has nothing to measure here. */
+static int set_idle_prof(struct job_options *o, const char *v)
+{
+	if (!strcmp(v, "system"))
+		o->idle_prof = IDLE_PROF_SYSTEM;
+	else if (!strcmp(v, "percpu"))
+		o->idle_prof = IDLE_PROF_PERCPU;
+	else
+		return -1;
+	return 0;
+}
+
+/* fio's --max-jobs: at least the one job a command runs, at most fio's
+ * own limit. */
+static int set_max_jobs(struct job_options *o, const char *v)
+{
+	unsigned n;
+	if (parse_uint(v, 4096, &n) || n == 0)
+		return -1;
+	o->max_jobs = n;
+	return 0;
+}
+
+/* fio's cmdprio_class: 1 (realtime), 2 (best effort) or 3 (idle). */
+static int set_cmdprio_class(struct job_options *o, const char *v)
+{
+	unsigned c;
+	if (parse_uint(v, 3, &c) || c == 0)
+		return -1;
+	o->cmdprio_class = c;
 	return 0;
 }
 
@@ -279,7 +358,8 @@ static const struct option_spec option_table[] = {
 	{ "norandommap", VALUE_BOOL, FIELD(norandommap), 0, NULL, "0 or 1" },
 	{ "randrepeat", VALUE_BOOL, FIELD(randrepeat), 0, NULL, "0 or 1" },
 	{ "randseed", VALUE_SIZE, FIELD(randseed), 0, NULL, "a number" },
-	{ "output-format", VALUE_CUSTOM, 0, 0, set_output_format, "normal, json or json+" },
+	{ "output-format", VALUE_CUSTOM, 0, 0, set_output_format,
+	  "normal, json, json+ or terse, or several joined by commas" },
 	TEXT("output", output),
 	TEXT("write_iops_log", iops_log),
 	TEXT("write_bw_log", bw_log),
@@ -294,6 +374,21 @@ static const struct option_spec option_table[] = {
 	{ "rate_iops", VALUE_CUSTOM, 0, 0, set_rate_iops,
 	  "IOPS such as 1500 (reads and writes) or 1500,500 (R,W), each 0-10000000" },
 	{ "rate_process", VALUE_CUSTOM, 0, 0, set_rate_process, "linear or poisson" },
+	{ "slat_percentiles", VALUE_BOOL, FIELD(slat_percentiles), 0, NULL, "0 or 1" },
+	{ "clat_percentiles", VALUE_BOOL, FIELD(clat_percentiles), 0, NULL, "0 or 1" },
+	{ "lat_percentiles", VALUE_BOOL, FIELD(lat_percentiles), 0, NULL, "0 or 1" },
+	{ "unified_rw_reporting", VALUE_CUSTOM, 0, 0, set_unified_rw,
+	  "none, mixed or both (0, 1 or 2)" },
+	{ "max-jobs", VALUE_CUSTOM, 0, 0, set_max_jobs, "a number of jobs 1-4096" },
+	{ "thread", VALUE_BOOL, FIELD(thread), 0, NULL, "0 or 1" },
+	{ "verify", VALUE_CUSTOM, 0, 0, set_verify, "0 or none (verification is not supported)" },
+	{ "cmdprio_percentage", VALUE_UINT, FIELD(cmdprio_percentage), 100, NULL,
+	  "a percentage 0-100" },
+	{ "cmdprio_class", VALUE_CUSTOM, 0, 0, set_cmdprio_class,
+	  "1 (realtime), 2 (best effort) or 3 (idle)" },
+	{ "cmdprio", VALUE_UINT, FIELD(cmdprio), 7, NULL, "a priority level 0-7" },
+	{ "idle-prof", VALUE_CUSTOM, 0, 0, set_idle_prof,
+	  "system or percpu (fio's calibrate is not supported)" },
 };
 
 static const struct option_spec *find_option(const char *name)
@@ -402,6 +497,13 @@ int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, 
 	return 0;
 }
 
+void options_default_filename(struct job_options *o, unsigned jobnum)
+{
+	if (!o->filename[0] && o->name[0])
+		snprintf(o->filename, sizeof(o->filename), "%.*s.%u.0",
+			 (int)(sizeof(o->filename) - 16), o->name, jobnum);
+}
+
 /* A rated job must rate every direction it does (an unrated direction of a
  * mixed job would have no schedule to share), and a process needs a rate. */
 static int validate_rate(const struct job_options *o, char *err, size_t errlen)
@@ -435,6 +537,11 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "missing --filename (a block device or file to test)");
 	else if (o->iodepth == 0)
 		snprintf(err, errlen, "option 'iodepth': must be at least 1");
+	else if (o->cmdprio_percentage && !o->ioengine->ioprio)
+		snprintf(err, errlen,
+			 "option 'cmdprio_percentage': ioengine %s has no I/O priorities "
+			 "(io_uring and libaio do)",
+			 o->ioengine->name);
 	else if (o->time_based && o->runtime_ns == 0)
 		snprintf(err, errlen, "option 'time_based' needs --runtime");
 	else if ((o->iops_log[0] || o->bw_log[0]) && o->log_avg_msec == 0)
@@ -448,6 +555,11 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 	else
 		return validate_rate(o, err, errlen);
 	return -1;
+}
+
+uint16_t options_cmdprio_ioprio(const struct job_options *o)
+{
+	return (uint16_t)(o->cmdprio_class << 13 | o->cmdprio);
 }
 
 bool options_rw_is_random(enum rw_pattern rw)

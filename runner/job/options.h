@@ -17,7 +17,18 @@
 #define OPTIONS_PATH_MAX 4096
 
 enum rw_pattern { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE };
-enum output_format_bits { OUTPUT_NORMAL = 1, OUTPUT_JSON = 2, OUTPUT_JSON_PLUS = 4 };
+enum output_format_bits {
+	OUTPUT_NORMAL = 1,
+	OUTPUT_JSON = 2,
+	OUTPUT_JSON_PLUS = 4,
+	OUTPUT_TERSE = 8
+};
+/* fio's unified_rw_reporting: per direction, one "mixed" block, or both. */
+enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
+/* fio's --idle-prof: none, the whole system's idleness, or also each CPU's. */
+enum idle_prof { IDLE_PROF_NONE, IDLE_PROF_SYSTEM, IDLE_PROF_PERCPU };
+/* fio's cmdprio_class default: the realtime class (IOPRIO_CLASS_RT). */
+#define OPTIONS_CMDPRIO_CLASS_RT 1u
 /* fio's rate_process: evenly spaced issues, or exponential gaps. */
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 /* Highest --rate_iops per direction: 100 ns between issues. */
@@ -47,7 +58,7 @@ struct job_options {
 	bool norandommap;
 	bool randrepeat;
 	uint64_t randseed;
-	unsigned output_format; /* enum output_format_bits */
+	unsigned output_format; /* enum output_format_bits, any combination */
 	char output[OPTIONS_PATH_MAX];
 	char iops_log[OPTIONS_PATH_MAX];
 	char bw_log[OPTIONS_PATH_MAX];
@@ -59,6 +70,20 @@ struct job_options {
 	/* --rate_iops per direction (0: not rated), --rate_process. */
 	uint32_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
+	/* Which latencies get percentiles (and json+ bins): fio's defaults
+	 * are clat only. */
+	bool slat_percentiles;
+	bool clat_percentiles;
+	bool lat_percentiles;
+	enum unified_rw unified_rw_reporting;
+	unsigned max_jobs; /* fio's --max-jobs: a cap, one job always fits */
+	bool thread;	   /* fio's --thread: ours is always one thread */
+	/* --cmdprio_percentage of I/Os get class cmdprio_class, level cmdprio
+	 * (sqe->ioprio, aio_reqprio); 0: none. */
+	unsigned cmdprio_percentage;
+	unsigned cmdprio_class;
+	unsigned cmdprio;
+	enum idle_prof idle_prof;
 	double percentiles[OPTIONS_MAX_PERCENTILES];
 	unsigned percentile_count;
 	struct given_option given[OPTIONS_MAX_GIVEN];
@@ -74,6 +99,10 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 
 /* Parses `--name=value` words (argv[0] is not skipped). */
 int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, size_t errlen);
+
+/* fio's default filename for a job that names none: jobname.jobnum.filenum
+ * ("latency.0.0" for the first job), in the current directory. */
+void options_default_filename(struct job_options *o, unsigned jobnum);
 
 /* Checks the combination once every option is in: name and filename given,
  * bs non-zero, iodepth in range and so on. */
@@ -93,6 +122,8 @@ bool options_rw_writes(enum rw_pattern rw);
 bool options_rated(const struct job_options *o);
 /* The process's fio name: "linear" or "poisson". */
 const char *options_rate_process_name(enum rate_process p);
+/* The I/O priority cmdprio marks I/Os with: class << 13 | level. */
+uint16_t options_cmdprio_ioprio(const struct job_options *o);
 /* The pattern's fio name: "randread". */
 const char *options_rw_name(enum rw_pattern rw);
 

@@ -168,11 +168,26 @@ static int enable_direct(struct target *t, const char *path, char *err, size_t e
 	return 0;
 }
 
+/* A diskless engine's (null's) target: no file, a region of --size. */
+static int open_nothing(struct target *t, const struct job_options *o, char *err, size_t errlen)
+{
+	if (!o->size) {
+		snprintf(err, errlen, "ioengine %s needs --size (it has no file to measure)",
+			 o->ioengine->name);
+		return -1;
+	}
+	t->size = o->offset + o->size;
+	t->logical_block = 1; /* no device: any bs and offset */
+	return check_region(t, o, err, errlen);
+}
+
 int target_open(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
 	struct stat st;
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	if (o->ioengine->diskless)
+		return open_nothing(t, o, err, errlen);
 	bool exists = stat(o->filename, &st) == 0;
 	if (!exists && errno != ENOENT) {
 		snprintf(err, errlen, "cannot open %s: %s", o->filename, strerror(errno));

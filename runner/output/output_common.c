@@ -2,6 +2,7 @@
 #include "output/output_common.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 uint64_t output_runtime_ms(uint64_t ns)
@@ -31,4 +32,14 @@ void output_format_time(char *buf, size_t len, int64_t unix_ms)
 	struct tm tm;
 	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %b %e %H:%M:%S %Y", &tm))
 		snprintf(buf, len, "%lld", (long long)t);
+}
+
+struct direction_stats *output_mixed_direction(const struct job_stats *s)
+{
+	struct direction_stats *mixed = calloc(1, sizeof(*mixed));
+	if (!mixed)
+		return NULL;
+	stats_direction_merge(mixed, &s->dir[DDIR_READ]);
+	stats_direction_merge(mixed, &s->dir[DDIR_WRITE]);
+	return mixed;
 }

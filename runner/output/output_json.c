@@ -83,15 +83,16 @@ static void add_bins(json_t *clat, const struct histogram *h)
 	json_object_set_new(clat, "bins", bins);
 }
 
-/* A latency block with its histogram's percentiles (and, for json+, bins).
- * fio only keeps percentiles and bins when there were samples;
+/* A latency block; with_percentiles (fio's slat/clat/lat_percentiles)
+ * adds its histogram's percentiles and, for json+, its bins.  fio only
+ * keeps percentiles and bins when there were samples;
  * fio_jsonplus_clat2csv indexes bins[0] of any "bins" it finds. */
 static json_t *hist_lat_json(const struct job_options *o, const struct running_stat *st,
-			     const struct histogram *h, bool plus)
+			     const struct histogram *h, bool with_percentiles, bool plus)
 {
 	json_t *lat = lat_json(st);
 
-	if (st->n == 0)
+	if (st->n == 0 || !with_percentiles)
 		return lat;
 	if (o->percentile_count)
 		add_percentiles(lat, o, h);
@@ -100,14 +101,28 @@ static json_t *hist_lat_json(const struct job_options *o, const struct running_s
 	return lat;
 }
 
-/* lat_ns: a rated job's carries percentiles too, as fio's with
- * lat_percentiles=1: counted from the due time, they are what it measures. */
-static json_t *total_lat_json(const struct job_options *o, const struct direction_stats *ds,
-			      bool plus)
+/* fio's per-priority latencies, when at least two priorities had I/O:
+ * lat_ns with lat_percentiles, else clat_ns, each with its percentiles. */
+static void add_prios(json_t *dir, const struct job_options *o, const struct direction_stats *ds,
+		      bool plus)
 {
-	if (!options_rated(o))
-		return lat_json(&ds->lat);
-	return hist_lat_json(o, &ds->lat, &ds->lat_hist, plus);
+	unsigned used = 0;
+	for (unsigned p = 0; p < STATS_PRIOS; p++)
+		used += ds->prio[p].lat.n > 0;
+	if (used < 2)
+		return;
+	json_t *prios = json_array();
+	for (unsigned p = 0; p < STATS_PRIOS; p++) {
+		const struct prio_stat *ps = &ds->prio[p];
+		json_t *one = json_object();
+		set_int(one, "prioclass", ps->ioprio >> 13);
+		set_int(one, "prio", ps->ioprio & 7);
+		json_object_set_new(one, o->lat_percentiles ? "lat_ns" : "clat_ns",
+				    hist_lat_json(o, &ps->lat, &ps->hist,
+						  o->clat_percentiles || o->lat_percentiles, plus));
+		json_array_append_new(prios, one);
+	}
+	json_object_set_new(dir, "prios", prios);
 }
 
 /* Window samples are whole KiB/s and IOPS in fio, so min and max are
@@ -148,9 +163,16 @@ static json_t *direction_json(const struct job_options *o, const struct directio
 	set_int(dir, "total_ios", ds->ios);
 	set_int(dir, "short_ios", ds->short_ios);
 	set_int(dir, "drop_ios", 0);
-	json_object_set_new(dir, "slat_ns", lat_json(&ds->slat));
-	json_object_set_new(dir, "clat_ns", hist_lat_json(o, &ds->clat, &ds->clat_hist, plus));
-	json_object_set_new(dir, "lat_ns", total_lat_json(o, ds, plus));
+	json_object_set_new(dir, "slat_ns",
+			    hist_lat_json(o, &ds->slat, &ds->slat_hist, o->slat_percentiles, plus));
+	json_object_set_new(dir, "clat_ns",
+			    hist_lat_json(o, &ds->clat, &ds->clat_hist, o->clat_percentiles, plus));
+	/* A rated job's lat_ns carries percentiles whatever lat_percentiles
+	 * says: counted from the due time, they are what it measures. */
+	json_object_set_new(dir, "lat_ns",
+			    hist_lat_json(o, &ds->lat, &ds->lat_hist,
+					  o->lat_percentiles || options_rated(o), plus));
+	add_prios(dir, o, ds, plus);
 	add_samples(dir, ds, bw_bytes);
 	return dir;
 }
@@ -170,11 +192,12 @@ static json_t *options_json(const struct job_options *o)
 	json_t *opts = json_object();
 	unsigned i;
 
-	/* As fio: bare flags and the command-line-only output options are
-	 * not job options. */
+	/* As fio: bare flags and the command-line-only options (output,
+	 * max-jobs, idle-prof) are not job options. */
 	for (i = 0; i < o->given_count && i < OPTIONS_MAX_GIVEN; i++) {
 		const struct given_option *g = &o->given[i];
-		if (g->value[0] && strcmp(g->name, "output-format") && strcmp(g->name, "output"))
+		if (g->value[0] && strcmp(g->name, "output-format") && strcmp(g->name, "output") &&
+		    strcmp(g->name, "max-jobs") && strcmp(g->name, "idle-prof"))
 			set_str(opts, g->name, g->value);
 	}
 	return opts;
@@ -267,6 +290,37 @@ static json_t *trim_json(const struct job_options *o, bool plus)
 	return trim;
 }
 
+/* Read and write joined into one direction, for unified_rw_reporting. */
+static json_t *mixed_json(const struct job_options *o, const struct job_stats *s, bool plus)
+{
+	struct direction_stats *mixed = output_mixed_direction(s);
+	if (!mixed)
+		return json_object();
+	json_t *dir = direction_json(o, mixed, s->runtime_ns, plus);
+	free(mixed);
+	return dir;
+}
+
+/* fio's directions: read, write, trim and sync; with
+ * unified_rw_reporting=mixed one "mixed" in place of the first three, with
+ * "both" the three and then "mixed" after sync. */
+static void add_directions(json_t *job, const struct job_options *o, const struct job_stats *s,
+			   bool plus)
+{
+	if (o->unified_rw_reporting == UNIFIED_MIXED) {
+		json_object_set_new(job, "mixed", mixed_json(o, s, plus));
+	} else {
+		json_object_set_new(job, "read",
+				    direction_json(o, &s->dir[DDIR_READ], s->runtime_ns, plus));
+		json_object_set_new(job, "write",
+				    direction_json(o, &s->dir[DDIR_WRITE], s->runtime_ns, plus));
+		json_object_set_new(job, "trim", trim_json(o, plus));
+	}
+	json_object_set_new(job, "sync", sync_json());
+	if (o->unified_rw_reporting == UNIFIED_BOTH)
+		json_object_set_new(job, "mixed", mixed_json(o, s, plus));
+}
+
 json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus)
 {
 	json_t *job = json_object();
@@ -278,12 +332,7 @@ json_t *output_job_json(const struct job_options *o, const struct job_stats *s, 
 	set_int(job, "eta", 0);
 	set_int(job, "elapsed", (elapsed_ms + 999) / 1000);
 	json_object_set_new(job, "job options", options_json(o));
-	json_object_set_new(job, "read",
-			    direction_json(o, &s->dir[DDIR_READ], s->runtime_ns, plus));
-	json_object_set_new(job, "write",
-			    direction_json(o, &s->dir[DDIR_WRITE], s->runtime_ns, plus));
-	json_object_set_new(job, "trim", trim_json(o, plus));
-	json_object_set_new(job, "sync", sync_json());
+	add_directions(job, o, s, plus);
 	set_int(job, "job_runtime", s->runtime_ns / 1000000);
 	set_real(job, "usr_cpu", s->usr_cpu);
 	set_real(job, "sys_cpu", s->sys_cpu);

@@ -36,6 +36,16 @@ struct sample_stat {
 void stats_sample_add(struct sample_stat *s, double value);
 double stats_sample_stddev(const struct sample_stat *s);
 
+/* Latencies of the I/Os issued at one priority (fio's per-prio "prios"):
+ * lat when lat_percentiles is on, else clat, as fio keeps them. */
+struct prio_stat {
+	uint16_t ioprio; /* class << 13 | level */
+	struct running_stat lat;
+	struct histogram hist;
+};
+/* The job's own priority and the one cmdprio_percentage gives. */
+#define STATS_PRIOS 2
+
 struct direction_stats {
 	uint64_t ios;
 	uint64_t bytes;
@@ -43,10 +53,12 @@ struct direction_stats {
 	struct running_stat slat;
 	struct running_stat clat;
 	struct running_stat lat;
+	struct histogram slat_hist; /* asynchronous engines only, as fio */
 	struct histogram clat_hist;
-	struct histogram lat_hist;	 /* rate-limited jobs only: lat from each I/O's due time */
-	struct sample_stat iops_samples; /* IOPS of each window */
-	struct sample_stat bw_samples;	 /* KiB/s of each window */
+	struct histogram lat_hist;	    /* a rated job's lat counts from each I/O's due time */
+	struct prio_stat prio[STATS_PRIOS]; /* filled with cmdprio_percentage only */
+	struct sample_stat iops_samples;    /* IOPS of each window */
+	struct sample_stat bw_samples;	    /* KiB/s of each window */
 };
 
 /* fio's depth buckets: 1, 2, 4, 8, 16, 32, >=64. */
@@ -84,6 +96,13 @@ struct job_stats {
 	char engine_note[160]; /* why another engine ran, empty if none */
 	int64_t start_unix_ms; /* wall clock at start, for "timestamp" */
 };
+
+/* Folds from's samples into into's, as if one set (unified_rw_reporting's
+ * "mixed" direction, merged jobs). */
+void stats_running_merge(struct running_stat *into, const struct running_stat *from);
+void stats_sample_merge(struct sample_stat *into, const struct sample_stat *from);
+/* into starts as zeros (calloc) or as a direction of its own. */
+void stats_direction_merge(struct direction_stats *into, const struct direction_stats *from);
 
 void stats_job_init(struct job_stats *s);
 unsigned stats_depth_level_index(unsigned depth);

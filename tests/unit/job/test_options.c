@@ -91,7 +91,18 @@ static void test_errors_name_the_option(struct checks *checks)
 	expect_error(checks, "--rwmixread=101", "'rwmixread'");
 	expect_error(checks, "--direct=maybe", "'direct'");
 	expect_error(checks, "--percentile_list=50:abc", "'percentile_list'");
-	expect_error(checks, "--output-format=terse", "'output-format'");
+	expect_error(checks, "--output-format=xml", "'output-format'");
+	expect_error(checks, "--output-format=terse,", "'output-format'");
+	expect_error(checks, "--output-format=json,,normal", "'output-format'");
+	expect_error(checks, "--unified_rw_reporting=3", "'unified_rw_reporting'");
+	expect_error(checks, "--verify=crc32c", "'verify'");
+	expect_error(checks, "--idle-prof=calibrate", "'idle-prof'");
+	expect_error(checks, "--cmdprio_class=0", "'cmdprio_class'");
+	expect_error(checks, "--cmdprio_class=4", "'cmdprio_class'");
+	expect_error(checks, "--cmdprio_percentage=101", "'cmdprio_percentage'");
+	expect_error(checks, "--cmdprio=8", "'cmdprio'");
+	expect_error(checks, "--max-jobs=0", "'max-jobs'");
+	expect_error(checks, "--slat_percentiles=maybe", "'slat_percentiles'");
 	expect_error(checks, "--size", "'size'");
 	expect_error(checks, "jobfile.fio", "jobfile.fio");
 	expect_error(checks, "--", "'--'");
@@ -168,6 +179,70 @@ static void test_json_job_uses_the_same_table(struct checks *checks)
 	json_decref(obj);
 }
 
+/* What fio's t/latency_percentiles.py passes, with fio's meanings. */
+static void test_fio_script_options(struct checks *checks)
+{
+	char *argv[] = { "--max-jobs=16",
+			 "--name=latency",
+			 "--ioengine=null",
+			 "--size=16M",
+			 "--output-format=terse,json+",
+			 "--slat_percentiles=1",
+			 "--clat_percentiles=0",
+			 "--lat_percentiles=1",
+			 "--unified_rw_reporting=1",
+			 "--thread",
+			 "--verify=0",
+			 "--idle-prof=percpu" };
+	struct job_options o;
+	char err[256] = "";
+	options_defaults(&o);
+	CHECK(o.clat_percentiles && !o.slat_percentiles && !o.lat_percentiles);
+	CHECK(o.unified_rw_reporting == UNIFIED_NONE && o.idle_prof == IDLE_PROF_NONE);
+	CHECK(options_parse_argv(&o, 12, argv, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(o.output_format, OUTPUT_TERSE | OUTPUT_JSON_PLUS);
+	CHECK(o.slat_percentiles && !o.clat_percentiles && o.lat_percentiles);
+	CHECK(o.unified_rw_reporting == UNIFIED_MIXED);
+	CHECK(o.thread && o.max_jobs == 16 && o.idle_prof == IDLE_PROF_PERCPU);
+	CHECK(o.ioengine == engine_find("null"));
+	/* No --filename: fio's jobname.jobnum.filenum; a given one stays. */
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "--filename"));
+	options_default_filename(&o, 0);
+	CHECK(!strcmp(o.filename, "latency.0.0"));
+	options_default_filename(&o, 3);
+	CHECK(!strcmp(o.filename, "latency.0.0"));
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "unified_rw_reporting", "both", err, sizeof(err)) == 0);
+	CHECK(o.unified_rw_reporting == UNIFIED_BOTH);
+	CHECK(options_set(&o, "unified_rw_reporting", "none", err, sizeof(err)) == 0);
+	CHECK(o.unified_rw_reporting == UNIFIED_NONE);
+	CHECK(options_set(&o, "output-format", "normal,json,terse", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(o.output_format, OUTPUT_NORMAL | OUTPUT_JSON | OUTPUT_TERSE);
+}
+
+/* cmdprio_percentage marks I/Os with class << 13 | level; only engines
+ * that pass a priority to the kernel take it. */
+static void test_cmdprio(struct checks *checks)
+{
+	struct job_options o;
+	char err[256] = "";
+	options_defaults(&o);
+	options_set(&o, "name", "p", err, sizeof(err));
+	options_set(&o, "filename", "/dev/null", err, sizeof(err));
+	CHECK_EQ_U64(o.cmdprio_class, 1);
+	CHECK_EQ_U64(options_cmdprio_ioprio(&o), 1u << 13);
+	CHECK(options_set(&o, "cmdprio_percentage", "50", err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "cmdprio_class", "3", err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "cmdprio", "5", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(options_cmdprio_ioprio(&o), 3u << 13 | 5);
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "ioengine", "psync", err, sizeof(err)) == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "cmdprio_percentage") &&
+	      strstr(err, "psync"));
+	CHECK(options_set(&o, "ioengine", "libaio", err, sizeof(err)) == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+}
+
 CHECK_MAIN(test_benchmark_command, test_units, test_errors_name_the_option,
 	   test_second_job_is_refused, test_validate, test_percentile_list,
-	   test_json_job_uses_the_same_table)
+	   test_json_job_uses_the_same_table, test_fio_script_options, test_cmdprio)

@@ -77,6 +77,7 @@ static void make_options(struct job_options *o)
 	o->iodepth = 8;
 	o->ioengine = &engine_libaio_ops;
 	o->runtime_ns = 2000000000;
+	o->clat_percentiles = true; /* fio's default */
 	memcpy(o->percentiles, fio_percentiles, sizeof(fio_percentiles));
 	o->percentile_count = COUNT(fio_percentiles);
 	give(o, "name", "x");
