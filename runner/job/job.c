@@ -49,6 +49,7 @@ struct job_loop {
 	bool deadline_reached;
 	struct rusage usage_start;
 	struct disk_sample disk_start;
+	struct cpu_idle_sample idle_start; /* --idle-prof only */
 	char *err;
 	size_t errlen;
 };
@@ -276,6 +277,8 @@ static void start_measuring(struct job_loop *L, uint64_t now)
 		L->deadline_ns = now + L->o->runtime_ns;
 	getrusage(RUSAGE_SELF, &L->usage_start);
 	disk_sample_take(L->t->disk, &L->disk_start);
+	if (L->o->idle_prof != IDLE_PROF_NONE)
+		cpu_idle_take(&L->idle_start);
 }
 
 static void update_progress(struct job_loop *L, uint64_t now)
@@ -458,6 +461,11 @@ static void finish_stats(struct job_loop *L, uint64_t end)
 	getrusage(RUSAGE_SELF, &usage);
 	disk_sample_take(L->t->disk, &disk_end);
 	disk_sample_delta(&L->disk_start, &disk_end, s->runtime_ns, &s->disk);
+	if (L->o->idle_prof != IDLE_PROF_NONE) {
+		struct cpu_idle_sample idle_end;
+		cpu_idle_take(&idle_end);
+		cpu_idle_delta(&L->idle_start, &idle_end, &s->idle);
+	}
 	s->usr_ns =
 		(uint64_t)(usage.ru_utime.tv_sec - L->usage_start.ru_utime.tv_sec) * 1000000000ull +
 		(uint64_t)(usage.ru_utime.tv_usec - L->usage_start.ru_utime.tv_usec) * 1000ull;

@@ -370,6 +370,25 @@ static json_t *disk_util_json(const struct disk_util *d)
 	return list;
 }
 
+/* fio's --idle-prof "cpu_idleness": system, then cpu-N with percpu, then
+ * fio's calibration figures (unit_mean, unit_stddev: the work unit of its
+ * idle loops, in us), zero here: idleness comes from the kernel's own
+ * accounting (stats/cpu_idle.h), no loop is calibrated. */
+static json_t *cpu_idleness_json(const struct job_options *o, const struct cpu_idleness *idle)
+{
+	json_t *obj = json_object();
+	char key[32];
+
+	set_real(obj, "system", idle->system);
+	for (unsigned i = 0; o->idle_prof == IDLE_PROF_PERCPU && i < idle->ncpu; i++) {
+		snprintf(key, sizeof(key), "cpu-%u", i);
+		set_real(obj, key, idle->cpu[i]);
+	}
+	set_real(obj, "unit_mean", 0.0);
+	set_real(obj, "unit_stddev", 0.0);
+	return obj;
+}
+
 int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus)
 {
 	json_t *root = json_object(), *jobs = json_array();
@@ -384,6 +403,8 @@ int output_json(FILE *out, const struct job_options *o, const struct job_stats *
 	json_array_append_new(jobs, output_job_json(o, s, plus));
 	json_object_set_new(root, "jobs", jobs);
 	json_object_set_new(root, "disk_util", disk_util_json(&s->disk));
+	if (o->idle_prof != IDLE_PROF_NONE)
+		json_object_set_new(root, "cpu_idleness", cpu_idleness_json(o, &s->idle));
 
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);

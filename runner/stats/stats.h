@@ -77,6 +77,15 @@ struct disk_util {
 	double util; /* percent of the run the device was busy */
 };
 
+/* fio's --idle-prof "cpu_idleness": percent of the run each CPU idled. */
+#define STATS_MAX_CPUS 256
+struct cpu_idleness {
+	bool valid;
+	unsigned ncpu;
+	double system; /* all CPUs together */
+	double cpu[STATS_MAX_CPUS];
+};
+
 struct job_stats {
 	struct direction_stats dir[DDIR_COUNT];
 	uint64_t runtime_ns; /* measured span, ramp excluded */
@@ -91,10 +100,11 @@ struct job_stats {
 	uint64_t latency_us[LATENCY_US_LEVELS];
 	uint64_t latency_ms[LATENCY_MS_LEVELS];
 	struct disk_util disk;
-	int error;	       /* errno of the first failed I/O, 0 if none */
-	char engine_ran[16];   /* the engine that actually ran */
-	char engine_note[160]; /* why another engine ran, empty if none */
-	int64_t start_unix_ms; /* wall clock at start, for "timestamp" */
+	struct cpu_idleness idle; /* measured with --idle-prof only */
+	int error;		  /* errno of the first failed I/O, 0 if none */
+	char engine_ran[16];	  /* the engine that actually ran */
+	char engine_note[160];	  /* why another engine ran, empty if none */
+	int64_t start_unix_ms;	  /* wall clock at start, for "timestamp" */
 };
 
 /* Folds from's samples into into's, as if one set (unified_rw_reporting's
@@ -117,5 +127,6 @@ extern const char *const stats_latency_ms_label[LATENCY_MS_LEVELS];
 
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "stats/disk_sample.h"
+#include "stats/cpu_idle.h"
 
 #endif
