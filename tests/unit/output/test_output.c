@@ -382,7 +382,8 @@ static void test_percentile_blocks(struct checks *checks)
 	static const char *const blocks[] = { "slat_ns", "clat_ns", "lat_ns" };
 	struct job_options o;
 	struct job_stats *s = malloc(sizeof(*s));
-	if (!CHECK(s != NULL))
+	CHECK(s != NULL);
+	if (!s)
 		return;
 	make_stats(s);
 	for (unsigned flags = 0; flags < 8; flags++) {
@@ -394,7 +395,7 @@ static void test_percentile_blocks(struct checks *checks)
 			json_t *root = render_json(&o, s, plus);
 			for (unsigned b = 0; b < 3; b++) {
 				json_t *block = path(root, "write", blocks[b]);
-				int want = flags & (1u << b) ? 1 + plus : 0;
+				int want = (flags & (1u << b)) ? 1 + plus : 0;
 				if (!CHECK(blocks_of(block) == want))
 					fprintf(stderr, "flags %u plus %d: %s\n", flags, plus,
 						blocks[b]);
@@ -413,7 +414,8 @@ static void test_unified_rw_reporting(struct checks *checks)
 {
 	struct job_options o;
 	struct job_stats *s = malloc(sizeof(*s));
-	if (!CHECK(s != NULL))
+	CHECK(s != NULL);
+	if (!s)
 		return;
 	make_stats(s);
 	make_options(&o);
@@ -451,7 +453,8 @@ static void test_prios(struct checks *checks)
 {
 	struct job_options o;
 	struct job_stats *s = malloc(sizeof(*s));
-	if (!CHECK(s != NULL))
+	CHECK(s != NULL);
+	if (!s)
 		return;
 	make_stats(s);
 	make_options(&o);
@@ -488,8 +491,13 @@ static void test_terse(struct checks *checks)
 	struct job_stats *s = malloc(sizeof(*s));
 	char line[8192], *fields[200];
 	FILE *f = tmpfile();
-	if (!CHECK(s != NULL && f != NULL))
+	CHECK(s != NULL && f != NULL);
+	if (!s || !f) {
+		free(s);
+		if (f)
+			fclose(f);
 		return;
+	}
 	make_stats(s);
 	make_options(&o);
 	o.lat_percentiles = true;

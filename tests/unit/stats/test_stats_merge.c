@@ -35,7 +35,8 @@ static void test_running_merge(struct checks *checks)
 static void test_direction_merge(struct checks *checks)
 {
 	struct direction_stats *r = calloc(3, sizeof(*r));
-	if (!CHECK(r != NULL))
+	CHECK(r != NULL);
+	if (!r)
 		return;
 	for (unsigned i = 0; i < 40; i++) {
 		struct direction_stats *d = &r[i % 2];
