@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# fio_tests.bats - fio's own test scripts, from Debian's fio source package
+# of the installed fio's version (make deps puts them in
+# build/deps/share/fio-source/t/), run with `ebsbench fio` as the fio they
+# drive, through the one-line wrapper a user would write.
+#
+# t/latency_percentiles.py runs 22 jobs and checks, against the per-I/O
+# latency logs, the slat/clat/lat percentiles in JSON, json+ bins and the
+# terse line, unified_rw_reporting's "mixed" and cmdprio's per-priority
+# latencies.  Each test's outcome is asserted one by one: those ebsbench
+# supports must pass; the rest need options ebsbench does not have yet and
+# must fail on them loudly, the option named in the one-line error.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load_bats_libs
+
+FIO_T="$HELPERS_DIR/../../build/deps/share/fio-source/t"
+PYTHON=/usr/bin/python3
+
+# Tests that pass, and for each one that cannot yet, the error naming what
+# it needs.  12, 13, 14, 20 and 22 add --numjobs=4 (several jobs per run),
+# 21 and 22 --bssplit and --cmdprio_bssplit, 3 rw=randtrim, 9 --fsync.
+PASSING=(1 2 4 5 6 7 8 10 11 15 16 17 18 19)
+declare -gA NEEDS=(
+	[3]="option 'rw': invalid value 'randtrim'"
+	[9]="unknown or unsupported option 'fsync'"
+	[12]="unknown or unsupported option 'numjobs'"
+	[13]="unknown or unsupported option 'numjobs'"
+	[14]="unknown or unsupported option 'numjobs'"
+	[20]="unknown or unsupported option 'numjobs'"
+	[21]="unknown or unsupported option 'bssplit'"
+	[22]="unknown or unsupported option 'numjobs'"
+)
+
+# One run of the whole script for the file: about two minutes of jobs.
+setup_file() {
+	require_ebsbench
+	[ -f "$FIO_T/latency_percentiles.py" ] ||
+		fail "$FIO_T/latency_percentiles.py is missing: make deps unpacks fio's source"
+	WRAPPER="$BATS_FILE_TMPDIR/fio"
+	printf '#!/bin/sh\nexec "%s" fio "$@"\n' "$(realpath "$EBSBENCH")" >"$WRAPPER"
+	chmod +x "$WRAPPER"
+	LP_ROOT="$BATS_FILE_TMPDIR/latency"
+	(cd "$BATS_FILE_TMPDIR" && "$PYTHON" "$FIO_T/latency_percentiles.py" -f "$WRAPPER" \
+		-a "$LP_ROOT") >"$BATS_FILE_TMPDIR/latency.log" 2>&1 || true
+	export LP_ROOT LP_LOG="$BATS_FILE_TMPDIR/latency.log"
+}
+
+# outcome ID -> PASSED, FAILED or SKIPPED... as the script printed it.
+outcome() {
+	sed -n "s/^\*\{10\}Test $1 \(.*\)\*\{10\}\$/\1/p" "$LP_LOG"
+}
+
+@test "t/latency_percentiles.py ran all 22 tests, none skipped" {
+	run grep -c '^\*\{10\}Test [0-9]* ' "$LP_LOG"
+	[ "$output" = 22 ] || fail "want 22 test outcomes, got $output: $(tail -5 "$LP_LOG")"
+	run grep -E '^[0-9]+ tests passed, [0-9]+ failed, 0 skipped$' "$LP_LOG"
+	[ "$status" -eq 0 ] || fail "summary: $(tail -1 "$LP_LOG")"
+	local want="${#PASSING[@]} tests passed, ${#NEEDS[@]} failed, 0 skipped"
+	[ "$(tail -1 "$LP_LOG")" = "$want" ] || fail "want '$want', got '$(tail -1 "$LP_LOG")'"
+}
+
+@test "t/latency_percentiles.py: each supported test passes" {
+	local id bad=()
+	for id in "${PASSING[@]}"; do
+		[ "$(outcome "$id")" = PASSED ] || bad+=("$id: $(outcome "$id")")
+	done
+	[ "${#bad[@]}" -eq 0 ] || fail "not passed: ${bad[*]} (see $LP_ROOT)"
+}
+
+@test "t/latency_percentiles.py: each other test fails on the option it needs, named" {
+	local id dir bad=()
+	[ "$((${#PASSING[@]} + ${#NEEDS[@]}))" -eq 22 ] || fail "PASSING and NEEDS must cover 22 tests"
+	for id in "${!NEEDS[@]}"; do
+		dir=$(printf '%s/%03d' "$LP_ROOT" "$id")
+		[ "$(outcome "$id")" = FAILED ] || bad+=("$id: $(outcome "$id"), want FAILED")
+		grep -qF "ebsbench fio: ${NEEDS[$id]}" "$dir"/*.stderr ||
+			bad+=("$id: stderr '$(cat "$dir"/*.stderr)' does not name ${NEEDS[$id]}")
+		[ "$(cat "$dir"/*.exitcode)" = 2 ] || bad+=("$id: exit $(cat "$dir"/*.exitcode), want 2")
+	done
+	[ "${#bad[@]}" -eq 0 ] || fail "$(printf '%s\n' "${bad[@]}")"
+}
