@@ -238,6 +238,91 @@ static int set_max_jobs(struct job_options *o, const char *v)
 	return 0;
 }
 
+/* One "SIZE/PERCENT" or "SIZE/PERCENT/CLASS/LEVEL" (with_prio) entry of
+ * len bytes at text. */
+static int parse_bs_share(const char *text, size_t len, bool with_prio, struct bs_share *out)
+{
+	char entry[64], *fields[4];
+	unsigned n = 0, v[3] = { 0, OPTIONS_CMDPRIO_CLASS_RT, 0 };
+	const unsigned max[3] = { 100, 3, 7 };
+	uint64_t bs;
+	if (len == 0 || len >= sizeof(entry))
+		return -1;
+	memcpy(entry, text, len);
+	entry[len] = '\0';
+	for (char *save = NULL, *f = strtok_r(entry, "/", &save); f;
+	     f = strtok_r(NULL, "/", &save)) {
+		if (n == 4)
+			return -1;
+		fields[n++] = f;
+	}
+	if (n < 2 || (!with_prio && n != 2) || (with_prio && n == 3))
+		return -1;
+	if (options_parse_size(fields[0], &bs) || bs == 0 || bs > (64u << 20))
+		return -1;
+	for (unsigned i = 1; i < n; i++)
+		if (parse_uint(fields[i], max[i - 1], &v[i - 1]) || (i == 2 && v[1] == 0))
+			return -1;
+	*out = (struct bs_share){ .bs = (uint32_t)bs,
+				  .percent = v[0],
+				  .own_prio = n == 4,
+				  .ioprio = (uint16_t)(v[1] << 13 | v[2]) };
+	return 0;
+}
+
+/* A list of bs_share entries joined by ':' into shares; its count. */
+static int parse_bs_shares(const char *v, bool with_prio, struct bs_share *shares, unsigned *count)
+{
+	unsigned n = 0;
+	for (const char *p = v;; p++) {
+		size_t len = strcspn(p, ":");
+		if (n == OPTIONS_MAX_BSSPLIT || parse_bs_share(p, len, with_prio, &shares[n++]))
+			return -1;
+		p += len;
+		if (!*p)
+			break;
+	}
+	*count = n;
+	return 0;
+}
+
+/* fio's bssplit: the shares must make 100 %; one list for reads and
+ * writes alike (fio's "R,W" form is refused). */
+static int set_bssplit(struct job_options *o, const char *v)
+{
+	unsigned n, total = 0;
+	if (parse_bs_shares(v, false, o->bssplit, &n))
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		total += o->bssplit[i].percent;
+	if (total != 100)
+		return -1;
+	o->bssplit_count = n;
+	return 0;
+}
+
+/* fio's cmdprio_bssplit: for each size, shares of its I/Os (at most 100 %
+ * per size) with a class and level (cmdprio_class and cmdprio when left
+ * out, options_share_ioprio); the rest of that size's I/Os keep the
+ * default priority. */
+static int set_cmdprio_bssplit(struct job_options *o, const char *v)
+{
+	unsigned n;
+	if (parse_bs_shares(v, true, o->cmdprio_bssplit, &n))
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned total = 0;
+		for (unsigned j = 0; j < n; j++)
+			total += o->cmdprio_bssplit[j].bs == o->cmdprio_bssplit[i].bs
+					 ? o->cmdprio_bssplit[j].percent
+					 : 0;
+		if (total > 100)
+			return -1;
+	}
+	o->cmdprio_bssplit_count = n;
+	return 0;
+}
+
 /* fio's cmdprio_class: 1 (realtime), 2 (best effort) or 3 (idle). */
 static int set_cmdprio_class(struct job_options *o, const char *v)
 {
@@ -387,6 +472,10 @@ static const struct option_spec option_table[] = {
 	{ "cmdprio_class", VALUE_CUSTOM, 0, 0, set_cmdprio_class,
 	  "1 (realtime), 2 (best effort) or 3 (idle)" },
 	{ "cmdprio", VALUE_UINT, FIELD(cmdprio), 7, NULL, "a priority level 0-7" },
+	{ "bssplit", VALUE_CUSTOM, 0, 0, set_bssplit,
+	  "sizes and shares making 100 %, such as 64k/40:1024k/60" },
+	{ "cmdprio_bssplit", VALUE_CUSTOM, 0, 0, set_cmdprio_bssplit,
+	  "SIZE/PERCENT[/CLASS/LEVEL] entries joined by ':', at most 100 % per size" },
 	{ "idle-prof", VALUE_CUSTOM, 0, 0, set_idle_prof,
 	  "system or percpu (fio's calibrate is not supported)" },
 };
@@ -537,11 +626,19 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "missing --filename (a block device or file to test)");
 	else if (o->iodepth == 0)
 		snprintf(err, errlen, "option 'iodepth': must be at least 1");
-	else if (o->cmdprio_percentage && !o->ioengine->ioprio)
+	else if (options_cmdprio(o) && !o->ioengine->ioprio)
 		snprintf(err, errlen,
-			 "option 'cmdprio_percentage': ioengine %s has no I/O priorities "
-			 "(io_uring and libaio do)",
+			 "option '%s': ioengine %s has no I/O priorities (io_uring and libaio do)",
+			 o->cmdprio_bssplit_count ? "cmdprio_bssplit" : "cmdprio_percentage",
 			 o->ioengine->name);
+	else if (options_ioprios(o, NULL, 0) > OPTIONS_MAX_IOPRIOS)
+		snprintf(err, errlen, "option 'cmdprio_bssplit': more than %u distinct priorities",
+			 OPTIONS_MAX_IOPRIOS);
+	else if (o->bssplit_count && !options_rw_is_random(o->rw))
+		snprintf(err, errlen,
+			 "option 'bssplit': only random patterns (randread, randwrite, randrw) "
+			 "are supported, not rw=%s",
+			 options_rw_name(o->rw));
 	else if (o->time_based && o->runtime_ns == 0)
 		snprintf(err, errlen, "option 'time_based' needs --runtime");
 	else if ((o->iops_log[0] || o->bw_log[0]) && o->log_avg_msec == 0)
@@ -560,6 +657,54 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 uint16_t options_cmdprio_ioprio(const struct job_options *o)
 {
 	return (uint16_t)(o->cmdprio_class << 13 | o->cmdprio);
+}
+
+bool options_cmdprio(const struct job_options *o)
+{
+	return o->cmdprio_percentage || o->cmdprio_bssplit_count;
+}
+
+uint16_t options_share_ioprio(const struct job_options *o, const struct bs_share *share)
+{
+	return share->own_prio ? share->ioprio : options_cmdprio_ioprio(o);
+}
+
+unsigned options_ioprios(const struct job_options *o, uint16_t *prios, unsigned max)
+{
+	uint16_t all[OPTIONS_MAX_BSSPLIT + 1];
+	unsigned n = 0;
+	for (unsigned i = 0; i <= o->cmdprio_bssplit_count; i++) {
+		const struct bs_share *share = &o->cmdprio_bssplit[i];
+		uint16_t p = i < o->cmdprio_bssplit_count
+				     ? (share->percent ? options_share_ioprio(o, share) : 0)
+				     : (o->cmdprio_percentage ? options_cmdprio_ioprio(o) : 0);
+		bool seen = p == 0;
+		for (unsigned j = 0; j < n && !seen; j++)
+			seen = all[j] == p;
+		if (!seen)
+			all[n++] = p;
+	}
+	for (unsigned i = 0; i < n && i < max; i++)
+		prios[i] = all[i];
+	return n;
+}
+
+uint32_t options_max_bs(const struct job_options *o)
+{
+	uint32_t bs = o->bssplit_count ? 0 : o->bs;
+	for (unsigned i = 0; i < o->bssplit_count; i++)
+		if (o->bssplit[i].bs > bs)
+			bs = o->bssplit[i].bs;
+	return bs;
+}
+
+uint32_t options_min_bs(const struct job_options *o)
+{
+	uint32_t bs = o->bssplit_count ? UINT32_MAX : o->bs;
+	for (unsigned i = 0; i < o->bssplit_count; i++)
+		if (o->bssplit[i].bs < bs)
+			bs = o->bssplit[i].bs;
+	return bs;
 }
 
 bool options_rw_is_random(enum rw_pattern rw)

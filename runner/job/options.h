@@ -34,6 +34,18 @@ enum rate_process { RATE_LINEAR, RATE_POISSON };
 /* Highest --rate_iops per direction: 100 ns between issues. */
 #define OPTIONS_MAX_RATE_IOPS 10000000u
 
+/* One entry of fio's bssplit (a block size and its share of I/Os) or of
+ * cmdprio_bssplit (a share of that size's I/Os and their priority). */
+#define OPTIONS_MAX_BSSPLIT 16
+struct bs_share {
+	uint32_t bs;
+	unsigned percent;
+	bool own_prio;	 /* cmdprio_bssplit gave a class and level */
+	uint16_t ioprio; /* then: class << 13 | level */
+};
+/* Priorities cmdprio options may give I/Os, beside the default. */
+#define OPTIONS_MAX_IOPRIOS (STATS_PRIOS - 1)
+
 /* An option as the user wrote it, echoed back in fio's "job options". */
 struct given_option {
 	char name[32];
@@ -84,6 +96,13 @@ struct job_options {
 	unsigned cmdprio_class;
 	unsigned cmdprio;
 	enum idle_prof idle_prof;
+	/* --bssplit=64k/40:1024k/60: each I/O's size drawn by these shares
+	 * (none: every I/O is bs); --cmdprio_bssplit=64k/25/1/1:...: the
+	 * priorities of each size's I/Os, in place of cmdprio_percentage. */
+	struct bs_share bssplit[OPTIONS_MAX_BSSPLIT];
+	unsigned bssplit_count;
+	struct bs_share cmdprio_bssplit[OPTIONS_MAX_BSSPLIT];
+	unsigned cmdprio_bssplit_count;
 	double percentiles[OPTIONS_MAX_PERCENTILES];
 	unsigned percentile_count;
 	struct given_option given[OPTIONS_MAX_GIVEN];
@@ -124,6 +143,18 @@ bool options_rated(const struct job_options *o);
 const char *options_rate_process_name(enum rate_process p);
 /* The I/O priority cmdprio marks I/Os with: class << 13 | level. */
 uint16_t options_cmdprio_ioprio(const struct job_options *o);
+/* The priority of cmdprio_bssplit's share's I/Os. */
+uint16_t options_share_ioprio(const struct job_options *o, const struct bs_share *share);
+/* The distinct priorities the cmdprio options give (the default, 0, not
+ * counted), in the order given, up to max of them into prios; returns how
+ * many there are. */
+unsigned options_ioprios(const struct job_options *o, uint16_t *prios, unsigned max);
+/* Whether any I/O gets a priority of its own (cmdprio_percentage or
+ * cmdprio_bssplit). */
+bool options_cmdprio(const struct job_options *o);
+/* The largest and smallest I/O size: bs, or bssplit's extremes. */
+uint32_t options_max_bs(const struct job_options *o);
+uint32_t options_min_bs(const struct job_options *o);
 /* The pattern's fio name: "randread". */
 const char *options_rw_name(enum rw_pattern rw);
 

@@ -134,7 +134,8 @@ static int open_block(struct target *t, const struct job_options *o, const struc
 
 static int check_region(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
-	if (o->bs % t->logical_block || o->offset % t->logical_block) {
+	if (options_min_bs(o) % t->logical_block || options_max_bs(o) % t->logical_block ||
+	    o->offset % t->logical_block) {
 		snprintf(err, errlen,
 			 "%s: bs %" PRIu32 " and offset %" PRIu64 " must be multiples "
 			 "of the logical block size %u",
@@ -149,14 +150,14 @@ static int check_region(struct target *t, const struct job_options *o, char *err
 		return -1;
 	}
 	uint64_t region = o->size ? o->size : t->size - o->offset;
-	if (region < o->bs) {
+	if (region < options_max_bs(o)) {
 		snprintf(err, errlen,
 			 "%s: the region (%" PRIu64 " bytes) is smaller than bs %" PRIu32,
-			 o->filename, region, o->bs);
+			 o->filename, region, options_max_bs(o));
 		return -1;
 	}
 	t->region_offset = o->offset;
-	t->region_size = region - region % o->bs;
+	t->region_size = region - region % options_min_bs(o);
 	return 0;
 }
 

@@ -114,6 +114,8 @@ static void add_prios(json_t *dir, const struct job_options *o, const struct dir
 	json_t *prios = json_array();
 	for (unsigned p = 0; p < STATS_PRIOS; p++) {
 		const struct prio_stat *ps = &ds->prio[p];
+		if (ps->lat.n == 0)
+			continue;
 		json_t *one = json_object();
 		set_int(one, "prioclass", ps->ioprio >> 13);
 		set_int(one, "prio", ps->ioprio & 7);

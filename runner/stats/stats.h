@@ -43,8 +43,8 @@ struct prio_stat {
 	struct running_stat lat;
 	struct histogram hist;
 };
-/* The job's own priority and the one cmdprio_percentage gives. */
-#define STATS_PRIOS 2
+/* The job's own priority (slot 0) and those the cmdprio options give. */
+#define STATS_PRIOS 8
 
 struct direction_stats {
 	uint64_t ios;
@@ -56,7 +56,7 @@ struct direction_stats {
 	struct histogram slat_hist; /* asynchronous engines only, as fio */
 	struct histogram clat_hist;
 	struct histogram lat_hist;	    /* a rated job's lat counts from each I/O's due time */
-	struct prio_stat prio[STATS_PRIOS]; /* filled with cmdprio_percentage only */
+	struct prio_stat prio[STATS_PRIOS]; /* filled with the cmdprio options only */
 	struct sample_stat iops_samples;    /* IOPS of each window */
 	struct sample_stat bw_samples;	    /* KiB/s of each window */
 };

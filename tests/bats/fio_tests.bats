@@ -21,8 +21,8 @@ PYTHON=/usr/bin/python3
 
 # Tests that pass, and for each one that cannot yet, the error naming what
 # it needs.  12, 13, 14, 20 and 22 add --numjobs=4 (several jobs per run),
-# 21 and 22 --bssplit and --cmdprio_bssplit, 3 rw=randtrim, 9 --fsync.
-PASSING=(1 2 4 5 6 7 8 10 11 15 16 17 18 19)
+# 3 rw=randtrim, 9 --fsync.
+PASSING=(1 2 4 5 6 7 8 10 11 15 16 17 18 19 21)
 declare -gA NEEDS=(
 	[3]="option 'rw': invalid value 'randtrim'"
 	[9]="unknown or unsupported option 'fsync'"
@@ -30,7 +30,6 @@ declare -gA NEEDS=(
 	[13]="unknown or unsupported option 'numjobs'"
 	[14]="unknown or unsupported option 'numjobs'"
 	[20]="unknown or unsupported option 'numjobs'"
-	[21]="unknown or unsupported option 'bssplit'"
 	[22]="unknown or unsupported option 'numjobs'"
 )
 

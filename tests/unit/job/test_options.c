@@ -243,6 +243,51 @@ static void test_cmdprio(struct checks *checks)
 	CHECK(options_validate(&o, err, sizeof(err)) == 0);
 }
 
+/* bssplit's shares make 100 %; cmdprio_bssplit's at most 100 % per size,
+ * with their own class and level or cmdprio_class and cmdprio's. */
+static void test_bssplit(struct checks *checks)
+{
+	struct job_options o;
+	char err[256] = "";
+	uint16_t prios[8];
+	options_defaults(&o);
+	CHECK_EQ_U64(options_max_bs(&o), 4096);
+	CHECK(options_set(&o, "bssplit", "64k/40:1024k/60", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(o.bssplit_count, 2);
+	CHECK_EQ_U64(o.bssplit[1].bs, 1u << 20);
+	CHECK_EQ_U64(o.bssplit[1].percent, 60);
+	CHECK_EQ_U64(options_min_bs(&o), 65536);
+	CHECK_EQ_U64(options_max_bs(&o), 1u << 20);
+	CHECK(options_set(&o, "bssplit", "64k/40:1024k/50", err, sizeof(err)) < 0);
+	CHECK(strstr(err, "'bssplit'") != NULL);
+	CHECK(options_set(&o, "bssplit", "64k", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "bssplit", "64k/40:", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "bssplit", "64k/40,1m/60", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/25/1/1:64k/75/3/2:1024k/0", err,
+			  sizeof(err)) == 0);
+	CHECK_EQ_U64(o.cmdprio_bssplit_count, 3);
+	CHECK_EQ_U64(options_share_ioprio(&o, &o.cmdprio_bssplit[1]), 3u << 13 | 2);
+	CHECK_EQ_U64(options_ioprios(&o, prios, 8), 2);
+	CHECK_EQ_U64(prios[0], 1u << 13 | 1);
+	CHECK_EQ_U64(prios[1], 3u << 13 | 2);
+	CHECK(options_cmdprio(&o));
+	/* SIZE/PERCENT takes cmdprio_class and cmdprio, whenever they are set. */
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/30", err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "cmdprio_class", "2", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(options_share_ioprio(&o, &o.cmdprio_bssplit[0]), 2u << 13);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/60/1/1:64k/50/1/2", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/50/1", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/50/0/1", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/50/1/8", err, sizeof(err)) < 0);
+	/* Sizes for sequential patterns would overlap: refused, named. */
+	options_set(&o, "name", "b", err, sizeof(err));
+	options_set(&o, "filename", "/dev/null", err, sizeof(err));
+	options_set(&o, "ioengine", "libaio", err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "'bssplit'"));
+	options_set(&o, "rw", "randrw", err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+}
+
 CHECK_MAIN(test_benchmark_command, test_units, test_errors_name_the_option,
 	   test_second_job_is_refused, test_validate, test_percentile_list,
-	   test_json_job_uses_the_same_table, test_fio_script_options, test_cmdprio)
+	   test_json_job_uses_the_same_table, test_fio_script_options, test_cmdprio, test_bssplit)
