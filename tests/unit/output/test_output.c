@@ -366,6 +366,17 @@ static void test_normal_numbers(struct checks *checks)
 	free(text);
 }
 
+/* make_stats on the heap (a job's stats hold several histograms); NULL,
+ * after a failed check, when out of memory. */
+static struct job_stats *new_stats(struct checks *checks)
+{
+	struct job_stats *s = malloc(sizeof(*s));
+	CHECK(s != NULL);
+	if (s)
+		make_stats(s);
+	return s;
+}
+
 /* Whether block has percentiles and bins: 0 neither, 1 percentiles only,
  * 2 both, 3 bins only (never right). */
 static int blocks_of(json_t *block)
@@ -381,11 +392,9 @@ static void test_percentile_blocks(struct checks *checks)
 {
 	static const char *const blocks[] = { "slat_ns", "clat_ns", "lat_ns" };
 	struct job_options o;
-	struct job_stats *s = malloc(sizeof(*s));
-	CHECK(s != NULL);
+	struct job_stats *s = new_stats(checks);
 	if (!s)
 		return;
-	make_stats(s);
 	for (unsigned flags = 0; flags < 8; flags++) {
 		for (int plus = 0; plus < 2; plus++) {
 			make_options(&o);
@@ -413,11 +422,9 @@ static void test_percentile_blocks(struct checks *checks)
 static void test_unified_rw_reporting(struct checks *checks)
 {
 	struct job_options o;
-	struct job_stats *s = malloc(sizeof(*s));
-	CHECK(s != NULL);
+	struct job_stats *s = new_stats(checks);
 	if (!s)
 		return;
-	make_stats(s);
 	make_options(&o);
 	o.unified_rw_reporting = UNIFIED_MIXED;
 	o.lat_percentiles = true;
@@ -452,11 +459,9 @@ static void test_unified_rw_reporting(struct checks *checks)
 static void test_prios(struct checks *checks)
 {
 	struct job_options o;
-	struct job_stats *s = malloc(sizeof(*s));
-	CHECK(s != NULL);
+	struct job_stats *s = new_stats(checks);
 	if (!s)
 		return;
-	make_stats(s);
 	make_options(&o);
 	struct direction_stats *r = &s->dir[DDIR_READ];
 	r->prio[1].ioprio = 1u << 13 | 4;
@@ -488,17 +493,16 @@ static void test_prios(struct checks *checks)
 static void test_terse(struct checks *checks)
 {
 	struct job_options o;
-	struct job_stats *s = malloc(sizeof(*s));
+	struct job_stats *s = new_stats(checks);
 	char line[8192], *fields[200];
 	FILE *f = tmpfile();
-	CHECK(s != NULL && f != NULL);
+	CHECK(f != NULL);
 	if (!s || !f) {
 		free(s);
 		if (f)
 			fclose(f);
 		return;
 	}
-	make_stats(s);
 	make_options(&o);
 	o.lat_percentiles = true;
 	o.output_format = OUTPUT_TERSE | OUTPUT_JSON;
