@@ -220,9 +220,13 @@ static void print_direction(FILE *out, const struct job_options *o,
 	print_lat(out, "slat", &ds->slat);
 	print_lat(out, "clat", &ds->clat);
 	print_lat(out, " lat", &ds->lat);
-	if (ds->clat.n)
+	/* As fio: each latency's percentiles as its *_percentiles option says
+	 * (a rated job's lat always, as fio's lat_percentiles=1). */
+	if (ds->slat.n && o->slat_percentiles)
+		print_percentiles(out, o, &ds->slat_hist, "slat");
+	if (ds->clat.n && o->clat_percentiles)
 		print_percentiles(out, o, &ds->clat_hist, "clat");
-	if (ds->lat.n && options_rated(o)) /* as fio's lat_percentiles=1 */
+	if (ds->lat.n && (o->lat_percentiles || options_rated(o)))
 		print_percentiles(out, o, &ds->lat_hist, " lat");
 	if (ds->bw_samples.n)
 		print_bw(out, &ds->bw_samples, bw);

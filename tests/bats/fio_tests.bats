@@ -81,3 +81,33 @@ outcome() {
 	done
 	[ "${#bad[@]}" -eq 0 ] || fail "$(printf '%s\n' "${bad[@]}")"
 }
+
+# keys_of FILE -> every key path of jobs[0] that fio also writes, one a line
+# (ours adds "ebsbench"; values and "job options" differ by nature).
+keys_of() {
+	jq -r '.jobs[0] | del(.ebsbench, ."job options") | paths | map(tostring) | join(".")' "$1" |
+		sed -E 's/\.(bins|percentile)\.[0-9.]+$/.\1.N/' | sort -u
+}
+
+@test "null engine, percentile flags, unified_rw_reporting=both: fio's JSON keys and terse fields" {
+	cd "$BATS_TEST_TMPDIR"
+	local args=(--name=keys --ioengine=null --size=16M --rw=randrw --runtime=1 --time_based
+		--slat_percentiles=1 --clat_percentiles=0 --lat_percentiles=1
+		--unified_rw_reporting=both --output-format=terse,json+)
+	fio "${args[@]}" --output=fio.out || fail "fio itself failed"
+	"$EBSBENCH" fio "${args[@]}" --output=ours.out 2>/dev/null || fail "ebsbench failed"
+	local f
+	for f in fio ours; do
+		head -1 "$f.out" >"$f.terse"
+		tail -n +2 "$f.out" >"$f.json"
+	done
+	run diff <(keys_of fio.json) <(keys_of ours.json)
+	[ "$status" -eq 0 ] || fail "JSON keys differ from fio's (< fio, > ours): $output"
+	# percentiles under lat_ns only (synchronous: no slat samples), and mixed.
+	[ "$(jq '.jobs[0].mixed.lat_ns.percentile | length' ours.json)" -eq 17 ] ||
+		fail "no lat percentiles in mixed: $(jq -c '.jobs[0].mixed.lat_ns' ours.json)"
+	[ "$(jq '.jobs[0].read.slat_ns.N' ours.json)" -eq 0 ] || fail "a synchronous engine has slat"
+	run awk -F';' '{ print NF }' fio.terse ours.terse
+	[ "${lines[0]}" = 162 ] || fail "fio's terse line has ${lines[0]} fields, not 162"
+	[ "${lines[1]}" = "${lines[0]}" ] || fail "ours has ${lines[1]} fields, fio's ${lines[0]}"
+}
