@@ -32,7 +32,8 @@ struct engine;
 struct engine_ops {
 	const char *name;
 	/* Completes I/O inside commit, so the time before commit is the
-	 * issue time and slat is zero, as fio reports for sync engines. */
+	 * issue time and there is no submission latency: the job records no
+	 * slat samples, as fio reports for sync engines. */
 	bool synchronous;
 	/* Passes io_unit.ioprio to the kernel (fio's cmdprio_* options). */
 	bool ioprio;

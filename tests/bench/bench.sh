@@ -99,7 +99,8 @@ one() {
 # one_null TOOL ROUND: fio's null engine, run once, measured as one does;
 # appends "iops cpu_per_mio rss_mib" to $WORK/TOOL.null.
 one_null() {
-	local tool=$1 round=$2 cmd base="$WORK/$tool.null.$2"
+	local tool=$1 round=$2 cmd
+	local base="$WORK/$tool.null.$round"
 	if [ "$tool" = fio ]; then cmd=(fio); else cmd=("$EBSBENCH" fio); fi
 	(cd "$WORK" && "$TIME" -f '%U %S %M' -o "$base.time" "${cmd[@]}" --name=bench-null \
 		--ioengine=null --size=1G --rw=randread --bs=4k --runtime="$SECONDS_PER_RUN" \
