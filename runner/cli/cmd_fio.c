@@ -23,7 +23,8 @@ static const char usage_tail[] =
 	"  --output-format=normal|json|json+|terse[,...] --output=FILE --percentile_list=A:B:...\n"
 	"  --slat_percentiles --clat_percentiles --lat_percentiles\n"
 	"  --unified_rw_reporting=none|mixed|both --cmdprio_percentage --cmdprio_class\n"
-	"  --cmdprio --idle-prof=system|percpu --max-jobs --thread --verify=0\n"
+	"  --cmdprio --bssplit=BS/PCT:... --cmdprio_bssplit=BS/PCT[/CLASS/LEVEL]:...\n"
+	"  --idle-prof=system|percpu --max-jobs --thread --verify=0\n"
 	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
 	"  --write_hist_log=P --log_hist_msec=MS --log_hist_coarseness=0-6\n"
 	"Results go to stdout (or --output); progress and errors to stderr.\n";

@@ -140,11 +140,11 @@ static uint16_t choose_ioprio(struct job_loop *L, uint32_t bs)
  * bssplit the offsets come in steps of the smallest size). */
 static uint64_t fit_in_region(const struct job_loop *L, uint64_t offset, uint32_t length)
 {
-	uint64_t end = L->t->region_offset + L->t->region_size;
+	uint64_t base = L->t->region_offset, end = base + L->t->region_size;
 	uint32_t step = options_min_bs(L->o);
 	if (offset + length <= end)
 		return offset;
-	return (end - length) / step * step;
+	return base + (end - length - base) / step * step;
 }
 
 /* Takes a free unit for the next offset in direction ddir, its latency
@@ -164,7 +164,7 @@ static struct io_unit *queue_io(struct job_loop *L, enum ddir ddir, uint64_t sta
 	u->offset = fit_in_region(L, offset, u->length);
 	u->ddir = ddir;
 	if (u->ddir == DDIR_WRITE) /* so a later run knows the data as its own */
-		data_mark_stamp(u->buf, u->length, offset);
+		data_mark_stamp(u->buf, u->length, u->offset);
 	u->ioprio = choose_ioprio(L, u->length);
 	u->start_ns = start_ns;
 	u->issue_ns = now;
