@@ -66,6 +66,7 @@ static int uring_queue(struct engine *e, struct io_unit *u)
 		io_uring_prep_write(sqe, fd, u->buf, u->length, u->offset);
 	if (st->fixed_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->ioprio = u->ioprio;
 	io_uring_sqe_set_data(sqe, u);
 	return 0;
 }
@@ -149,6 +150,7 @@ static void uring_teardown(struct engine *e)
 const struct engine_ops engine_io_uring_ops = {
 	.name = "io_uring",
 	.synchronous = false,
+	.ioprio = true,
 	.setup = uring_setup,
 	.queue = uring_queue,
 	.commit = uring_commit,

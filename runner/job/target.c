@@ -134,7 +134,8 @@ static int open_block(struct target *t, const struct job_options *o, const struc
 
 static int check_region(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
-	if (o->bs % t->logical_block || o->offset % t->logical_block) {
+	if (options_min_bs(o) % t->logical_block || options_max_bs(o) % t->logical_block ||
+	    o->offset % t->logical_block) {
 		snprintf(err, errlen,
 			 "%s: bs %" PRIu32 " and offset %" PRIu64 " must be multiples "
 			 "of the logical block size %u",
@@ -149,14 +150,14 @@ static int check_region(struct target *t, const struct job_options *o, char *err
 		return -1;
 	}
 	uint64_t region = o->size ? o->size : t->size - o->offset;
-	if (region < o->bs) {
+	if (region < options_max_bs(o)) {
 		snprintf(err, errlen,
 			 "%s: the region (%" PRIu64 " bytes) is smaller than bs %" PRIu32,
-			 o->filename, region, o->bs);
+			 o->filename, region, options_max_bs(o));
 		return -1;
 	}
 	t->region_offset = o->offset;
-	t->region_size = region - region % o->bs;
+	t->region_size = region - region % options_min_bs(o);
 	return 0;
 }
 
@@ -168,11 +169,26 @@ static int enable_direct(struct target *t, const char *path, char *err, size_t e
 	return 0;
 }
 
+/* A diskless engine's (null's) target: no file, a region of --size. */
+static int open_nothing(struct target *t, const struct job_options *o, char *err, size_t errlen)
+{
+	if (!o->size) {
+		snprintf(err, errlen, "ioengine %s needs --size (it has no file to measure)",
+			 o->ioengine->name);
+		return -1;
+	}
+	t->size = o->offset + o->size;
+	t->logical_block = 1; /* no device: any bs and offset */
+	return check_region(t, o, err, errlen);
+}
+
 int target_open(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
 	struct stat st;
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	if (o->ioengine->diskless)
+		return open_nothing(t, o, err, errlen);
 	bool exists = stat(o->filename, &st) == 0;
 	if (!exists && errno != ENOENT) {
 		snprintf(err, errlen, "cannot open %s: %s", o->filename, strerror(errno));

@@ -11,7 +11,9 @@
 #                   million completed I/Os
 #   peak RSS        MiB, /usr/bin/time's %M
 # Targets: IOPS >= fio, CPU per I/O <= 0.9 x fio, RSS <= 8 MiB, binary
-# <= 1 MiB.  The table goes to stdout, progress to stderr; the exit status is
+# <= 1 MiB.  Then --ioengine=null (no device, no data: each tool's own cost
+# per I/O, 4k randread qd1), the same rounds and measures, printed beside
+# the rest and asserted on nothing.  The table goes to stdout, progress to stderr; the exit status is
 # non-zero when a target fails (1) or the bench cannot run (2).
 set -euo pipefail
 
@@ -94,6 +96,27 @@ one() {
 		awk '{ printf "%.0f IOPS, %.3f CPU s/M I/O, %.1f MiB RSS", $1, $2, $3 }')"
 }
 
+# one_null TOOL ROUND: fio's null engine, run once, measured as one does;
+# appends "iops cpu_per_mio rss_mib" to $WORK/TOOL.null.
+one_null() {
+	local tool=$1 round=$2 cmd
+	local base="$WORK/$tool.null.$round"
+	if [ "$tool" = fio ]; then cmd=(fio); else cmd=("$EBSBENCH" fio); fi
+	(cd "$WORK" && "$TIME" -f '%U %S %M' -o "$base.time" "${cmd[@]}" --name=bench-null \
+		--ioengine=null --size=1G --rw=randread --bs=4k --runtime="$SECONDS_PER_RUN" \
+		--time_based --output-format=json >"$base.json" 2>"$base.err") ||
+		die "$tool (null) failed: $(cat "$base.err")"
+	local iops ios
+	iops=$(jq -er '.jobs[0].read.iops | numbers' "$base.json") ||
+		die "$tool (null): no IOPS in its JSON ($base.json)"
+	ios=$(jq -er '.jobs[0].read.total_ios | numbers' "$base.json")
+	tail -1 "$base.time" | awk -v ios="$ios" -v iops="$iops" \
+		'{ printf "%.1f %.4f %.2f\n", iops, ($1 + $2) * 1e6 / ios, $3 / 1024 }' \
+		>>"$WORK/$tool.null"
+	say "  round $round $(printf '%-4s' "$tool") null: $(tail -1 "$WORK/$tool.null" |
+		awk '{ printf "%.0f IOPS, %.3f CPU s/M I/O, %.1f MiB RSS", $1, $2, $3 }')"
+}
+
 # med FILE COLUMN -> the median of a column.
 med() {
 	awk -v c="$2" '{ print $c }' "$1" | sort -g |
@@ -106,6 +129,12 @@ for engine in $ENGINES; do
 		one fio "$engine" "$round"
 		one ours "$engine" "$round"
 	done
+done
+
+say "null: $ROUNDS rounds of ${SECONDS_PER_RUN} s, fio and ebsbench alternately"
+for round in $(seq 1 "$ROUNDS"); do
+	one_null fio "$round"
+	one_null ours "$round"
 done
 
 FAILED=0
@@ -142,6 +171,14 @@ for engine in $ENGINES; do
 		"$(cmp_le "$o_cpu" "$(awk -v f="$f_cpu" 'BEGIN { print 0.9 * f }')")"
 	row "$engine peak RSS MiB" "$f_rss" "$o_rss" "<= 8 MiB" "$(cmp_le "$o_rss" 8)"
 done
+# The null engine's rows inform; they pass or fail nothing.
+info_row() {
+	printf '%-28s %12s %12s %8s  %-18s %s\n' "$1" "$2" "$3" \
+		"$(awk -v o="$3" -v f="$2" 'BEGIN { printf "%.3f", f ? o / f : 0 }')" "(printed only)" -
+}
+info_row "null IOPS (qd1, no I/O)" "$(printf '%.0f' "$(med "$WORK/fio.null" 1)")" \
+	"$(printf '%.0f' "$(med "$WORK/ours.null" 1)")"
+info_row "null CPU s / M I/O" "$(med "$WORK/fio.null" 2)" "$(med "$WORK/ours.null" 2)"
 size=$(stat -c %s "$EBSBENCH")
 row "binary size bytes" "-" "$size" "<= 1 MiB" "$(cmp_le "$size" $((1 << 20)))"
 if readelf -l "$EBSBENCH" 2>/dev/null | grep -q INTERP; then
