@@ -172,6 +172,10 @@ static void test_json_job_uses_the_same_table(struct checks *checks)
 	obj = json_loads("{\"name\": \"x\", \"numjobs\": 4}", 0, &jerr);
 	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'numjobs'"));
 	json_decref(obj);
+	obj = json_loads("{\"name\": \"x\", \"numjobs\": 1, \"idle-prof\": \"system\"}", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'idle-prof'"));
+	json_decref(obj);
+	o.idle_prof = IDLE_PROF_NONE;
 	obj = json_loads("{\"name\": \"x\", \"numjobs\": 1, \"stonewall\": true}", 0, &jerr);
 	CHECK(options_apply_json(&o, obj, err, sizeof(err)) == 0);
 	json_decref(obj);

@@ -1,5 +1,6 @@
 /* test_stats_merge.c - directions merged as one sample set (unified_rw_reporting's
- * mixed), and CPU idleness from /proc/stat readings (--idle-prof). */
+ * mixed, group_reporting's sums), and CPU idleness from /proc/stat readings
+ * (--idle-prof). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,32 @@ static void test_direction_merge(struct checks *checks)
 	free(r);
 }
 
+/* Window samples add up, as fio's sum_stat with pure_sum: two jobs (or
+ * directions) of 100 and 300 IOPS a window make 400, not their average. */
+static void test_samples_summed(struct checks *checks)
+{
+	struct direction_stats *r = calloc(3, sizeof(*r));
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	for (unsigned i = 0; i < 4; i++) {
+		stats_sample_add(&r[0].iops_samples, 90 + 10.0 * (i % 3));
+		stats_sample_add(&r[1].iops_samples, 300);
+		stats_sample_add(&r[1].bw_samples, 1200);
+	}
+	stats_direction_merge(&r[2], &r[0]);
+	stats_direction_merge(&r[2], &r[1]);
+	const struct sample_stat *iops = &r[2].iops_samples;
+	CHECK_NEAR(iops->mean, r[0].iops_samples.mean + 300, 1e-9);
+	CHECK_NEAR(iops->min, 90 + 300, 1e-9);
+	CHECK_NEAR(iops->max, 110 + 300, 1e-9);
+	CHECK_EQ_U64(iops->n, 8);
+	/* An empty side leaves the other as it was. */
+	CHECK_NEAR(r[2].bw_samples.mean, 1200, 1e-9);
+	CHECK_EQ_U64(r[2].bw_samples.n, 4);
+	free(r);
+}
+
 /* idle + iowait over all ticks between two readings, per CPU and in all. */
 static void test_cpu_idle(struct checks *checks)
 {
@@ -91,4 +118,4 @@ static void test_cpu_idle(struct checks *checks)
 	CHECK(a.valid && a.ncpu >= 1 && b.total[0] >= a.total[0]);
 }
 
-CHECK_MAIN(test_running_merge, test_direction_merge, test_cpu_idle)
+CHECK_MAIN(test_running_merge, test_direction_merge, test_samples_summed, test_cpu_idle)
