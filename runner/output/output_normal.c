@@ -391,6 +391,21 @@ static void print_report(FILE *out, const struct job_report *r)
 	print_job_totals(out, r->o, s);
 }
 
+/* fio's show_idle_prof_stats: the run's idleness after the disk; the unit
+ * of work is fio's calibrated loop's, 0 here (stats/cpu_idle.h). */
+static void print_idleness(FILE *out, const struct run_report *run)
+{
+	const struct cpu_idleness *idle = run->idle;
+	if (run->idle_prof == IDLE_PROF_NONE || !idle)
+		return;
+	fprintf(out, "\nCPU idleness:\n  system: %3.2f%%\n", idle->system);
+	for (unsigned i = 0; run->idle_prof == IDLE_PROF_PERCPU && i < idle->ncpu; i++)
+		fprintf(out, "%s%3.2f%%", i ? ", " : "  percpu: ", idle->cpu[i]);
+	if (run->idle_prof == IDLE_PROF_PERCPU && idle->ncpu)
+		fputc('\n', out);
+	fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", 0.0, 0.0);
+}
+
 int output_normal_run(FILE *out, const struct run_report *run)
 {
 	const struct job_report *r = run->r;
@@ -410,6 +425,7 @@ int output_normal_run(FILE *out, const struct run_report *run)
 		print_group(out, &r[from], i - from);
 	}
 	print_disk(out, run->disk);
+	print_idleness(out, run);
 	if (fflush(out) == EOF || ferror(out))
 		return -1;
 	return 0;

@@ -257,3 +257,19 @@ in_cap() {
 	assert_equal "$status" 2
 	[[ $stderr == *"idle.fio:4"*"'idle-prof' belongs on the command line"* ]] || fail "stderr: $stderr"
 }
+
+# idle_shape FILE -> the normal report's CPU idleness block with every
+# figure replaced by N, so fio's and ours compare line by line.
+idle_shape() {
+	sed -n '/^CPU idleness:$/,$p' "$1" | sed -E 's/[0-9]+\.[0-9]+/N/g'
+}
+
+@test "--idle-prof in the normal report: fio's CPU idleness block, a figure per CPU" {
+	local args=(--ioengine=null --size=16M --rw=randread --runtime=1 --time_based
+		--idle-prof=percpu --name=a --name=b --stonewall)
+	fio "${args[@]}" >fio.txt 2>fio.err || fail "fio failed: $(cat fio.err)"
+	"$EBSBENCH" fio "${args[@]}" >ours.txt 2>ours.err || fail "ebsbench failed: $(cat ours.err)"
+	[ -n "$(idle_shape fio.txt)" ] || fail "fio printed no CPU idleness: $(cat fio.txt)"
+	# The same lines, and as many per-CPU figures as fio's (one per CPU).
+	assert_equal "$(idle_shape ours.txt)" "$(idle_shape fio.txt)"
+}
