@@ -12,7 +12,10 @@
 #   - a signal stops the running jobs and starts no later group;
 #   - errors name the option and FILE:LINE;
 #   - fio's own t/jsonplus2csv_test.py (three --name jobs, json+) with
-#     `ebsbench fio` as its fio.
+#     `ebsbench fio` as its fio;
+#   - several jobs in terse,json at once (null engine): fio's terse lines,
+#     then one JSON whose cpu_idleness (--idle-prof, the command line's
+#     only) covers the run, and the normal report's CPU idleness block.
 
 bats_require_minimum_version 1.5.0
 
