@@ -77,19 +77,18 @@ static int open_file(struct target *t, const struct job_options *o, const struct
 {
 	bool writes = options_rw_writes(o->rw);
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
-	if (exists && !writes && (uint64_t)st->st_size >= o->offset + o->size)
-		flags = O_RDONLY | O_CLOEXEC;
-	int fd = open(o->filename, flags, 0644);
-	if (fd < 0)
-		return open_error(o->filename, writes, errno, err, errlen);
 	uint64_t have = exists ? (uint64_t)st->st_size : 0;
 	uint64_t want = o->size ? o->offset + o->size : have;
-	if (want == 0) {
-		close(fd);
+	if (want == 0) { /* refused before it is created: nothing left behind */
 		snprintf(err, errlen, "%s: --size is needed to create an empty or missing file",
 			 o->filename);
 		return -1;
 	}
+	if (exists && !writes && have >= o->offset + o->size)
+		flags = O_RDONLY | O_CLOEXEC;
+	int fd = open(o->filename, flags, 0644);
+	if (fd < 0)
+		return open_error(o->filename, writes, errno, err, errlen);
 	if (have < want && lay_out_file(fd, o->filename, have, want, err, errlen)) {
 		close(fd);
 		return -1;

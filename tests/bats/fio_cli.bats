@@ -332,6 +332,12 @@ NEVER_ARGS=(--filename=never --size=1M --rw=randwrite)
 	[ "$(jq -r '.jobs[0].write.io_bytes' <<<"$output")" -eq 1048576 ] || fail "wrote: $output"
 	# A --name is still needed to name it.
 	usage_error "--name" --size=1M
+	# Without --size there is nothing to lay out: refused, and no empty
+	# file left behind (fio creates none either).
+	run --separate-stderr "$EBSBENCH" fio --name=nosize
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"nosize.0.0: --size is needed"* ]] || fail "stderr: $stderr"
+	[ ! -e nosize.0.0 ] || fail "a refused job left nosize.0.0 behind"
 }
 
 # (A job without a filename is no longer an error: it runs on fio's
