@@ -14,7 +14,7 @@
 
 /* The usage, in two parts around the engine names the registry gives. */
 static const char usage_head[] =
-	"usage: ebsbench fio [JOBFILE...] [--name=NAME --filename=DEV|FILE [options]]...\n"
+	"usage: ebsbench fio [JOBFILE...] [--name=NAME [--filename=DEV|FILE] [options]]...\n"
 	"Runs jobs the way fio would, from fio job files and fio's option names:\n"
 	"  --size --offset --rw=read|write|randread|randwrite|randrw|rw --rwmixread --bs\n"
 	"  --iodepth --runtime --time_based --ramp_time --ioengine=";
@@ -23,7 +23,11 @@ static const char usage_tail[] =
 	"  --direct --norandommap --randrepeat --randseed --group_reporting\n"
 	"  --numjobs=N --stonewall|--wait_for_previous (options before the first --name\n"
 	"  apply to every job; a job file's [global] to the jobs after it)\n"
-	"  --output-format=normal|json|json+ --output=FILE --percentile_list=A:B:...\n"
+	"  --output-format=normal|json|json+|terse[,...] --output=FILE --percentile_list=A:B:...\n"
+	"  --slat_percentiles --clat_percentiles --lat_percentiles\n"
+	"  --unified_rw_reporting=none|mixed|both --cmdprio_percentage --cmdprio_class\n"
+	"  --cmdprio --bssplit=BS/PCT:... --cmdprio_bssplit=BS/PCT[/CLASS/LEVEL]:...\n"
+	"  --idle-prof=system|percpu --max-jobs --thread --verify=0\n"
 	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
 	"  --write_hist_log=P --log_hist_msec=MS --log_hist_coarseness=0-6\n"
 	"Results go to stdout (or --output); progress and errors to stderr.\n";
@@ -57,14 +61,18 @@ static unsigned build_reports(const struct job_list *l, const struct jobs_result
 	return n;
 }
 
+/* Every format --output-format names, over the n reports. */
 static int print_reports(FILE *out, const struct job_list *l, const struct job_report *r,
 			 unsigned n, const struct jobs_result *res)
 {
-	unsigned format = l->run->output_format;
-	if (format == OUTPUT_NORMAL)
-		return output_normal_run(out, r, n, &res->disk);
-	return output_json_run(out, l->global, r, n, &res->disk, res->start_unix_ms,
-			       format == OUTPUT_JSON_PLUS);
+	const struct run_report run = { .global = l->global,
+					.r = r,
+					.n = n,
+					.disk = &res->disk,
+					.start_unix_ms = res->start_unix_ms,
+					.idle_prof = l->run->idle_prof,
+					.idle = &res->idle };
+	return output_formats(out, &run, l->run->output_format);
 }
 
 /* Writes the run's results to stdout or --output. */

@@ -15,6 +15,7 @@ static const struct engine_ops *const registry[] = {
 	&engine_io_uring_ops,
 	&engine_libaio_ops,
 	&engine_psync_ops,
+	&engine_null_ops,
 };
 #define REGISTRY_SIZE (sizeof(registry) / sizeof(registry[0]))
 

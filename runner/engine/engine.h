@@ -23,6 +23,7 @@ struct io_unit {
 	uint64_t issue_ns;    /* handed to the kernel: start of clat */
 	int64_t result;	      /* bytes transferred, or -errno */
 	unsigned index;	      /* position in the loop's array */
+	uint16_t ioprio;      /* I/O priority, class << 13 | level; 0: the default */
 	struct io_unit *next; /* free list link */
 };
 
@@ -31,8 +32,13 @@ struct engine;
 struct engine_ops {
 	const char *name;
 	/* Completes I/O inside commit, so the time before commit is the
-	 * issue time and slat is zero, as fio reports for sync engines. */
+	 * issue time and there is no submission latency: the job records no
+	 * slat samples, as fio reports for sync engines. */
 	bool synchronous;
+	/* Passes io_unit.ioprio to the kernel (fio's cmdprio_* options). */
+	bool ioprio;
+	/* Moves no data and opens no file, as fio's null engine. */
+	bool diskless;
 	/* Prepares for depth I/Os in flight on fd; -errno on failure. */
 	int (*setup)(struct engine *e, int fd, unsigned depth);
 	/* Optional (NULL: nothing to gain): after setup, pins the count
@@ -65,6 +71,7 @@ struct engine {
 extern const struct engine_ops engine_io_uring_ops;
 extern const struct engine_ops engine_libaio_ops;
 extern const struct engine_ops engine_psync_ops;
+extern const struct engine_ops engine_null_ops;
 
 /* The engine called `name` (fio's --ioengine value); NULL if none is. */
 const struct engine_ops *engine_find(const char *name);

@@ -102,6 +102,7 @@ static int uring_queue(struct engine *e, struct io_unit *u)
 		io_uring_prep_write(sqe, fd, u->buf, u->length, u->offset);
 	if (st->fixed_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->ioprio = u->ioprio;
 	io_uring_sqe_set_data(sqe, u);
 	return 0;
 }
@@ -195,6 +196,7 @@ static void uring_teardown(struct engine *e)
 const struct engine_ops engine_io_uring_ops = {
 	.name = "io_uring",
 	.synchronous = false,
+	.ioprio = true,
 	.setup = uring_setup,
 	.register_buffers = uring_register_buffers,
 	.queue = uring_queue,

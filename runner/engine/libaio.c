@@ -55,6 +55,8 @@ static int aio_queue(struct engine *e, struct io_unit *u)
 	else
 		io_prep_pwrite(cb, st->fd, u->buf, u->length, (long long)u->offset);
 	cb->data = u;
+	cb->aio_reqprio = (short)u->ioprio;
+	cb->u.c.flags |= u->ioprio ? 1u << 1 : 0; /* IOCB_FLAG_IOPRIO */
 	st->batch[st->pending++] = cb;
 	return 0;
 }
@@ -121,6 +123,7 @@ static void aio_teardown(struct engine *e)
 const struct engine_ops engine_libaio_ops = {
 	.name = "libaio",
 	.synchronous = false,
+	.ioprio = true,
 	.setup = aio_setup,
 	.queue = aio_queue,
 	.commit = aio_commit,

@@ -69,13 +69,14 @@ static int loop_engine_start(struct job_loop *L, int fd)
 static int units_alloc(struct job_loop *L)
 {
 	size_t align = L->t->logical_block > 4096 ? L->t->logical_block : 4096;
-	size_t bytes = (size_t)L->depth * L->o->bs;
+	uint32_t unit_bytes = options_max_bs(L->o);
+	size_t bytes = (size_t)L->depth * unit_bytes;
 	L->units = calloc(L->depth, sizeof(*L->units));
 	L->done = calloc(L->depth, sizeof(*L->done));
 	L->batch = calloc(L->depth, sizeof(*L->batch));
 	if (!L->units || !L->done || !L->batch || posix_memalign(&L->buffers, align, bytes)) {
 		snprintf(L->err, L->errlen, "out of memory for %u buffers of %" PRIu32 " bytes",
-			 L->depth, L->o->bs);
+			 L->depth, unit_bytes);
 		return -1;
 	}
 	/* Random contents, as fio writes, so nothing downstream can compress
@@ -86,7 +87,7 @@ static int units_alloc(struct job_loop *L)
 	for (unsigned i = 0; i < L->depth; i++) {
 		struct io_unit *u = &L->units[i];
 		u->index = i;
-		u->buf = (char *)L->buffers + (size_t)i * L->o->bs;
+		u->buf = (char *)L->buffers + (size_t)i * unit_bytes;
 		u->next = L->free_list;
 		L->free_list = u;
 	}
@@ -99,6 +100,52 @@ static enum ddir choose_ddir(struct job_loop *L)
 	if (rw == RW_RANDRW || rw == RW_READWRITE)
 		return rng_below(&L->mix, 100) < L->o->rwmixread ? DDIR_READ : DDIR_WRITE;
 	return options_rw_writes(rw) ? DDIR_WRITE : DDIR_READ;
+}
+
+/* fio's bssplit: each I/O's size drawn by the shares; bs without it. */
+static uint32_t choose_bs(struct job_loop *L)
+{
+	const struct job_options *o = L->o;
+	if (!o->bssplit_count)
+		return o->bs;
+	unsigned draw = rng_below(&L->mix, 100), below = 0;
+	for (unsigned i = 0; i + 1 < o->bssplit_count; i++) {
+		below += o->bssplit[i].percent;
+		if (draw < below)
+			return o->bssplit[i].bs;
+	}
+	return o->bssplit[o->bssplit_count - 1].bs;
+}
+
+/* fio's cmdprio options: cmdprio_bssplit's shares of I/Os of this size,
+ * or cmdprio_percentage of all, drawn at random, carry their priority; the
+ * rest the default (0). */
+static uint16_t choose_ioprio(struct job_loop *L, uint32_t bs)
+{
+	const struct job_options *o = L->o;
+	if (!options_cmdprio(o))
+		return 0;
+	unsigned draw = rng_below(&L->mix, 100), below = 0;
+	if (!o->cmdprio_bssplit_count)
+		return draw < o->cmdprio_percentage ? options_cmdprio_ioprio(o) : 0;
+	for (unsigned i = 0; i < o->cmdprio_bssplit_count; i++) {
+		const struct bs_share *share = &o->cmdprio_bssplit[i];
+		below += share->bs == bs ? share->percent : 0;
+		if (share->bs == bs && draw < below)
+			return options_share_ioprio(o, share);
+	}
+	return 0;
+}
+
+/* An offset for an I/O of length bytes that ends inside the region (with
+ * bssplit the offsets come in steps of the smallest size). */
+static uint64_t fit_in_region(const struct job_loop *L, uint64_t offset, uint32_t length)
+{
+	uint64_t base = L->t->region_offset, end = base + L->t->region_size;
+	uint32_t step = options_min_bs(L->o);
+	if (offset + length <= end)
+		return offset;
+	return base + (end - length - base) / step * step;
 }
 
 /* Takes a free unit for the next offset in direction ddir, its latency
@@ -114,11 +161,12 @@ static struct io_unit *queue_io(struct job_loop *L, enum ddir ddir, uint64_t sta
 	}
 	struct io_unit *u = L->free_list;
 	L->free_list = u->next;
-	u->offset = offset;
-	u->length = L->o->bs;
+	u->length = choose_bs(L);
+	u->offset = fit_in_region(L, offset, u->length);
 	u->ddir = ddir;
 	if (u->ddir == DDIR_WRITE) /* so a later run knows the data as its own */
-		data_mark_stamp(u->buf, u->length, offset);
+		data_mark_stamp(u->buf, u->length, u->offset);
+	u->ioprio = choose_ioprio(L, u->length);
 	u->start_ns = start_ns;
 	u->issue_ns = now;
 	if (L->engine.ops->queue(&L->engine, u) < 0) {
@@ -182,6 +230,29 @@ static void record_error(struct job_loop *L, const struct io_unit *u)
 	L->stopping = true;
 }
 
+/* One completion's slat, clat and lat into the direction's statistics and
+ * histograms (not clat's: it waits for the histogram log's windows).  As
+ * fio, a synchronous engine has no submission latency at all. */
+static void account_latencies(struct job_loop *L, struct direction_stats *d,
+			      const struct io_unit *u, uint64_t slat, uint64_t clat, uint64_t lat)
+{
+	if (!L->engine.ops->synchronous) {
+		stats_running_add(&d->slat, slat);
+		histogram_add(&d->slat_hist, slat);
+	}
+	stats_running_add(&d->clat, clat);
+	stats_running_add(&d->lat, lat);
+	histogram_add(&d->lat_hist, lat);
+	if (options_cmdprio(L->o)) {
+		unsigned slot = 0;
+		while (slot + 1 < STATS_PRIOS && d->prio[slot].ioprio != u->ioprio)
+			slot++;
+		uint64_t v = L->o->lat_percentiles ? lat : clat;
+		stats_running_add(&d->prio[slot].lat, v);
+		histogram_add(&d->prio[slot].hist, v);
+	}
+}
+
 static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 {
 	if (u->result < 0)
@@ -196,9 +267,7 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 	d->bytes += (uint64_t)u->result;
 	if ((uint64_t)u->result != u->length)
 		d->short_ios++;
-	stats_running_add(&d->slat, slat);
-	stats_running_add(&d->clat, clat);
-	stats_running_add(&d->lat, lat);
+	account_latencies(L, d, u, slat, clat, lat);
 	uint64_t rel = now - L->measure_ns;
 	/* I/Os completing past the runtime (the drain, or a reap that
 	 * crossed the deadline before the loop noticed it) belong to the
@@ -209,8 +278,6 @@ static void account(struct job_loop *L, struct io_unit *u, uint64_t now)
 	if (L->logs->hist)
 		window_advance(&L->hist_windows, rel);
 	histogram_add(&d->clat_hist, clat);
-	if (L->rated)
-		histogram_add(&d->lat_hist, lat);
 	stats_count_latency(L->s, lat);
 	window_advance(&L->windows, rel);
 	window_add(&L->windows, u->ddir, (uint32_t)u->result, slat, clat, lat);
@@ -458,6 +525,17 @@ static void loop_free(struct job_loop *L)
 	free(L->buffers);
 }
 
+/* Each priority the cmdprio options give gets its slot of every
+ * direction's prio[], after the default's (slot 0), in the order given. */
+static void preset_prios(const struct job_options *o, struct job_stats *s)
+{
+	uint16_t prios[STATS_PRIOS - 1];
+	unsigned n = options_ioprios(o, prios, STATS_PRIOS - 1);
+	for (int d = 0; d < DDIR_COUNT; d++)
+		for (unsigned i = 0; i < n && i + 1 < STATS_PRIOS; i++)
+			s->dir[d].prio[1 + i].ioprio = prios[i];
+}
+
 int job_run(const struct job_options *o, const struct target *t, struct iolog *logs,
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen)
 {
@@ -470,12 +548,13 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 	L.seed = seed;
 	L.rated = options_rated(o);
 	rng_init(&L.mix, seed ^ 0x5bd1e995u);
-	offsets_init(&L.offsets, t->region_offset, t->region_size, o->bs,
+	offsets_init(&L.offsets, t->region_offset, t->region_size, options_min_bs(o),
 		     options_rw_is_random(o->rw), o->norandommap, seed);
 	window_init(&L.windows, (o->log_avg_msec ? o->log_avg_msec : 500) * 1000000ull, on_window,
 		    &L);
 	window_init(&L.hist_windows, (o->log_hist_msec ? o->log_hist_msec : 1000) * 1000000ull,
 		    on_hist_window, &L);
+	preset_prios(o, s);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	s->start_unix_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
 	int ret = -1;

@@ -97,15 +97,22 @@ static int finish_job(struct reader *R)
 	if (!o)
 		return 0;
 	unsigned copies = o->numjobs;
+	bool named = o->filename[0] != '\0';
 	char why[512];
 	o->numjobs = 1;
+	options_default_filename(o, 0);
 	if (options_validate(o, why, sizeof(why))) {
 		snprintf(R->err, R->errlen, "job '%s'%s%s: %s", o->name, R->where[0] ? " at " : "",
 			 R->where, why);
 		ret = -1;
 	}
-	for (unsigned c = 0; ret == 0 && c < copies; c++)
+	for (unsigned c = 0; ret == 0 && c < copies; c++) {
+		if (!named) { /* fio names each clone's own file: x.0.0, x.1.0 */
+			o->filename[0] = '\0';
+			options_default_filename(o, c);
+		}
 		ret = list_append(R, o, c);
+	}
 	free(o);
 	R->job = NULL;
 	return ret;
@@ -138,10 +145,12 @@ static int start_job(struct reader *R, const char *name, const char *where)
 	return 0;
 }
 
-/* The command line's output options belong to the run, not to a job. */
+/* The command line's output options and --idle-prof belong to the run,
+ * not to a job (fio's own command-line options). */
 static bool run_option(const char *name)
 {
-	return !strcmp(name, "output") || !strcmp(name, "output-format");
+	return !strcmp(name, "output") || !strcmp(name, "output-format") ||
+	       !strcmp(name, "idle-prof");
 }
 
 /* Sets one option on the job being read, or on the defaults outside a job;

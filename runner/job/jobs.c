@@ -118,14 +118,24 @@ static void slot_start(struct job_slot *j, bool alone)
 	}
 }
 
+/* A clone shares its job's target unless it has a file of its own (fio's
+ * default names differ by clone) or there is none (the null engine). */
+static bool shares_target(const struct job_entry *clone, const struct job_entry *first)
+{
+	return !clone->o.ioengine->diskless && !strcmp(clone->o.filename, first->o.filename);
+}
+
 /* Opens the n slots of one group; false when any could not open. */
 static bool group_open(struct job_slot *slots, unsigned n)
 {
 	bool all_open = true;
 	for (unsigned i = 0; i < n; i++) {
-		/* Clones follow their job, in its group. */
+		/* Clones follow their job, in its group, and share its
+		 * target when they name the same file. */
 		unsigned clone = slots[i].e->clone;
 		const struct job_slot *first = clone && clone <= i ? &slots[i - clone] : NULL;
+		if (first && !shares_target(slots[i].e, first->e))
+			first = NULL;
 		if (first && !first->target_open) {
 			all_open = false;
 			continue;
@@ -202,6 +212,14 @@ static void run_disk_finish(const struct run_disk *d, struct disk_util *out)
 	disk_sample_delta(&d->before, &after, clock_now_ns() - d->started_ns, out);
 }
 
+/* The idleness since before, for --idle-prof. */
+static void run_idle_finish(const struct cpu_idle_sample *before, struct cpu_idleness *out)
+{
+	struct cpu_idle_sample after;
+	cpu_idle_take(&after);
+	cpu_idle_delta(before, &after, out);
+}
+
 int jobs_run(struct jobs_result *r, const struct job_list *l, const volatile sig_atomic_t *stop,
 	     char *err, size_t errlen)
 {
@@ -214,6 +232,10 @@ int jobs_run(struct jobs_result *r, const struct job_list *l, const volatile sig
 		return -1;
 	}
 	r->start_unix_ms = wall_ms();
+	bool idle_prof = l->run->idle_prof != IDLE_PROF_NONE;
+	struct cpu_idle_sample idle_before;
+	if (idle_prof)
+		cpu_idle_take(&idle_before);
 	for (unsigned i = 0; i < l->count; i++)
 		slots[i] =
 			(struct job_slot){ .e = &l->jobs[i], .out = &r->outcomes[i], .stop = stop };
@@ -226,6 +248,8 @@ int jobs_run(struct jobs_result *r, const struct job_list *l, const volatile sig
 		group_run(&slots[from], to - from, all_open);
 	}
 	run_disk_finish(&disk, &r->disk);
+	if (idle_prof)
+		run_idle_finish(&idle_before, &r->idle);
 	free(slots);
 	return 0;
 }
@@ -238,55 +262,6 @@ void jobs_result_free(struct jobs_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Chan et al.'s pairwise combination of two running moments: exact, as
- * fio's __sum_stat. */
-static void merge_running(struct running_stat *into, const struct running_stat *from)
-{
-	if (from->n == 0)
-		return;
-	if (into->n == 0) {
-		*into = *from;
-		return;
-	}
-	double n = (double)(into->n + from->n), delta = from->mean - into->mean;
-	into->m2 += from->m2 + delta * delta * (double)into->n * (double)from->n / n;
-	into->mean += delta * (double)from->n / n;
-	into->n += from->n;
-	into->min = from->min < into->min ? from->min : into->min;
-	into->max = from->max > into->max ? from->max : into->max;
-}
-
-/* fio sums window samples of a group (its sum_stat with pure_sum): the
- * group's IOPS in a window is its jobs' together. */
-static void sum_samples(struct sample_stat *into, const struct sample_stat *from)
-{
-	if (from->n == 0)
-		return;
-	if (into->n == 0) {
-		*into = *from;
-		return;
-	}
-	into->min += from->min;
-	into->max += from->max;
-	into->mean += from->mean;
-	into->m2 += from->m2;
-	into->n += from->n;
-}
-
-static void merge_direction(struct direction_stats *into, const struct direction_stats *from)
-{
-	into->ios += from->ios;
-	into->bytes += from->bytes;
-	into->short_ios += from->short_ios;
-	merge_running(&into->slat, &from->slat);
-	merge_running(&into->clat, &from->clat);
-	merge_running(&into->lat, &from->lat);
-	histogram_merge(&into->clat_hist, &from->clat_hist);
-	histogram_merge(&into->lat_hist, &from->lat_hist);
-	sum_samples(&into->iops_samples, &from->iops_samples);
-	sum_samples(&into->bw_samples, &from->bw_samples);
-}
-
 static void add_counts(uint64_t *into, const uint64_t *from, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -297,7 +272,7 @@ static void add_counts(uint64_t *into, const uint64_t *from, unsigned n)
 static void merge_job(struct job_stats *into, const struct job_stats *from)
 {
 	for (int d = 0; d < DDIR_COUNT; d++)
-		merge_direction(&into->dir[d], &from->dir[d]);
+		stats_direction_merge(&into->dir[d], &from->dir[d]);
 	into->runtime_ns =
 		from->runtime_ns > into->runtime_ns ? from->runtime_ns : into->runtime_ns;
 	into->elapsed_ns =

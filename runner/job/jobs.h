@@ -23,6 +23,9 @@ struct jobs_result {
 	/* The first job's disk over the whole run, fio's one disk_util. */
 	struct disk_util disk;
 	int64_t start_unix_ms;
+	/* With the command line's --idle-prof: the CPUs' idleness from the
+	 * first group's start to the run's end, as fio's. */
+	struct cpu_idleness idle;
 };
 
 /* Runs every job of l; stop (a signal flag) ends the running jobs early

@@ -4,6 +4,7 @@
  * cannot drift apart.  Anything not in the table is an error: a benchmark
  * that silently ignores `--numjobs=4` reports the wrong thing. */
 #include "job/options.h"
+#include "job/options_fio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -28,6 +29,8 @@ void options_defaults(struct job_options *o)
 	o->randrepeat = true;
 	o->randseed = 0x89abcdefu;
 	o->output_format = OUTPUT_NORMAL;
+	o->clat_percentiles = true;
+	o->cmdprio_class = OPTIONS_CMDPRIO_CLASS_RT;
 	o->percentile_count = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
 	memcpy(o->percentiles, default_percentiles, sizeof(default_percentiles));
 }
@@ -108,7 +111,7 @@ static int parse_bool(const char *value, bool *out)
 	return 0;
 }
 
-static int parse_uint(const char *value, unsigned max, unsigned *out)
+int options_parse_uint(const char *value, unsigned max, unsigned *out)
 {
 	char *end;
 	errno = 0;
@@ -157,19 +160,6 @@ static int set_engine(struct job_options *o, const char *v)
 	return 0;
 }
 
-static int set_output_format(struct job_options *o, const char *v)
-{
-	if (!strcmp(v, "normal"))
-		o->output_format = OUTPUT_NORMAL;
-	else if (!strcmp(v, "json"))
-		o->output_format = OUTPUT_JSON;
-	else if (!strcmp(v, "json+"))
-		o->output_format = OUTPUT_JSON_PLUS;
-	else
-		return -1;
-	return 0;
-}
-
 /* "99:99.9:99.99", as fio's percentile_list. */
 static int set_percentiles(struct job_options *o, const char *v)
 {
@@ -203,7 +193,7 @@ static int parse_rate_part(const char *part, size_t len, uint32_t *out)
 		return -1;
 	memcpy(text, part, len);
 	text[len] = '\0';
-	if (len && parse_uint(text, OPTIONS_MAX_RATE_IOPS, &n))
+	if (len && options_parse_uint(text, OPTIONS_MAX_RATE_IOPS, &n))
 		return -1;
 	*out = n;
 	return 0;
@@ -280,7 +270,8 @@ static const struct option_spec option_table[] = {
 	{ "norandommap", VALUE_BOOL, FIELD(norandommap), 0, NULL, "0 or 1" },
 	{ "randrepeat", VALUE_BOOL, FIELD(randrepeat), 0, NULL, "0 or 1" },
 	{ "randseed", VALUE_SIZE, FIELD(randseed), 0, NULL, "a number" },
-	{ "output-format", VALUE_CUSTOM, 0, 0, set_output_format, "normal, json or json+" },
+	{ "output-format", VALUE_CUSTOM, 0, 0, options_set_output_format,
+	  "normal, json, json+ or terse, or several joined by commas" },
 	TEXT("output", output),
 	TEXT("write_iops_log", iops_log),
 	TEXT("write_bw_log", bw_log),
@@ -295,6 +286,26 @@ static const struct option_spec option_table[] = {
 	{ "rate_iops", VALUE_CUSTOM, 0, 0, set_rate_iops,
 	  "IOPS such as 1500 (reads and writes) or 1500,500 (R,W), each 0-10000000" },
 	{ "rate_process", VALUE_CUSTOM, 0, 0, set_rate_process, "linear or poisson" },
+	{ "slat_percentiles", VALUE_BOOL, FIELD(slat_percentiles), 0, NULL, "0 or 1" },
+	{ "clat_percentiles", VALUE_BOOL, FIELD(clat_percentiles), 0, NULL, "0 or 1" },
+	{ "lat_percentiles", VALUE_BOOL, FIELD(lat_percentiles), 0, NULL, "0 or 1" },
+	{ "unified_rw_reporting", VALUE_CUSTOM, 0, 0, options_set_unified_rw,
+	  "none, mixed or both (0, 1 or 2)" },
+	{ "max-jobs", VALUE_CUSTOM, 0, 0, options_set_max_jobs, "a number of jobs 1-4096" },
+	{ "thread", VALUE_BOOL, FIELD(thread), 0, NULL, "0 or 1" },
+	{ "verify", VALUE_CUSTOM, 0, 0, options_set_verify,
+	  "0 or none (verification is not supported)" },
+	{ "cmdprio_percentage", VALUE_UINT, FIELD(cmdprio_percentage), 100, NULL,
+	  "a percentage 0-100" },
+	{ "cmdprio_class", VALUE_CUSTOM, 0, 0, options_set_cmdprio_class,
+	  "1 (realtime), 2 (best effort) or 3 (idle)" },
+	{ "cmdprio", VALUE_UINT, FIELD(cmdprio), 7, NULL, "a priority level 0-7" },
+	{ "bssplit", VALUE_CUSTOM, 0, 0, options_set_bssplit,
+	  "sizes and shares making 100 %, such as 64k/40:1024k/60" },
+	{ "cmdprio_bssplit", VALUE_CUSTOM, 0, 0, options_set_cmdprio_bssplit,
+	  "SIZE/PERCENT[/CLASS/LEVEL] entries joined by ':', at most 100 % per size" },
+	{ "idle-prof", VALUE_CUSTOM, 0, 0, options_set_idle_prof,
+	  "system or percpu (fio's calibrate is not supported)" },
 };
 
 /* fio's aliases (its options table's .alias): the same option under a
@@ -352,7 +363,8 @@ static int apply_value(struct job_options *o, const struct option_spec *spec, co
 	case VALUE_BOOL:
 		return parse_bool(value, (bool *)field);
 	case VALUE_UINT:
-		return value ? parse_uint(value, (unsigned)spec->cap, (unsigned *)field) : -1;
+		return value ? options_parse_uint(value, (unsigned)spec->cap, (unsigned *)field)
+			     : -1;
 	case VALUE_CUSTOM:
 		return value ? spec->custom(o, value) : -1;
 	}
@@ -424,6 +436,13 @@ int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, 
 	return 0;
 }
 
+void options_default_filename(struct job_options *o, unsigned jobnum)
+{
+	if (!o->filename[0] && o->name[0])
+		snprintf(o->filename, sizeof(o->filename), "%.*s.%u.0",
+			 (int)(sizeof(o->filename) - 16), o->name, jobnum);
+}
+
 /* A rated job must rate every direction it does (an unrated direction of a
  * mixed job would have no schedule to share), and a process needs a rate. */
 static int validate_rate(const struct job_options *o, char *err, size_t errlen)
@@ -461,6 +480,19 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 o->numjobs ? "option 'numjobs': several jobs run only in `ebsbench fio`"
 				    : "option 'numjobs': must be at least 1");
+	else if (options_cmdprio(o) && !o->ioengine->ioprio)
+		snprintf(err, errlen,
+			 "option '%s': ioengine %s has no I/O priorities (io_uring and libaio do)",
+			 o->cmdprio_bssplit_count ? "cmdprio_bssplit" : "cmdprio_percentage",
+			 o->ioengine->name);
+	else if (options_ioprios(o, NULL, 0) > OPTIONS_MAX_IOPRIOS)
+		snprintf(err, errlen, "option 'cmdprio_bssplit': more than %u distinct priorities",
+			 (unsigned)OPTIONS_MAX_IOPRIOS);
+	else if (o->bssplit_count && !options_rw_is_random(o->rw))
+		snprintf(err, errlen,
+			 "option 'bssplit': only random patterns (randread, randwrite, randrw) "
+			 "are supported, not rw=%s",
+			 options_rw_name(o->rw));
 	else if (o->time_based && o->runtime_ns == 0)
 		snprintf(err, errlen, "option 'time_based' needs --runtime");
 	else if ((o->iops_log[0] || o->bw_log[0]) && o->log_avg_msec == 0)

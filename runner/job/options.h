@@ -19,11 +19,34 @@
 #define OPTIONS_MAX_NUMJOBS 256
 
 enum rw_pattern { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE };
-enum output_format_bits { OUTPUT_NORMAL = 1, OUTPUT_JSON = 2, OUTPUT_JSON_PLUS = 4 };
+enum output_format_bits {
+	OUTPUT_NORMAL = 1,
+	OUTPUT_JSON = 2,
+	OUTPUT_JSON_PLUS = 4,
+	OUTPUT_TERSE = 8
+};
+/* fio's unified_rw_reporting: per direction, one "mixed" block, or both. */
+enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
+/* fio's --idle-prof: none, the whole system's idleness, or also each CPU's. */
+enum idle_prof { IDLE_PROF_NONE, IDLE_PROF_SYSTEM, IDLE_PROF_PERCPU };
+/* fio's cmdprio_class default: the realtime class (IOPRIO_CLASS_RT). */
+#define OPTIONS_CMDPRIO_CLASS_RT 1u
 /* fio's rate_process: evenly spaced issues, or exponential gaps. */
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 /* Highest --rate_iops per direction: 100 ns between issues. */
 #define OPTIONS_MAX_RATE_IOPS 10000000u
+
+/* One entry of fio's bssplit (a block size and its share of I/Os) or of
+ * cmdprio_bssplit (a share of that size's I/Os and their priority). */
+#define OPTIONS_MAX_BSSPLIT 16
+struct bs_share {
+	uint32_t bs;
+	unsigned percent;
+	bool own_prio;	 /* cmdprio_bssplit gave a class and level */
+	uint16_t ioprio; /* then: class << 13 | level */
+};
+/* Priorities cmdprio options may give I/Os, beside the default. */
+#define OPTIONS_MAX_IOPRIOS (STATS_PRIOS - 1)
 
 /* An option as the user wrote it, echoed back in fio's "job options". */
 struct given_option {
@@ -51,7 +74,7 @@ struct job_options {
 	bool norandommap;
 	bool randrepeat;
 	uint64_t randseed;
-	unsigned output_format; /* enum output_format_bits */
+	unsigned output_format; /* enum output_format_bits, any combination */
 	char output[OPTIONS_PATH_MAX];
 	char iops_log[OPTIONS_PATH_MAX];
 	char bw_log[OPTIONS_PATH_MAX];
@@ -63,6 +86,27 @@ struct job_options {
 	/* --rate_iops per direction (0: not rated), --rate_process. */
 	uint32_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
+	/* Which latencies get percentiles (and json+ bins): fio's defaults
+	 * are clat only. */
+	bool slat_percentiles;
+	bool clat_percentiles;
+	bool lat_percentiles;
+	enum unified_rw unified_rw_reporting;
+	unsigned max_jobs; /* fio's --max-jobs: a cap, one job always fits */
+	bool thread;	   /* fio's --thread: ours is always one thread */
+	/* --cmdprio_percentage of I/Os get class cmdprio_class, level cmdprio
+	 * (sqe->ioprio, aio_reqprio); 0: none. */
+	unsigned cmdprio_percentage;
+	unsigned cmdprio_class;
+	unsigned cmdprio;
+	enum idle_prof idle_prof;
+	/* --bssplit=64k/40:1024k/60: each I/O's size drawn by these shares
+	 * (none: every I/O is bs); --cmdprio_bssplit=64k/25/1/1:...: the
+	 * priorities of each size's I/Os, in place of cmdprio_percentage. */
+	struct bs_share bssplit[OPTIONS_MAX_BSSPLIT];
+	unsigned bssplit_count;
+	struct bs_share cmdprio_bssplit[OPTIONS_MAX_BSSPLIT];
+	unsigned cmdprio_bssplit_count;
 	double percentiles[OPTIONS_MAX_PERCENTILES];
 	unsigned percentile_count;
 	struct given_option given[OPTIONS_MAX_GIVEN];
@@ -78,6 +122,10 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 
 /* Parses `--name=value` words (argv[0] is not skipped). */
 int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, size_t errlen);
+
+/* fio's default filename for a job that names none: jobname.jobnum.filenum
+ * ("latency.0.0" for the first job), in the current directory. */
+void options_default_filename(struct job_options *o, unsigned jobnum);
 
 /* Checks the combination once every option is in: name and filename given,
  * bs non-zero, iodepth in range and so on.  numjobs above 1 is refused
@@ -99,6 +147,20 @@ bool options_rw_writes(enum rw_pattern rw);
 bool options_rated(const struct job_options *o);
 /* The process's fio name: "linear" or "poisson". */
 const char *options_rate_process_name(enum rate_process p);
+/* The I/O priority cmdprio marks I/Os with: class << 13 | level. */
+uint16_t options_cmdprio_ioprio(const struct job_options *o);
+/* The priority of cmdprio_bssplit's share's I/Os. */
+uint16_t options_share_ioprio(const struct job_options *o, const struct bs_share *share);
+/* The distinct priorities the cmdprio options give (the default, 0, not
+ * counted), in the order given, up to max of them into prios; returns how
+ * many there are. */
+unsigned options_ioprios(const struct job_options *o, uint16_t *prios, unsigned max);
+/* Whether any I/O gets a priority of its own (cmdprio_percentage or
+ * cmdprio_bssplit). */
+bool options_cmdprio(const struct job_options *o);
+/* The largest and smallest I/O size: bs, or bssplit's extremes. */
+uint32_t options_max_bs(const struct job_options *o);
+uint32_t options_min_bs(const struct job_options *o);
 /* The pattern's fio name: "randread". */
 const char *options_rw_name(enum rw_pattern rw);
 

@@ -55,5 +55,12 @@ int options_apply_json(struct job_options *o, const json_t *obj, char *err, size
 			 "fio`)");
 		return -1;
 	}
+	/* --idle-prof is a whole fio run's, measured by `ebsbench fio`. */
+	if (o->idle_prof != IDLE_PROF_NONE) {
+		snprintf(err, errlen,
+			 "option 'idle-prof': a JSON job has no CPU idleness (`ebsbench fio` "
+			 "measures it over a run)");
+		return -1;
+	}
 	return 0;
 }

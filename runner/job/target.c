@@ -77,19 +77,18 @@ static int open_file(struct target *t, const struct job_options *o, const struct
 {
 	bool writes = options_rw_writes(o->rw);
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
-	if (exists && !writes && (uint64_t)st->st_size >= o->offset + o->size)
-		flags = O_RDONLY | O_CLOEXEC;
-	int fd = open(o->filename, flags, 0644);
-	if (fd < 0)
-		return open_error(o->filename, writes, errno, err, errlen);
 	uint64_t have = exists ? (uint64_t)st->st_size : 0;
 	uint64_t want = o->size ? o->offset + o->size : have;
-	if (want == 0) {
-		close(fd);
+	if (want == 0) { /* refused before it is created: nothing left behind */
 		snprintf(err, errlen, "%s: --size is needed to create an empty or missing file",
 			 o->filename);
 		return -1;
 	}
+	if (exists && !writes && have >= o->offset + o->size)
+		flags = O_RDONLY | O_CLOEXEC;
+	int fd = open(o->filename, flags, 0644);
+	if (fd < 0)
+		return open_error(o->filename, writes, errno, err, errlen);
 	if (have < want && lay_out_file(fd, o->filename, have, want, err, errlen)) {
 		close(fd);
 		return -1;
@@ -134,7 +133,8 @@ static int open_block(struct target *t, const struct job_options *o, const struc
 
 static int check_region(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
-	if (o->bs % t->logical_block || o->offset % t->logical_block) {
+	if (options_min_bs(o) % t->logical_block || options_max_bs(o) % t->logical_block ||
+	    o->offset % t->logical_block) {
 		snprintf(err, errlen,
 			 "%s: bs %" PRIu32 " and offset %" PRIu64 " must be multiples "
 			 "of the logical block size %u",
@@ -149,14 +149,14 @@ static int check_region(struct target *t, const struct job_options *o, char *err
 		return -1;
 	}
 	uint64_t region = o->size ? o->size : t->size - o->offset;
-	if (region < o->bs) {
+	if (region < options_max_bs(o)) {
 		snprintf(err, errlen,
 			 "%s: the region (%" PRIu64 " bytes) is smaller than bs %" PRIu32,
-			 o->filename, region, o->bs);
+			 o->filename, region, options_max_bs(o));
 		return -1;
 	}
 	t->region_offset = o->offset;
-	t->region_size = region - region % o->bs;
+	t->region_size = region - region % options_min_bs(o);
 	return 0;
 }
 
@@ -168,11 +168,26 @@ static int enable_direct(struct target *t, const char *path, char *err, size_t e
 	return 0;
 }
 
+/* A diskless engine's (null's) target: no file, a region of --size. */
+static int open_nothing(struct target *t, const struct job_options *o, char *err, size_t errlen)
+{
+	if (!o->size) {
+		snprintf(err, errlen, "ioengine %s needs --size (it has no file to measure)",
+			 o->ioengine->name);
+		return -1;
+	}
+	t->size = o->offset + o->size;
+	t->logical_block = 1; /* no device: any bs and offset */
+	return check_region(t, o, err, errlen);
+}
+
 int target_open(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
 	struct stat st;
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	if (o->ioengine->diskless)
+		return open_nothing(t, o, err, errlen);
 	bool exists = stat(o->filename, &st) == 0;
 	if (!exists && errno != ENOENT) {
 		snprintf(err, errlen, "cannot open %s: %s", o->filename, strerror(errno));

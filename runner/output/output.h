@@ -18,21 +18,39 @@ struct job_report {
 	unsigned clone; /* 0, or which numjobs copy of its job it is (1..) */
 };
 
-/* fio's JSON document for a run: "global options" (those global gives;
- * none for NULL), one entry per report in order, the run's start time and
- * disk_util once.  Returns 0, or -1 when writing failed. */
-int output_json_run(FILE *out, const struct job_options *global, const struct job_report *r,
-		    unsigned n, const struct disk_util *disk, int64_t start_unix_ms, bool plus);
+/* A whole run as fio prints it at the end: its reports in order and what
+ * fio shows once for the run. */
+struct run_report {
+	const struct job_options *global; /* "global options"; NULL for none */
+	const struct job_report *r;
+	unsigned n;
+	const struct disk_util *disk; /* fio's one disk_util */
+	int64_t start_unix_ms;
+	enum idle_prof idle_prof;	 /* --idle-prof: cpu_idleness in the JSON */
+	const struct cpu_idleness *idle; /* measured over the run, with idle_prof */
+};
+
+/* fio's JSON document for a run: "global options", one entry per report
+ * in order, the run's start time, disk_util and cpu_idleness once (json+
+ * adds clat "bins").  Returns 0, or -1 when writing failed. */
+int output_json_run(FILE *out, const struct run_report *run, bool plus);
 /* fio's normal output for a run: every job, then each group's totals, then
  * the disk once. */
-int output_normal_run(FILE *out, const struct job_report *r, unsigned n,
-		      const struct disk_util *disk);
-
-/* fio's JSON document for one job (json+ adds clat "bins").
+int output_normal_run(FILE *out, const struct run_report *run);
+/* fio's terse lines, version 3: one per report, each ending in the run's
+ * disk. */
+int output_terse_run(FILE *out, const struct run_report *run);
+/* Every format the output_format bits name, each once, in fio's order:
+ * every terse line, then the JSON (or JSON+) document, then normal.
  * Returns 0, or -1 when writing failed. */
-int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus);
+int output_formats(FILE *out, const struct run_report *run, unsigned formats);
 
-/* The human report, laid out like fio's normal output. */
+/* One job as a run of its own (report and run filled from o and s, its
+ * disk from s), for the one-job forms below and results.json's phases. */
+void output_run_of_job(struct run_report *run, struct job_report *one, const struct job_options *o,
+		       const struct job_stats *s);
+/* The one-job forms: JSON (json+ with plus) and normal. */
+int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus);
 int output_normal(FILE *out, const struct job_options *o, const struct job_stats *s);
 
 /* The rest of the folder's face (last: each sees what is declared above). */

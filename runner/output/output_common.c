@@ -1,8 +1,12 @@
-/* output_common.c - fio's rounding and percentage conventions. */
+/* output_common.c - fio's rounding and percentage conventions, and one job
+ * seen as a run. */
 #include "output/output_common.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+
+#include "output/output.h"
 
 uint64_t output_runtime_ms(uint64_t ns)
 {
@@ -31,4 +35,25 @@ void output_format_time(char *buf, size_t len, int64_t unix_ms)
 	struct tm tm;
 	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %b %e %H:%M:%S %Y", &tm))
 		snprintf(buf, len, "%lld", (long long)t);
+}
+
+struct direction_stats *output_mixed_direction(const struct job_stats *s)
+{
+	struct direction_stats *mixed = calloc(1, sizeof(*mixed));
+	if (!mixed)
+		return NULL;
+	stats_direction_merge(mixed, &s->dir[DDIR_READ]);
+	stats_direction_merge(mixed, &s->dir[DDIR_WRITE]);
+	return mixed;
+}
+
+void output_run_of_job(struct run_report *run, struct job_report *one, const struct job_options *o,
+		       const struct job_stats *s)
+{
+	*one = (struct job_report){ .o = o, .s = s, .groupid = 0, .jobs = 1 };
+	*run = (struct run_report){ .r = one,
+				    .n = 1,
+				    .disk = &s->disk,
+				    .start_unix_ms = s->start_unix_ms,
+				    .idle_prof = IDLE_PROF_NONE };
 }

@@ -83,15 +83,16 @@ static void add_bins(json_t *clat, const struct histogram *h)
 	json_object_set_new(clat, "bins", bins);
 }
 
-/* A latency block with its histogram's percentiles (and, for json+, bins).
- * fio only keeps percentiles and bins when there were samples;
+/* A latency block; with_percentiles (fio's slat/clat/lat_percentiles)
+ * adds its histogram's percentiles and, for json+, its bins.  fio only
+ * keeps percentiles and bins when there were samples;
  * fio_jsonplus_clat2csv indexes bins[0] of any "bins" it finds. */
 static json_t *hist_lat_json(const struct job_options *o, const struct running_stat *st,
-			     const struct histogram *h, bool plus)
+			     const struct histogram *h, bool with_percentiles, bool plus)
 {
 	json_t *lat = lat_json(st);
 
-	if (st->n == 0)
+	if (st->n == 0 || !with_percentiles)
 		return lat;
 	if (o->percentile_count)
 		add_percentiles(lat, o, h);
@@ -100,14 +101,30 @@ static json_t *hist_lat_json(const struct job_options *o, const struct running_s
 	return lat;
 }
 
-/* lat_ns: a rated job's carries percentiles too, as fio's with
- * lat_percentiles=1: counted from the due time, they are what it measures. */
-static json_t *total_lat_json(const struct job_options *o, const struct direction_stats *ds,
-			      bool plus)
+/* fio's per-priority latencies, when at least two priorities had I/O:
+ * lat_ns with lat_percentiles, else clat_ns, each with its percentiles. */
+static void add_prios(json_t *dir, const struct job_options *o, const struct direction_stats *ds,
+		      bool plus)
 {
-	if (!options_rated(o))
-		return lat_json(&ds->lat);
-	return hist_lat_json(o, &ds->lat, &ds->lat_hist, plus);
+	unsigned used = 0;
+	for (unsigned p = 0; p < STATS_PRIOS; p++)
+		used += ds->prio[p].lat.n > 0;
+	if (used < 2)
+		return;
+	json_t *prios = json_array();
+	for (unsigned p = 0; p < STATS_PRIOS; p++) {
+		const struct prio_stat *ps = &ds->prio[p];
+		if (ps->lat.n == 0)
+			continue;
+		json_t *one = json_object();
+		set_int(one, "prioclass", ps->ioprio >> 13);
+		set_int(one, "prio", ps->ioprio & 7);
+		json_object_set_new(one, o->lat_percentiles ? "lat_ns" : "clat_ns",
+				    hist_lat_json(o, &ps->lat, &ps->hist,
+						  o->clat_percentiles || o->lat_percentiles, plus));
+		json_array_append_new(prios, one);
+	}
+	json_object_set_new(dir, "prios", prios);
 }
 
 /* Window samples are whole KiB/s and IOPS in fio, so min and max are
@@ -148,9 +165,16 @@ static json_t *direction_json(const struct job_options *o, const struct directio
 	set_int(dir, "total_ios", ds->ios);
 	set_int(dir, "short_ios", ds->short_ios);
 	set_int(dir, "drop_ios", 0);
-	json_object_set_new(dir, "slat_ns", lat_json(&ds->slat));
-	json_object_set_new(dir, "clat_ns", hist_lat_json(o, &ds->clat, &ds->clat_hist, plus));
-	json_object_set_new(dir, "lat_ns", total_lat_json(o, ds, plus));
+	json_object_set_new(dir, "slat_ns",
+			    hist_lat_json(o, &ds->slat, &ds->slat_hist, o->slat_percentiles, plus));
+	json_object_set_new(dir, "clat_ns",
+			    hist_lat_json(o, &ds->clat, &ds->clat_hist, o->clat_percentiles, plus));
+	/* A rated job's lat_ns carries percentiles whatever lat_percentiles
+	 * says: counted from the due time, they are what it measures. */
+	json_object_set_new(dir, "lat_ns",
+			    hist_lat_json(o, &ds->lat, &ds->lat_hist,
+					  o->lat_percentiles || options_rated(o), plus));
+	add_prios(dir, o, ds, plus);
 	add_samples(dir, ds, bw_bytes);
 	return dir;
 }
@@ -170,11 +194,12 @@ static json_t *options_json(const struct job_options *o)
 	json_t *opts = json_object();
 	unsigned i;
 
-	/* As fio: bare flags and the command-line-only output options are
-	 * not job options. */
+	/* As fio: bare flags and the command-line-only options (output,
+	 * max-jobs, idle-prof) are not job options. */
 	for (i = 0; i < o->given_count && i < OPTIONS_MAX_GIVEN; i++) {
 		const struct given_option *g = &o->given[i];
-		if (g->value[0] && strcmp(g->name, "output-format") && strcmp(g->name, "output"))
+		if (g->value[0] && strcmp(g->name, "output-format") && strcmp(g->name, "output") &&
+		    strcmp(g->name, "max-jobs") && strcmp(g->name, "idle-prof"))
 			set_str(opts, g->name, g->value);
 	}
 	return opts;
@@ -267,6 +292,37 @@ static json_t *trim_json(const struct job_options *o, bool plus)
 	return trim;
 }
 
+/* Read and write joined into one direction, for unified_rw_reporting. */
+static json_t *mixed_json(const struct job_options *o, const struct job_stats *s, bool plus)
+{
+	struct direction_stats *mixed = output_mixed_direction(s);
+	if (!mixed)
+		return json_object();
+	json_t *dir = direction_json(o, mixed, s->runtime_ns, plus);
+	free(mixed);
+	return dir;
+}
+
+/* fio's directions: read, write, trim and sync; with
+ * unified_rw_reporting=mixed one "mixed" in place of the first three, with
+ * "both" the three and then "mixed" after sync. */
+static void add_directions(json_t *job, const struct job_options *o, const struct job_stats *s,
+			   bool plus)
+{
+	if (o->unified_rw_reporting == UNIFIED_MIXED) {
+		json_object_set_new(job, "mixed", mixed_json(o, s, plus));
+	} else {
+		json_object_set_new(job, "read",
+				    direction_json(o, &s->dir[DDIR_READ], s->runtime_ns, plus));
+		json_object_set_new(job, "write",
+				    direction_json(o, &s->dir[DDIR_WRITE], s->runtime_ns, plus));
+		json_object_set_new(job, "trim", trim_json(o, plus));
+	}
+	json_object_set_new(job, "sync", sync_json());
+	if (o->unified_rw_reporting == UNIFIED_BOTH)
+		json_object_set_new(job, "mixed", mixed_json(o, s, plus));
+}
+
 /* One element of "jobs", in group groupid. */
 static json_t *job_json(const struct job_options *o, const struct job_stats *s, unsigned groupid,
 			bool plus)
@@ -284,12 +340,7 @@ static json_t *job_json(const struct job_options *o, const struct job_stats *s, 
 		json_object_set_new(job, "job options", opts);
 	else
 		json_decref(opts);
-	json_object_set_new(job, "read",
-			    direction_json(o, &s->dir[DDIR_READ], s->runtime_ns, plus));
-	json_object_set_new(job, "write",
-			    direction_json(o, &s->dir[DDIR_WRITE], s->runtime_ns, plus));
-	json_object_set_new(job, "trim", trim_json(o, plus));
-	json_object_set_new(job, "sync", sync_json());
+	add_directions(job, o, s, plus);
 	set_int(job, "job_runtime", s->runtime_ns / 1000000);
 	set_real(job, "usr_cpu", s->usr_cpu);
 	set_real(job, "sys_cpu", s->sys_cpu);
@@ -332,24 +383,47 @@ static json_t *disk_util_json(const struct disk_util *d)
 	return list;
 }
 
-int output_json_run(FILE *out, const struct job_options *global, const struct job_report *r,
-		    unsigned n, const struct disk_util *disk, int64_t start_unix_ms, bool plus)
+/* fio's --idle-prof "cpu_idleness": system, then cpu-N with percpu, then
+ * fio's calibration figures (unit_mean, unit_stddev: the work unit of its
+ * idle loops, in us), zero here: idleness comes from the kernel's own
+ * accounting (stats/cpu_idle.h), no loop is calibrated. */
+static json_t *cpu_idleness_json(enum idle_prof prof, const struct cpu_idleness *idle)
+{
+	json_t *obj = json_object();
+	char key[32];
+
+	set_real(obj, "system", idle->system);
+	for (unsigned i = 0; prof == IDLE_PROF_PERCPU && i < idle->ncpu; i++) {
+		snprintf(key, sizeof(key), "cpu-%u", i);
+		set_real(obj, key, idle->cpu[i]);
+	}
+	set_real(obj, "unit_mean", 0.0);
+	set_real(obj, "unit_stddev", 0.0);
+	return obj;
+}
+
+int output_json_run(FILE *out, const struct run_report *run, bool plus)
 {
 	json_t *root = json_object(), *jobs = json_array();
 	char when[64];
 	int rc;
 
-	output_format_time(when, sizeof(when), start_unix_ms);
+	output_format_time(when, sizeof(when), run->start_unix_ms);
 	set_str(root, "fio version", "ebsbench-" EBSBENCH_VERSION);
-	set_int(root, "timestamp", (uint64_t)(start_unix_ms / 1000));
-	set_int(root, "timestamp_ms", (uint64_t)start_unix_ms);
+	set_int(root, "timestamp", (uint64_t)(run->start_unix_ms / 1000));
+	set_int(root, "timestamp_ms", (uint64_t)run->start_unix_ms);
 	set_str(root, "time", when);
-	if (global && global->given_count)
-		json_object_set_new(root, "global options", options_json(global));
-	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(jobs, job_json(r[i].o, r[i].s, r[i].groupid, plus));
+	if (run->global && run->global->given_count)
+		json_object_set_new(root, "global options", options_json(run->global));
+	for (unsigned i = 0; i < run->n; i++) {
+		const struct job_report *r = &run->r[i];
+		json_array_append_new(jobs, job_json(r->o, r->s, r->groupid, plus));
+	}
 	json_object_set_new(root, "jobs", jobs);
-	json_object_set_new(root, "disk_util", disk_util_json(disk));
+	json_object_set_new(root, "disk_util", disk_util_json(run->disk));
+	if (run->idle_prof != IDLE_PROF_NONE && run->idle)
+		json_object_set_new(root, "cpu_idleness",
+				    cpu_idleness_json(run->idle_prof, run->idle));
 
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);
@@ -360,6 +434,9 @@ int output_json_run(FILE *out, const struct job_options *global, const struct jo
 
 int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus)
 {
-	const struct job_report one = { .o = o, .s = s, .groupid = 0, .jobs = 1 };
-	return output_json_run(out, NULL, &one, 1, &s->disk, s->start_unix_ms, plus);
+	struct run_report run;
+	struct job_report one;
+
+	output_run_of_job(&run, &one, o, s);
+	return output_json_run(out, &run, plus);
 }

@@ -230,9 +230,13 @@ static void print_direction(FILE *out, const struct job_options *o,
 	print_lat(out, "slat", &ds->slat);
 	print_lat(out, "clat", &ds->clat);
 	print_lat(out, " lat", &ds->lat);
-	if (ds->clat.n)
+	/* As fio: each latency's percentiles as its *_percentiles option says
+	 * (a rated job's lat always, as fio's lat_percentiles=1). */
+	if (ds->slat.n && o->slat_percentiles)
+		print_percentiles(out, o, &ds->slat_hist, "slat");
+	if (ds->clat.n && o->clat_percentiles)
 		print_percentiles(out, o, &ds->clat_hist, "clat");
-	if (ds->lat.n && options_rated(o)) /* as fio's lat_percentiles=1 */
+	if (ds->lat.n && (o->lat_percentiles || options_rated(o)))
 		print_percentiles(out, o, &ds->lat_hist, " lat");
 	if (ds->bw_samples.n)
 		print_bw(out, &ds->bw_samples, bw);
@@ -387,10 +391,25 @@ static void print_report(FILE *out, const struct job_report *r)
 	print_job_totals(out, r->o, s);
 }
 
-int output_normal_run(FILE *out, const struct job_report *r, unsigned n,
-		      const struct disk_util *disk)
+/* fio's show_idle_prof_stats: the run's idleness after the disk; the unit
+ * of work is fio's calibrated loop's, 0 here (stats/cpu_idle.h). */
+static void print_idleness(FILE *out, const struct run_report *run)
 {
-	unsigned i, from, jobs = 0;
+	const struct cpu_idleness *idle = run->idle;
+	if (run->idle_prof == IDLE_PROF_NONE || !idle)
+		return;
+	fprintf(out, "\nCPU idleness:\n  system: %3.2f%%\n", idle->system);
+	for (unsigned i = 0; run->idle_prof == IDLE_PROF_PERCPU && i < idle->ncpu; i++)
+		fprintf(out, "%s%3.2f%%", i ? ", " : "  percpu: ", idle->cpu[i]);
+	if (run->idle_prof == IDLE_PROF_PERCPU && idle->ncpu)
+		fputc('\n', out);
+	fprintf(out, "  unit work: mean=%3.2fus, stddev=%3.2f\n", 0.0, 0.0);
+}
+
+int output_normal_run(FILE *out, const struct run_report *run)
+{
+	const struct job_report *r = run->r;
+	unsigned i, from, n = run->n, jobs = 0;
 
 	for (i = 0; i < n; i++) {
 		print_banner(out, &r[i]);
@@ -405,7 +424,8 @@ int output_normal_run(FILE *out, const struct job_report *r, unsigned n,
 			;
 		print_group(out, &r[from], i - from);
 	}
-	print_disk(out, disk);
+	print_disk(out, run->disk);
+	print_idleness(out, run);
 	if (fflush(out) == EOF || ferror(out))
 		return -1;
 	return 0;
@@ -413,7 +433,9 @@ int output_normal_run(FILE *out, const struct job_report *r, unsigned n,
 
 int output_normal(FILE *out, const struct job_options *o, const struct job_stats *s)
 {
-	const struct job_report one = { .o = o, .s = s, .groupid = 0, .jobs = 1 };
+	struct run_report run;
+	struct job_report one;
 
-	return output_normal_run(out, &one, 1, &s->disk);
+	output_run_of_job(&run, &one, o, s);
+	return output_normal_run(out, &run);
 }

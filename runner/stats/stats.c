@@ -71,14 +71,75 @@ double stats_sample_stddev(const struct sample_stat *s)
 	return welford_stddev(s->n, s->m2);
 }
 
+/* Chan's pairwise update: the moments of two sample sets as one. */
+static void welford_merge(uint64_t *n, double *mean, double *m2, uint64_t from_n, double from_mean,
+			  double from_m2)
+{
+	uint64_t total = *n + from_n;
+	if (from_n == 0)
+		return;
+	double delta = from_mean - *mean;
+	*mean += delta * (double)from_n / (double)total;
+	*m2 += from_m2 + delta * delta * (double)*n * (double)from_n / (double)total;
+	*n = total;
+}
+
+void stats_running_merge(struct running_stat *into, const struct running_stat *from)
+{
+	if (from->n && (into->n == 0 || from->min < into->min))
+		into->min = from->min;
+	if (from->n && (into->n == 0 || from->max > into->max))
+		into->max = from->max;
+	welford_merge(&into->n, &into->mean, &into->m2, from->n, from->mean, from->m2);
+}
+
+void stats_sample_sum(struct sample_stat *into, const struct sample_stat *from)
+{
+	if (from->n == 0)
+		return;
+	if (into->n == 0) {
+		*into = *from;
+		return;
+	}
+	into->min += from->min;
+	into->max += from->max;
+	into->mean += from->mean;
+	into->m2 += from->m2;
+	into->n += from->n;
+}
+
+void stats_direction_merge(struct direction_stats *into, const struct direction_stats *from)
+{
+	into->ios += from->ios;
+	into->bytes += from->bytes;
+	into->short_ios += from->short_ios;
+	stats_running_merge(&into->slat, &from->slat);
+	stats_running_merge(&into->clat, &from->clat);
+	stats_running_merge(&into->lat, &from->lat);
+	histogram_merge(&into->slat_hist, &from->slat_hist);
+	histogram_merge(&into->clat_hist, &from->clat_hist);
+	histogram_merge(&into->lat_hist, &from->lat_hist);
+	for (int p = 0; p < STATS_PRIOS; p++) {
+		if (from->prio[p].lat.n)
+			into->prio[p].ioprio = from->prio[p].ioprio;
+		stats_running_merge(&into->prio[p].lat, &from->prio[p].lat);
+		histogram_merge(&into->prio[p].hist, &from->prio[p].hist);
+	}
+	stats_sample_sum(&into->iops_samples, &from->iops_samples);
+	stats_sample_sum(&into->bw_samples, &from->bw_samples);
+}
+
 void stats_job_init(struct job_stats *s)
 {
 	int d;
 
 	memset(s, 0, sizeof(*s));
 	for (d = 0; d < DDIR_COUNT; d++) {
+		histogram_init(&s->dir[d].slat_hist);
 		histogram_init(&s->dir[d].clat_hist);
 		histogram_init(&s->dir[d].lat_hist);
+		for (int p = 0; p < STATS_PRIOS; p++)
+			histogram_init(&s->dir[d].prio[p].hist);
 	}
 }
 

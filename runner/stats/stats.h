@@ -36,6 +36,16 @@ struct sample_stat {
 void stats_sample_add(struct sample_stat *s, double value);
 double stats_sample_stddev(const struct sample_stat *s);
 
+/* Latencies of the I/Os issued at one priority (fio's per-prio "prios"):
+ * lat when lat_percentiles is on, else clat, as fio keeps them. */
+struct prio_stat {
+	uint16_t ioprio; /* class << 13 | level */
+	struct running_stat lat;
+	struct histogram hist;
+};
+/* The job's own priority (slot 0) and those the cmdprio options give. */
+#define STATS_PRIOS 8
+
 struct direction_stats {
 	uint64_t ios;
 	uint64_t bytes;
@@ -43,10 +53,12 @@ struct direction_stats {
 	struct running_stat slat;
 	struct running_stat clat;
 	struct running_stat lat;
+	struct histogram slat_hist; /* asynchronous engines only, as fio */
 	struct histogram clat_hist;
-	struct histogram lat_hist;	 /* rate-limited jobs only: lat from each I/O's due time */
-	struct sample_stat iops_samples; /* IOPS of each window */
-	struct sample_stat bw_samples;	 /* KiB/s of each window */
+	struct histogram lat_hist;	    /* a rated job's lat counts from each I/O's due time */
+	struct prio_stat prio[STATS_PRIOS]; /* filled with the cmdprio options only */
+	struct sample_stat iops_samples;    /* IOPS of each window */
+	struct sample_stat bw_samples;	    /* KiB/s of each window */
 };
 
 /* fio's depth buckets: 1, 2, 4, 8, 16, 32, >=64. */
@@ -63,6 +75,15 @@ struct disk_util {
 	uint64_t read_sectors, write_sectors; /* 512-byte units, whatever the device */
 	uint64_t read_ticks, write_ticks, in_queue, io_ticks;
 	double util; /* percent of the run the device was busy */
+};
+
+/* fio's --idle-prof "cpu_idleness": percent of the run each CPU idled. */
+#define STATS_MAX_CPUS 256
+struct cpu_idleness {
+	bool valid;
+	unsigned ncpu;
+	double system; /* all CPUs together */
+	double cpu[STATS_MAX_CPUS];
 };
 
 struct job_stats {
@@ -85,6 +106,20 @@ struct job_stats {
 	int64_t start_unix_ms; /* wall clock at start, for "timestamp" */
 };
 
+/* Folds from's samples into into's, as if one set (Chan's pairwise
+ * moments, exact as fio's __sum_stat). */
+void stats_running_merge(struct running_stat *into, const struct running_stat *from);
+/* fio's sum_stat with pure_sum, for window samples: min, max, mean, m2 and
+ * the count added up, so a sum of directions or jobs has their IOPS and
+ * bandwidth together. */
+void stats_sample_sum(struct sample_stat *into, const struct sample_stat *from);
+/* from's I/O folded into into, as fio's sum_thread_stats: counts added,
+ * latencies and histograms (slat, clat, lat, each priority's) merged
+ * exactly, window samples summed.  For unified_rw_reporting's "mixed"
+ * direction and group_reporting's sums alike.  into starts as zeros
+ * (calloc, or stats_job_init) or as a direction of its own. */
+void stats_direction_merge(struct direction_stats *into, const struct direction_stats *from);
+
 void stats_job_init(struct job_stats *s);
 unsigned stats_depth_level_index(unsigned depth);
 /* Counts one completion's total latency into latency_ns/us/ms. */
@@ -98,5 +133,6 @@ extern const char *const stats_latency_ms_label[LATENCY_MS_LEVELS];
 
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "stats/disk_sample.h"
+#include "stats/cpu_idle.h"
 
 #endif

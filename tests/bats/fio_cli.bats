@@ -324,12 +324,26 @@ NEVER_ARGS=(--filename=never --size=1M --rw=randwrite)
 	usage_error "--name" "${NEVER_ARGS[@]}"
 }
 
-@test "missing --filename: exit 2" {
-	usage_error "--filename" --name=x --size=1M
+@test "no --filename: the job runs on fio's JOBNAME.0.0 in the current directory" {
+	run --separate-stderr "$EBSBENCH" fio --name=noname --size=1M --rw=write --bs=64k \
+		--output-format=json
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	[ "$(stat -c %s noname.0.0)" -eq 1048576 ] || fail "noname.0.0 is not the 1 MiB job file"
+	[ "$(jq -r '.jobs[0].write.io_bytes' <<<"$output")" -eq 1048576 ] || fail "wrote: $output"
+	# A --name is still needed to name it.
+	usage_error "--name" --size=1M
+	# Without --size there is nothing to lay out: refused, and no empty
+	# file left behind (fio creates none either).
+	run --separate-stderr "$EBSBENCH" fio --name=nosize
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"nosize.0.0: --size is needed"* ]] || fail "stderr: $stderr"
+	[ ! -e nosize.0.0 ] || fail "a refused job left nosize.0.0 behind"
 }
 
+# (A job without a filename is no longer an error: it runs on fio's
+# default name, above.)
 @test "a positional job file argument: exit 2, names it" {
-	echo "[job]" >job.fio
+	printf '[job]\niodepth=0\n' >job.fio
 	usage_error "job\.fio" job.fio
 }
 

@@ -12,7 +12,10 @@
 #   - a signal stops the running jobs and starts no later group;
 #   - errors name the option and FILE:LINE;
 #   - fio's own t/jsonplus2csv_test.py (three --name jobs, json+) with
-#     `ebsbench fio` as its fio.
+#     `ebsbench fio` as its fio;
+#   - several jobs in terse,json at once (null engine): fio's terse lines,
+#     then one JSON whose cpu_idleness (--idle-prof, the command line's
+#     only) covers the run, and the normal report's CPU idleness block.
 
 bats_require_minimum_version 1.5.0
 
@@ -226,4 +229,50 @@ in_cap() {
 	[[ $output == *"1 tests passed, 0 failed"* ]] || fail "exit $status: $output"
 	assert_equal "$status" 0
 	assert_equal "$(jq -c '[.jobs[].jobname]' fio-output.json)" '["test1","test2","test3"]'
+}
+
+# fio's stat.c prints every terse line, then the one JSON document (its
+# cpu_idleness once, over the run), whatever the jobs and groups.
+@test "several jobs in terse and JSON at once: a terse line per entry, then one JSON with cpu_idleness, as fio's" {
+	local args=(--ioengine=null --size=16M --rw=randread --runtime=1 --time_based
+		--output-format=terse,json --idle-prof=percpu
+		--name=a --numjobs=2 --group_reporting --name=b --stonewall)
+	fio "${args[@]}" --output=fio.out 2>fio.err || fail "fio failed: $(cat fio.err)"
+	"$EBSBENCH" fio "${args[@]}" --output=ours.out 2>ours.err ||
+		fail "ebsbench failed: $(cat ours.err)"
+	local f
+	for f in fio ours; do
+		grep '^3;' "$f.out" | awk -F';' '{ print $3, NF }' >"$f.terse"
+		sed '/^3;/d' "$f.out" >"$f.json"
+		json_doc "$f.json" || fail "$f: no JSON after the terse lines: $(head -c 300 "$f.json")"
+	done
+	assert_equal "$(cat ours.terse)" "$(cat fio.terse)"
+	assert_equal "$(wc -l <ours.terse)" 2
+	assert_equal "$(jq -c '[.jobs[] | [.jobname, .groupid]]' ours.json)" \
+		"$(jq -c '[.jobs[] | [.jobname, .groupid]]' fio.json)"
+	assert_equal "$(jq -c '.cpu_idleness | keys' ours.json)" "$(jq -c '.cpu_idleness | keys' fio.json)"
+	between "$(jq '.cpu_idleness.system' ours.json)" 0 100 "cpu_idleness.system"
+}
+
+@test "--idle-prof is the command line's, as in fio: a job file's is refused, naming FILE:LINE" {
+	printf '[a]\nioengine=null\nsize=1M\nidle-prof=system\n' >idle.fio
+	run --separate-stderr "$EBSBENCH" fio idle.fio
+	assert_equal "$status" 2
+	[[ $stderr == *"idle.fio:4"*"'idle-prof' belongs on the command line"* ]] || fail "stderr: $stderr"
+}
+
+# idle_shape FILE -> the normal report's CPU idleness block with every
+# figure replaced by N, so fio's and ours compare line by line.
+idle_shape() {
+	sed -n '/^CPU idleness:$/,$p' "$1" | sed -E 's/[0-9]+\.[0-9]+/N/g'
+}
+
+@test "--idle-prof in the normal report: fio's CPU idleness block, a figure per CPU" {
+	local args=(--ioengine=null --size=16M --rw=randread --runtime=1 --time_based
+		--idle-prof=percpu --name=a --name=b --stonewall)
+	fio "${args[@]}" >fio.txt 2>fio.err || fail "fio failed: $(cat fio.err)"
+	"$EBSBENCH" fio "${args[@]}" >ours.txt 2>ours.err || fail "ebsbench failed: $(cat ours.err)"
+	[ -n "$(idle_shape fio.txt)" ] || fail "fio printed no CPU idleness: $(cat fio.txt)"
+	# The same lines, and as many per-CPU figures as fio's (one per CPU).
+	assert_equal "$(idle_shape ours.txt)" "$(idle_shape fio.txt)"
 }

@@ -25,7 +25,9 @@
 # CPU per I/O <= 0.9 x fio, RSS <= 8 MiB, binary <= 1 MiB, each run's read
 # count matching the device's; the qd1 row and the waits are figures only.
 # The table goes to stdout, progress to stderr; the exit status is 1 when a
-# target fails, 2 when the bench cannot run.
+# target fails, 2 when the bench cannot run.  Then --ioengine=null (no device,
+# no data: each tool's own cost per I/O, 4k randread qd1), the same rounds and
+# measures, printed beside the rest and asserted on nothing.
 set -euo pipefail
 
 # shellcheck disable=SC2034 # read by fio_bench.sh and lib.sh's say/die
@@ -136,6 +138,27 @@ tools() {
 	if [ "$1" = io_uring ]; then echo fio tio ours; else echo fio ours; fi
 }
 
+# one_null TOOL ROUND: fio's null engine, run once, measured as one does;
+# appends "iops cpu_per_mio rss_mib" to $WORK/TOOL.null.
+one_null() {
+	local tool=$1 round=$2 cmd
+	local base="$WORK/$tool.null.$round"
+	if [ "$tool" = fio ]; then cmd=(fio); else cmd=("$EBSBENCH" fio); fi
+	(cd "$WORK" && "$TIME" -f '%U %S %M' -o "$base.time" "${cmd[@]}" --name=bench-null \
+		--ioengine=null --size=1G --rw=randread --bs=4k --runtime="$SECONDS_PER_RUN" \
+		--time_based --output-format=json >"$base.json" 2>"$base.err") ||
+		die "$tool (null) failed: $(cat "$base.err")"
+	local iops ios
+	iops=$(jq -er '.jobs[0].read.iops | numbers' "$base.json") ||
+		die "$tool (null): no IOPS in its JSON ($base.json)"
+	ios=$(jq -er '.jobs[0].read.total_ios | numbers' "$base.json")
+	tail -1 "$base.time" | awk -v ios="$ios" -v iops="$iops" \
+		'{ printf "%.1f %.4f %.2f\n", iops, ($1 + $2) * 1e6 / ios, $3 / 1024 }' \
+		>>"$WORK/$tool.null"
+	say "  round $round $(printf '%-4s' "$tool") null: $(tail -1 "$WORK/$tool.null" |
+		awk '{ printf "%.0f IOPS, %.3f CPU s/M I/O, %.1f MiB RSS", $1, $2, $3 }')"
+}
+
 # med FILE COLUMN -> the median of a column.
 med() {
 	awk -v c="$2" '{ print $c }' "$1" | sort -g |
@@ -161,6 +184,12 @@ for bed in $BEDS; do
 		qd1 fio "$bed" "$dev" "$round"
 		qd1 ours "$bed" "$dev" "$round"
 	done
+done
+
+say "null: $ROUNDS rounds of ${SECONDS_PER_RUN} s, fio and ebsbench alternately"
+for round in $(seq 1 "$ROUNDS"); do
+	one_null fio "$round"
+	one_null ours "$round"
 done
 
 FAILED=0
@@ -232,6 +261,11 @@ for bed in $BEDS; do
 	for engine in $ENGINES; do engine_rows "$bed" "$engine"; done
 	qd1_rows "$bed"
 done
+echo
+echo "null engine (no device: each tool's own cost per I/O, qd1; printed only)"
+row "null IOPS" "$(printf '%.0f' "$(med "$WORK/fio.null" 1)")" - \
+	"$(printf '%.0f' "$(med "$WORK/ours.null" 1)")" "" -
+row "null CPU s / M I/O" "$(med "$WORK/fio.null" 2)" - "$(med "$WORK/ours.null" 2)" "" -
 echo
 size=$(stat -c %s "$EBSBENCH")
 row "binary size bytes" - - "$size" "<= 1 MiB" "$(cmp_le "$size" $((1 << 20)))"

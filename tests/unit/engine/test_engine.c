@@ -3,6 +3,7 @@
  * engine found by name moving real I/O through a file, and io_uring's
  * fixed buffers. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,7 +41,7 @@ static void test_unknown_name(struct checks *checks)
 	CHECK(o.ioengine == engine_default());
 	CHECK(options_set(&o, "ioengine", "spdk", err, sizeof(err)) == -1);
 	CHECK(!strcmp(err, "option 'ioengine': invalid value 'spdk' "
-			   "(expected io_uring, libaio or psync)"));
+			   "(expected io_uring, libaio, psync or null)"));
 	CHECK(o.ioengine == engine_default());
 	CHECK(options_set(&o, "ioengine", "psync", err, sizeof(err)) == 0);
 	CHECK(o.ioengine == &engine_psync_ops);
@@ -49,8 +50,9 @@ static void test_unknown_name(struct checks *checks)
 static void test_names(struct checks *checks)
 {
 	char buf[64];
-	CHECK(!strcmp(engine_names(buf, sizeof(buf), ", ", " or "), "io_uring, libaio or psync"));
-	CHECK(!strcmp(engine_names(buf, sizeof(buf), "|", "|"), "io_uring|libaio|psync"));
+	CHECK(!strcmp(engine_names(buf, sizeof(buf), ", ", " or "),
+		      "io_uring, libaio, psync or null"));
+	CHECK(!strcmp(engine_names(buf, sizeof(buf), "|", "|"), "io_uring|libaio|psync|null"));
 	/* Cut short, still a string. */
 	CHECK(!strcmp(engine_names(buf, 6, "|", "|"), "io_ur"));
 }
@@ -248,6 +250,70 @@ static void test_start_failure_names_the_engine(struct checks *checks)
 	CHECK(note[0] == '\0');
 }
 
+/* The null engine: no file, every queued I/O complete in commit, in full,
+ * with its buffer untouched; registered as a synchronous, diskless engine. */
+static void test_null_engine(struct checks *checks)
+{
+	struct engine e = { 0 };
+	char note[160], err[256], buf[3][512];
+	struct io_unit u[3], *done[4];
+	CHECK(engine_find("null") == &engine_null_ops);
+	CHECK(engine_null_ops.synchronous && engine_null_ops.diskless && !engine_null_ops.ioprio);
+	CHECK(!engine_psync_ops.diskless && engine_libaio_ops.ioprio && engine_io_uring_ops.ioprio);
+	CHECK(engine_start(&e, &engine_null_ops, -1, 4, note, sizeof(note), err, sizeof(err)) == 0);
+	memset(buf, 0x33, sizeof(buf));
+	for (int i = 0; i < 3; i++) {
+		u[i] = (struct io_unit){ .offset = (uint64_t)i << 20,
+					 .length = 512,
+					 .ddir = i % 2 ? DDIR_WRITE : DDIR_READ,
+					 .buf = buf[i],
+					 .result = -1 };
+		CHECK(e.ops->queue(&e, &u[i]) == 0);
+	}
+	CHECK(e.ops->commit(&e) == 3);
+	CHECK(e.ops->reap(&e, 1, done, 4) == 3);
+	for (int i = 0; i < 3; i++)
+		CHECK(done[i] == &u[i] && u[i].result == 512 && buf[i][0] == 0x33);
+	CHECK(e.ops->reap(&e, 0, done, 4) == 0);
+	e.ops->teardown(&e);
+}
+
+/* io_unit.ioprio reaches the kernel: a valid priority (best effort, level
+ * 7) reads, an invalid class (7) the kernel refuses. */
+static void ioprio_round_trip(struct checks *checks, const struct engine_ops *ops, int fd)
+{
+	struct engine e = { 0 };
+	char note[160], err[256];
+	void *buf = NULL;
+	CHECK(posix_memalign(&buf, 4096, 4096) == 0);
+	CHECK(engine_start(&e, ops, fd, 4, note, sizeof(note), err, sizeof(err)) == 0);
+	if (e.ops == ops) {
+		struct io_unit ok = {
+			.length = 4096, .ddir = DDIR_READ, .buf = buf, .ioprio = 2u << 13 | 7
+		};
+		struct io_unit bad = {
+			.length = 4096, .ddir = DDIR_READ, .buf = buf, .ioprio = 7u << 13
+		};
+		CHECK(one_io(&e, &ok) == 4096);
+		int64_t refused = one_io(&e, &bad);
+		if (!CHECK(refused != 4096))
+			fprintf(stderr, "%s: ioprio class 7 was not refused\n", ops->name);
+	}
+	if (e.ops)
+		e.ops->teardown(&e);
+	free(buf);
+}
+
+static void test_ioprio_reaches_the_kernel(struct checks *checks)
+{
+	int fd = scratch_fd(checks);
+	if (fd < 0)
+		return;
+	ioprio_round_trip(checks, &engine_libaio_ops, fd);
+	ioprio_round_trip(checks, &engine_io_uring_ops, fd);
+	close(fd);
+}
+
 CHECK_MAIN(test_lookup_each_name, test_unknown_name, test_names, test_fallback_choice,
 	   test_each_engine_moves_io, test_fixed_buffers, test_reap_timed,
-	   test_start_failure_names_the_engine)
+	   test_start_failure_names_the_engine, test_null_engine, test_ioprio_reaches_the_kernel)

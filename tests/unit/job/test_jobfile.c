@@ -225,6 +225,23 @@ static void test_stonewall_groups_and_clones(struct checks *checks)
 	jobfile_free(&s.list);
 }
 
+/* A job without a filename gets fio's jobname.jobnum.filenum, each clone
+ * its own number; a filename given is every clone's. */
+static void test_default_filenames_of_clones(struct checks *checks)
+{
+	char *argv[] = { "--name=x", "--numjobs=3", "--name=y", "--filename=/tmp/y",
+			 "--numjobs=2" };
+	static const char *const want[] = { "x.0.0", "x.1.0", "x.2.0", "/tmp/y", "/tmp/y" };
+	struct scratch s = { .dir = "" };
+	CHECK(parse(&s, 5, argv) == 0);
+	CHECK_EQ_U64(s.list.count, 5);
+	for (unsigned i = 0; i < 5 && i < s.list.count; i++)
+		if (!CHECK(!strcmp(job(&s, i)->filename, want[i])))
+			fprintf(stderr, "job %u: filename %s, want %s\n", i, job(&s, i)->filename,
+				want[i]);
+	jobfile_free(&s.list);
+}
+
 /* parse must fail with an error containing each of the needles. */
 static void expect_file_error(struct checks *checks, const char *text, const char *needle,
 			      const char *needle2)
@@ -252,8 +269,8 @@ static void test_errors_name_file_and_line(struct checks *checks)
 			  "bad.fio:2: cannot open include file", "missing.fio");
 	expect_file_error(checks, "[j]\noutput-format=json\n", "bad.fio:2", "command line");
 	/* A job that cannot run names itself and where it starts. */
-	expect_file_error(checks, "[global]\nbs=4k\n[nofile]\nrw=read\n", "job 'nofile'",
-			  "bad.fio:3");
+	expect_file_error(checks, "[global]\nbs=4k\n[nodepth]\nrw=read\niodepth=0\n",
+			  "job 'nodepth'", "bad.fio:3");
 
 	struct scratch s = { .dir = "" };
 	char *missing[] = { "/nonexistent/x.fio" };
@@ -267,4 +284,4 @@ static void test_errors_name_file_and_line(struct checks *checks)
 
 CHECK_MAIN(test_sections_global_and_comments, test_include_relative_to_the_file, test_env_expansion,
 	   test_command_line_precedence, test_stonewall_groups_and_clones,
-	   test_errors_name_file_and_line)
+	   test_default_filenames_of_clones, test_errors_name_file_and_line)

@@ -91,7 +91,18 @@ static void test_errors_name_the_option(struct checks *checks)
 	expect_error(checks, "--rwmixread=101", "'rwmixread'");
 	expect_error(checks, "--direct=maybe", "'direct'");
 	expect_error(checks, "--percentile_list=50:abc", "'percentile_list'");
-	expect_error(checks, "--output-format=terse", "'output-format'");
+	expect_error(checks, "--output-format=xml", "'output-format'");
+	expect_error(checks, "--output-format=terse,", "'output-format'");
+	expect_error(checks, "--output-format=json,,normal", "'output-format'");
+	expect_error(checks, "--unified_rw_reporting=3", "'unified_rw_reporting'");
+	expect_error(checks, "--verify=crc32c", "'verify'");
+	expect_error(checks, "--idle-prof=calibrate", "'idle-prof'");
+	expect_error(checks, "--cmdprio_class=0", "'cmdprio_class'");
+	expect_error(checks, "--cmdprio_class=4", "'cmdprio_class'");
+	expect_error(checks, "--cmdprio_percentage=101", "'cmdprio_percentage'");
+	expect_error(checks, "--cmdprio=8", "'cmdprio'");
+	expect_error(checks, "--max-jobs=0", "'max-jobs'");
+	expect_error(checks, "--slat_percentiles=maybe", "'slat_percentiles'");
 	expect_error(checks, "--size", "'size'");
 	expect_error(checks, "jobfile.fio", "jobfile.fio");
 	expect_error(checks, "--", "'--'");
@@ -161,6 +172,10 @@ static void test_json_job_uses_the_same_table(struct checks *checks)
 	obj = json_loads("{\"name\": \"x\", \"numjobs\": 4}", 0, &jerr);
 	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'numjobs'"));
 	json_decref(obj);
+	obj = json_loads("{\"name\": \"x\", \"numjobs\": 1, \"idle-prof\": \"system\"}", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'idle-prof'"));
+	json_decref(obj);
+	o.idle_prof = IDLE_PROF_NONE;
 	obj = json_loads("{\"name\": \"x\", \"numjobs\": 1, \"stonewall\": true}", 0, &jerr);
 	CHECK(options_apply_json(&o, obj, err, sizeof(err)) == 0);
 	json_decref(obj);
@@ -172,6 +187,115 @@ static void test_json_job_uses_the_same_table(struct checks *checks)
 	json_decref(obj);
 }
 
+/* What fio's t/latency_percentiles.py passes, with fio's meanings. */
+static void test_fio_script_options(struct checks *checks)
+{
+	char *argv[] = { "--max-jobs=16",
+			 "--name=latency",
+			 "--ioengine=null",
+			 "--size=16M",
+			 "--output-format=terse,json+",
+			 "--slat_percentiles=1",
+			 "--clat_percentiles=0",
+			 "--lat_percentiles=1",
+			 "--unified_rw_reporting=1",
+			 "--thread",
+			 "--verify=0",
+			 "--idle-prof=percpu" };
+	struct job_options o;
+	char err[256] = "";
+	options_defaults(&o);
+	CHECK(o.clat_percentiles && !o.slat_percentiles && !o.lat_percentiles);
+	CHECK(o.unified_rw_reporting == UNIFIED_NONE && o.idle_prof == IDLE_PROF_NONE);
+	CHECK(options_parse_argv(&o, 12, argv, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(o.output_format, OUTPUT_TERSE | OUTPUT_JSON_PLUS);
+	CHECK(o.slat_percentiles && !o.clat_percentiles && o.lat_percentiles);
+	CHECK(o.unified_rw_reporting == UNIFIED_MIXED);
+	CHECK(o.thread && o.max_jobs == 16 && o.idle_prof == IDLE_PROF_PERCPU);
+	CHECK(o.ioengine == engine_find("null"));
+	/* No --filename: fio's jobname.jobnum.filenum; a given one stays. */
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "--filename"));
+	options_default_filename(&o, 0);
+	CHECK(!strcmp(o.filename, "latency.0.0"));
+	options_default_filename(&o, 3);
+	CHECK(!strcmp(o.filename, "latency.0.0"));
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "unified_rw_reporting", "both", err, sizeof(err)) == 0);
+	CHECK(o.unified_rw_reporting == UNIFIED_BOTH);
+	CHECK(options_set(&o, "unified_rw_reporting", "none", err, sizeof(err)) == 0);
+	CHECK(o.unified_rw_reporting == UNIFIED_NONE);
+	CHECK(options_set(&o, "output-format", "normal,json,terse", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(o.output_format, OUTPUT_NORMAL | OUTPUT_JSON | OUTPUT_TERSE);
+}
+
+/* cmdprio_percentage marks I/Os with class << 13 | level; only engines
+ * that pass a priority to the kernel take it. */
+static void test_cmdprio(struct checks *checks)
+{
+	struct job_options o;
+	char err[256] = "";
+	options_defaults(&o);
+	options_set(&o, "name", "p", err, sizeof(err));
+	options_set(&o, "filename", "/dev/null", err, sizeof(err));
+	CHECK_EQ_U64(o.cmdprio_class, 1);
+	CHECK_EQ_U64(options_cmdprio_ioprio(&o), 1u << 13);
+	CHECK(options_set(&o, "cmdprio_percentage", "50", err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "cmdprio_class", "3", err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "cmdprio", "5", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(options_cmdprio_ioprio(&o), 3u << 13 | 5);
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "ioengine", "psync", err, sizeof(err)) == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "cmdprio_percentage") &&
+	      strstr(err, "psync"));
+	CHECK(options_set(&o, "ioengine", "libaio", err, sizeof(err)) == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+}
+
+/* bssplit's shares make 100 %; cmdprio_bssplit's at most 100 % per size,
+ * with their own class and level or cmdprio_class and cmdprio's. */
+static void test_bssplit(struct checks *checks)
+{
+	struct job_options o;
+	char err[256] = "";
+	uint16_t prios[8];
+	options_defaults(&o);
+	CHECK_EQ_U64(options_max_bs(&o), 4096);
+	CHECK(options_set(&o, "bssplit", "64k/40:1024k/60", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(o.bssplit_count, 2);
+	CHECK_EQ_U64(o.bssplit[1].bs, 1u << 20);
+	CHECK_EQ_U64(o.bssplit[1].percent, 60);
+	CHECK_EQ_U64(options_min_bs(&o), 65536);
+	CHECK_EQ_U64(options_max_bs(&o), 1u << 20);
+	CHECK(options_set(&o, "bssplit", "64k/40:1024k/50", err, sizeof(err)) < 0);
+	CHECK(strstr(err, "'bssplit'") != NULL);
+	CHECK(options_set(&o, "bssplit", "64k", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "bssplit", "64k/40:", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "bssplit", "64k/40,1m/60", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/25/1/1:64k/75/3/2:1024k/0", err,
+			  sizeof(err)) == 0);
+	CHECK_EQ_U64(o.cmdprio_bssplit_count, 3);
+	CHECK_EQ_U64(options_share_ioprio(&o, &o.cmdprio_bssplit[1]), 3u << 13 | 2);
+	CHECK_EQ_U64(options_ioprios(&o, prios, 8), 2);
+	CHECK_EQ_U64(prios[0], 1u << 13 | 1);
+	CHECK_EQ_U64(prios[1], 3u << 13 | 2);
+	CHECK(options_cmdprio(&o));
+	/* SIZE/PERCENT takes cmdprio_class and cmdprio, whenever they are set. */
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/30", err, sizeof(err)) == 0);
+	CHECK(options_set(&o, "cmdprio_class", "2", err, sizeof(err)) == 0);
+	CHECK_EQ_U64(options_share_ioprio(&o, &o.cmdprio_bssplit[0]), 2u << 13);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/60/1/1:64k/50/1/2", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/50/1", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/50/0/1", err, sizeof(err)) < 0);
+	CHECK(options_set(&o, "cmdprio_bssplit", "64k/50/1/8", err, sizeof(err)) < 0);
+	/* Sizes for sequential patterns would overlap: refused, named. */
+	options_set(&o, "name", "b", err, sizeof(err));
+	options_set(&o, "filename", "/dev/null", err, sizeof(err));
+	options_set(&o, "ioengine", "libaio", err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) < 0 && strstr(err, "'bssplit'"));
+	options_set(&o, "rw", "randrw", err, sizeof(err));
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+}
+
 CHECK_MAIN(test_benchmark_command, test_units, test_errors_name_the_option,
 	   test_second_job_is_refused, test_validate, test_percentile_list,
-	   test_json_job_uses_the_same_table)
+	   test_json_job_uses_the_same_table, test_fio_script_options, test_cmdprio, test_bssplit)

@@ -77,6 +77,7 @@ static void make_options(struct job_options *o)
 	o->iodepth = 8;
 	o->ioengine = &engine_libaio_ops;
 	o->runtime_ns = 2000000000;
+	o->clat_percentiles = true; /* fio's default */
 	memcpy(o->percentiles, fio_percentiles, sizeof(fio_percentiles));
 	o->percentile_count = COUNT(fio_percentiles);
 	give(o, "name", "x");
@@ -98,7 +99,9 @@ static void add_ios(struct job_stats *s, enum ddir d, unsigned n, uint64_t base)
 		stats_running_add(&ds->slat, slat);
 		stats_running_add(&ds->clat, clat);
 		stats_running_add(&ds->lat, slat + clat);
+		histogram_add(&ds->slat_hist, slat);
 		histogram_add(&ds->clat_hist, clat);
+		histogram_add(&ds->lat_hist, slat + clat);
 		stats_count_latency(s, slat + clat);
 		s->depth_level[stats_depth_level_index(8)]++;
 		ds->ios++;
@@ -363,5 +366,180 @@ static void test_normal_numbers(struct checks *checks)
 	free(text);
 }
 
+/* make_stats on the heap (a job's stats hold several histograms); NULL,
+ * after a failed check, when out of memory. */
+static struct job_stats *new_stats(struct checks *checks)
+{
+	struct job_stats *s = malloc(sizeof(*s));
+	CHECK(s != NULL);
+	if (s)
+		make_stats(s);
+	return s;
+}
+
+/* Whether block has percentiles and bins: 0 neither, 1 percentiles only,
+ * 2 both, 3 bins only (never right). */
+static int blocks_of(json_t *block)
+{
+	bool pct = json_object_get(block, "percentile") != NULL;
+	bool bins = json_object_get(block, "bins") != NULL;
+	return pct ? 1 + bins : bins ? 3 : 0;
+}
+
+/* Each *_percentiles flag gives its block percentiles and, in json+ only,
+ * bins whose counts sum to the block's N, as fio's add_ddir_lat_json. */
+static void test_percentile_blocks(struct checks *checks)
+{
+	static const char *const blocks[] = { "slat_ns", "clat_ns", "lat_ns" };
+	struct job_options o;
+	struct job_stats *s = new_stats(checks);
+	if (!s)
+		return;
+	for (unsigned flags = 0; flags < 8; flags++) {
+		for (int plus = 0; plus < 2; plus++) {
+			make_options(&o);
+			o.slat_percentiles = flags & 1;
+			o.clat_percentiles = flags & 2;
+			o.lat_percentiles = flags & 4;
+			json_t *root = render_json(&o, s, plus);
+			for (unsigned b = 0; b < 3; b++) {
+				json_t *block = path(root, "write", blocks[b]);
+				int want = (flags & (1u << b)) ? 1 + plus : 0;
+				if (!CHECK(blocks_of(block) == want))
+					fprintf(stderr, "flags %u plus %d: %s\n", flags, plus,
+						blocks[b]);
+				if (want == 2)
+					CHECK_EQ_U64(bins_sum(json_object_get(block, "bins")), 500);
+			}
+			json_decref(root);
+		}
+	}
+	free(s);
+}
+
+/* unified_rw_reporting: "mixed" in place of read/write/trim, holding both
+ * directions; "both" keeps them and adds mixed after sync. */
+static void test_unified_rw_reporting(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats *s = new_stats(checks);
+	if (!s)
+		return;
+	make_options(&o);
+	o.unified_rw_reporting = UNIFIED_MIXED;
+	o.lat_percentiles = true;
+	json_t *root = render_json(&o, s, true), *job = first_job(root);
+	CHECK(keys_in_order(job,
+			    (const char *const[]){ "jobname", "groupid", "error", "eta", "elapsed",
+						   "job options", "mixed", "sync" },
+			    8));
+	CHECK(!json_object_get(job, "read") && !json_object_get(job, "trim"));
+	CHECK_EQ_U64(json_integer_value(path(root, "mixed", "total_ios")), 1500);
+	CHECK_EQ_U64(json_integer_value(path(root, "mixed", "io_bytes")), 1500 * 4096);
+	json_t *clat = path(root, "mixed", "clat_ns");
+	CHECK_EQ_U64(json_integer_value(json_object_get(clat, "N")), 1500);
+	CHECK_EQ_U64(json_integer_value(json_object_get(clat, "min")), 40000);
+	CHECK_EQ_U64(bins_sum(json_object_get(path(root, "mixed", "lat_ns"), "bins")), 1500);
+	json_decref(root);
+	o.unified_rw_reporting = UNIFIED_BOTH;
+	root = render_json(&o, s, false);
+	CHECK(keys_in_order(first_job(root),
+			    (const char *const[]){ "jobname", "groupid", "error", "eta", "elapsed",
+						   "job options", "read", "write", "trim", "sync",
+						   "mixed" },
+			    11));
+	CHECK_EQ_U64(json_integer_value(path(root, "read", "total_ios")), 1000);
+	CHECK_EQ_U64(json_integer_value(path(root, "mixed", "total_ios")), 1500);
+	json_decref(root);
+	free(s);
+}
+
+/* Two priorities with I/O give "prios": class and level from ioprio, the
+ * latency under lat_ns with lat_percentiles, else clat_ns; one gives none. */
+static void test_prios(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats *s = new_stats(checks);
+	if (!s)
+		return;
+	make_options(&o);
+	struct direction_stats *r = &s->dir[DDIR_READ];
+	r->prio[1].ioprio = 1u << 13 | 4;
+	for (unsigned i = 0; i < 30; i++) {
+		stats_running_add(&r->prio[i % 3 == 0].lat, 1000 + i);
+		histogram_add(&r->prio[i % 3 == 0].hist, 1000 + i);
+	}
+	json_t *root = render_json(&o, s, true);
+	json_t *prios = path(root, "read", "prios");
+	CHECK_EQ_U64(json_array_size(prios), 2);
+	json_t *rt = json_array_get(prios, 1);
+	CHECK_EQ_U64(json_integer_value(json_object_get(rt, "prioclass")), 1);
+	CHECK_EQ_U64(json_integer_value(json_object_get(rt, "prio")), 4);
+	CHECK_EQ_U64(json_integer_value(json_object_get(json_object_get(rt, "clat_ns"), "N")), 10);
+	CHECK(blocks_of(json_object_get(rt, "clat_ns")) == 2);
+	CHECK(path(root, "write", "prios") == NULL);
+	json_decref(root);
+	o.lat_percentiles = true;
+	root = render_json(&o, s, false);
+	rt = json_array_get(path(root, "read", "prios"), 0);
+	CHECK(json_object_get(rt, "clat_ns") == NULL &&
+	      blocks_of(json_object_get(rt, "lat_ns")) == 1);
+	json_decref(root);
+	free(s);
+}
+
+/* fio's terse v3: 130 fields with a disk; the percentiles at 17-33 (read)
+ * and 58-74 (write) are the JSON's lat (or clat) percentiles in us. */
+static void test_terse(struct checks *checks)
+{
+	struct job_options o;
+	struct job_stats *s = new_stats(checks);
+	char line[8192], *fields[200];
+	FILE *f = tmpfile();
+	CHECK(f != NULL);
+	if (!s || !f) {
+		free(s);
+		if (f)
+			fclose(f);
+		return;
+	}
+	make_options(&o);
+	o.lat_percentiles = true;
+	o.output_format = OUTPUT_TERSE | OUTPUT_JSON;
+	struct run_report run;
+	struct job_report one;
+	output_run_of_job(&run, &one, &o, s);
+	CHECK(output_formats(f, &run, o.output_format) == 0);
+	rewind(f);
+	CHECK(fgets(line, sizeof(line), f) != NULL);
+	json_error_t jerr;
+	json_t *root = json_loadf(f, 0, &jerr); /* the JSON follows the terse line */
+	CHECK(root != NULL);
+	unsigned n = 0;
+	for (char *tok = strtok(line, ";\n"); tok && n < 200; tok = strtok(NULL, ";\n"))
+		fields[n++] = tok;
+	CHECK_EQ_U64(n, 130);
+	CHECK(!strcmp(fields[0], "3") && !strcmp(fields[2], "x") && !strcmp(fields[121], "vda"));
+	CHECK_EQ_U64(strtoull(fields[5], NULL, 10), 1000 * 4096 / 1024);
+	for (unsigned i = 0; i < COUNT(fio_percentiles) && n == 130; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%f", fio_percentiles[i]);
+		json_t *rp = json_object_get(path(root, "read", "lat_ns"), "percentile");
+		json_t *wp = json_object_get(path(root, "write", "lat_ns"), "percentile");
+		char *eq = strchr(fields[17 + i], '=');
+		CHECK(eq && !strncmp(fields[17 + i], key, strlen(key)));
+		CHECK(eq && strtoull(eq + 1, NULL, 10) ==
+				    (uint64_t)json_integer_value(json_object_get(rp, key)) / 1000);
+		eq = strchr(fields[58 + i], '=');
+		CHECK(eq && strtoull(eq + 1, NULL, 10) ==
+				    (uint64_t)json_integer_value(json_object_get(wp, key)) / 1000);
+	}
+	CHECK(n == 130 && !strcmp(fields[36], "0%=0"));
+	json_decref(root);
+	fclose(f);
+	free(s);
+}
+
 CHECK_MAIN(test_key_order, test_json_values, test_percentiles_and_bins, test_empty_job, test_normal,
-	   test_normal_numbers)
+	   test_normal_numbers, test_percentile_blocks, test_unified_rw_reporting, test_prios,
+	   test_terse)
