@@ -407,6 +407,17 @@ static int finish(struct run_state *st, bool stopped)
 	return rc;
 }
 
+/* The plan's notes (what it left out), each line as ebsbench run's. */
+static void print_notes(const struct run_state *st)
+{
+	for (const char *line = st->plan.notes; *line;) {
+		const char *end = strchr(line, '\n');
+		int n = end ? (int)(end - line) : (int)strlen(line);
+		fprintf(stderr, "ebsbench run: %.*s\n", n, line);
+		line += n + (end != NULL);
+	}
+}
+
 int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	struct run_args args = { 0 };
@@ -423,12 +434,14 @@ int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 	int code = prepare(st, &args, err, sizeof(err));
 	if (code)
 		fprintf(stderr, "ebsbench run: %s\n", err);
-	else if (args.dry)
+	else if (args.dry) {
+		print_notes(st);
 		print_plan(stdout, st);
-	else if (make_out_dir(st->out_dir, err, sizeof(err))) {
+	} else if (make_out_dir(st->out_dir, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench run: %s\n", err);
 		code = 2;
 	} else {
+		print_notes(st);
 		code = execute(st, stop);
 		int end = finish(st, stop && *stop);
 		/* A failed phase says more than a failed upload. */

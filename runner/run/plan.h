@@ -66,6 +66,9 @@ struct plan {
 	bool writes;	       /* some step writes: the safety check applies */
 	uint64_t total_ns;     /* sum of the estimates */
 	unsigned log_avg_msec; /* per-second windows, time-scaled */
+	/* What the plan left out and why, one line each ("no load curve on
+	 * loop2: ..."): the run says it once it starts, not before a refusal. */
+	char notes[512];
 };
 
 /* `run --plan NAME`: the named plan's phases in place of the config's

@@ -165,8 +165,10 @@ static int loadcurve_device(struct plan *p, const struct phase_template *t, json
 	load.sustained_iops = plan_sustained_iops(d, ebs_instance_limits_find(c->instance_type),
 						  &load.sustained_from);
 	if (!(load.sustained_iops > 0)) {
-		fprintf(stderr, "ebsbench run: no load curve on %s: %s (no sustained rate known)\n",
-			d->label, load.sustained_from);
+		size_t used = strlen(p->notes);
+		snprintf(p->notes + used, sizeof(p->notes) - used,
+			 "no load curve on %s: %s (no sustained rate known)\n", d->label,
+			 load.sustained_from);
 		return 0;
 	}
 	for (size_t j = 0; j < k; j++) {

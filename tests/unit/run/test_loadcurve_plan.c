@@ -207,7 +207,9 @@ static void test_not_ebs(struct checks *checks)
 		fprintf(stderr, "  %s\n", err);
 		return;
 	}
-	CHECK_EQ_U64(p.count, 6); /* nvme2n1: none */
+	CHECK_EQ_U64(p.count, 6); /* nvme2n1: none, and a note the run prints once it starts */
+	CHECK(strstr(p.notes, "no load curve on nvme2n1: ") && strchr(p.notes, '\n') &&
+	      !strstr(p.notes, "nvme1n1"));
 	for (size_t i = 0; i < p.count; i++) {
 		CHECK_EQ_U64(p.steps[i].device, 0);
 		CHECK_EQ_U64(p.steps[i].job.runtime_ns, 5000 * MS); /* the config's runtime */
