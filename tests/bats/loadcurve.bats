@@ -4,11 +4,15 @@
 # bucket) and the flat 3,000-IOPS gp3, time_scale 0.01, each step 5 s
 # (tests/qemu/loadcurve-config.json).  What holds on a loaded machine:
 # - p50 at 25 % is near the unloaded service time, not the queueing time
-#   at the cap: at most a quarter of the p50 at 110 %.  How near it comes
-#   to the lat phase's (qd1) p50 depends on the guest's wake-up latency as
-#   much as on ebsbench (rate.bats says the same of the host): under TCG
-#   here 0.56-0.67 ms against a 9 us service time, most of it slat (the
-#   issue's lateness); printed, not asserted;
+#   at the cap: within 4x the lat phase's (qd1) mean latency, slat plus
+#   clat, which is what one I/O costs the guest with nothing queued.  A
+#   rated I/O's latency counts from its scheduled time, so it pays that
+#   submission and the guest's wake-up at the scheduled time too; under
+#   TCG each submission is an emulated doorbell (slat about 0.13 ms of a
+#   0.29 ms qd1 I/O) and the wake-up about as much: 0.45-0.67 ms at 25 %
+#   in the boots measured, against 100-320 ms of p99 at 110 %.  (The p50 at 110 %
+#   is no yardstick: QEMU's bucket serves a 5 s step at 330 offered on a
+#   300 cap at 314, and its median barely queues.)
 # - p99 at 110 % is well above (10x) p99 at 25 %: the cap, not the engine;
 # - the low steps (25-75 %) held their offered rate, to within 4 sigma of
 #   the poisson count over the step (4 / sqrt(N) of N arrivals);
@@ -63,6 +67,11 @@ lat_p50_ms() { # DEVICE: the qd1 phase's median completion latency
 		| .job.read.clat_ns.percentile["50.000000"] / 1e6' "$RESULTS"
 }
 
+unloaded_ms() { # DEVICE: the qd1 phase's mean latency, submission and completion
+	jq -r --arg d "$1" '.phases[] | select(.phase == "lat" and .device == $d)
+		| .job.read.lat_ns.mean / 1e6' "$RESULTS"
+}
+
 check_device() { # DEVICE
 	local d=$1 p50 lat low high
 	p50=$(step "$d" 25 | jq -r .p50_ms)
@@ -72,10 +81,11 @@ check_device() { # DEVICE
 	echo "# $d: p50 at 25 % $p50 ms, lat (qd1) p50 $lat ms; p99 at 25 % $low ms, at 110 % $high ms;" \
 		"lead-in $(jq -r --arg d "$d" '.phases[] | select(.device == $d and .load.percent == 110) | .load.ramp_s' "$RESULTS") s" >&3
 	jq -r --arg d "$d" '.analysis.devices[] | select(.device == $d) | "# \(.loadcurve.sentence)"' "$RESULTS" >&3
-	local top
-	top=$(step "$d" 110 | jq -r .p50_ms)
-	awk -v a="$p50" -v q="$top" 'BEGIN { exit !(a > 0 && a * 4 <= q) }' ||
-		fail "$d: p50 at 25 % ($p50 ms) is not far below the p50 at 110 % ($top ms)"
+	local unloaded
+	unloaded=$(unloaded_ms "$d")
+	echo "# $d: unloaded (qd1 mean slat + clat) $unloaded ms" >&3
+	awk -v a="$p50" -v u="$unloaded" 'BEGIN { exit !(a > 0 && u > 0 && a <= 4 * u) }' ||
+		fail "$d: p50 at 25 % ($p50 ms) is not near the unloaded service time ($unloaded ms)"
 	awk -v a="$high" -v b="$low" 'BEGIN { exit !(b > 0 && a >= 10 * b) }' ||
 		fail "$d: p99 at 110 % ($high ms) is not 10x p99 at 25 % ($low ms)"
 	local pct
