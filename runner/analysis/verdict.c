@@ -53,6 +53,15 @@ static double run_start_ms(const json_t *results)
 	return results_num(json_object_get(p, "started_ms"));
 }
 
+/* Whether an fio rw pattern reads (writes: want_write) at all. */
+static bool rw_does(const char *rw, bool want_write)
+{
+	if (!rw)
+		return false;
+	bool mixed = !strcmp(rw, "rw") || !strcmp(rw, "randrw") || !strcmp(rw, "readwrite");
+	return mixed || strstr(rw, want_write ? "write" : "read") != NULL;
+}
+
 /* Reads what the model needs from one phase record. */
 static void phase_facts_read(const json_t *phase, double scale, double start_ms,
 			     struct phase_facts *f)
@@ -69,9 +78,13 @@ static void phase_facts_read(const json_t *phase, double scale, double start_ms,
 	f->ops = results_num_or(json_object_get(job, "read"), "iops", 0) +
 		 results_num_or(json_object_get(job, "write"), "iops", 0);
 	f->p50_s = p50_ns > 0 ? p50_ns / 1e9 : NAN;
-	f->sequential = rw_is_sequential(json_string_value(json_object_get(phase, "rw")));
+	const char *rw = json_string_value(json_object_get(phase, "rw"));
+	f->sequential = rw_is_sequential(rw);
+	/* --rate_iops=R sets both directions' rates; only those the phase does
+	 * are offered (a randread at 75 offers 75, not 150). */
 	const json_t *rate = json_object_get(json_object_get(job, "ebsbench"), "rate");
-	f->offered = results_num_or(rate, "read_iops", 0) + results_num_or(rate, "write_iops", 0);
+	f->offered = (rw_does(rw, false) ? results_num_or(rate, "read_iops", 0) : 0) +
+		     (rw_does(rw, true) ? results_num_or(rate, "write_iops", 0) : 0);
 }
 
 /* The instance's burst lasts 30 minutes a day: assume it was unused when

@@ -163,7 +163,9 @@ static void test_instance_bound(struct checks *checks)
 
 /* A rated phase (--rate_iops) asks for its rate and no more: 1,500 on a
  * 6,000-IOPS gp3 is predicted at 1,500, bound by the offered load, and a
- * rate above the volume's limit is bound by the volume again. */
+ * rate above the volume's limit is bound by the volume again.  The record
+ * is the one --rate_iops=R writes: R for both directions, of which a
+ * randread offers only the read's. */
 static void test_rated_phase(struct checks *checks)
 {
 	static const struct {
@@ -190,9 +192,9 @@ static void test_rated_phase(struct checks *checks)
 			json_object_set_new(json_object_get(job, "read"), "iops",
 					    json_real(cases[i].measured));
 			json_object_set_new(job, "ebsbench",
-					    json_pack("{s:{s:f,s:i,s:s}}", "rate", "read_iops",
-						      cases[i].rate, "write_iops", 0, "process",
-						      "linear"));
+					    json_pack("{s:{s:f,s:f,s:s}}", "rate", "read_iops",
+						      cases[i].rate, "write_iops", cases[i].rate,
+						      "process", "linear"));
 		}
 		analysis_build(run, &prices);
 		const json_t *rr = verdict_phase_of(run, "gp3", "randread");
