@@ -382,8 +382,7 @@ static bool seen_before(const json_t *list, size_t upto, const char *name)
  * for one run in steps (the load curve, the sweep), each word counted. */
 static int phase_verdicts(char *buf, size_t len, const json_t *list, size_t from, const char *name)
 {
-	static const char *const words[] = { "as predicted", "better", "worse", "not predicted" };
-	size_t count[sizeof(words) / sizeof(words[0])] = { 0 }, steps = 0, k;
+	size_t count[EBS_NOT_PREDICTED + 1] = { 0 }, steps = 0, k;
 	const char *only = NULL;
 	const json_t *v;
 	json_array_foreach(list, k, v)
@@ -393,18 +392,18 @@ static int phase_verdicts(char *buf, size_t len, const json_t *list, size_t from
 		const char *word = json_string_value(json_object_get(v, "verdict"));
 		only = word;
 		steps++;
-		for (size_t w = 0; word && w < sizeof(words) / sizeof(words[0]); w++)
-			count[w] += !strcmp(word, words[w]);
+		for (int w = EBS_AS_PREDICTED; word && w <= EBS_NOT_PREDICTED; w++)
+			count[w] += !strcmp(word, ebs_verdict_name((enum ebs_verdict)w));
 	}
 	if (steps <= 1)
 		return snprintf(buf, len, " %s", only ? only : REPORT_MISSING);
 	int used = snprintf(buf, len, " (%zu steps:", steps);
 	const char *sep = " ";
-	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && used >= 0; w++) {
+	for (int w = EBS_AS_PREDICTED; w <= EBS_NOT_PREDICTED && used >= 0; w++) {
 		if (!count[w] || (size_t)used >= len)
 			continue;
 		used += snprintf(buf + used, len - (size_t)used, "%s%zu %s", sep, count[w],
-				 words[w]);
+				 ebs_verdict_name((enum ebs_verdict)w));
 		sep = ", ";
 	}
 	if (used >= 0 && (size_t)used < len)
