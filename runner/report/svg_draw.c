@@ -113,13 +113,22 @@ const char *svg_tick_text(char *buf, size_t len, double value, double step)
 	return buf;
 }
 
+/* A light grid line across the plot and its label left of it. */
+static void y_tick(FILE *out, double py, double left, double right, const char *colour,
+		   const char *label)
+{
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+		left, py, right, py, colour);
+	if (label)
+		fprintf(out,
+			"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			"dominant-baseline=\"middle\">%s</text>\n",
+			left - 6, py, label);
+}
+
 void svg_ytick(FILE *out, double y, const char *label)
 {
-	fprintf(out,
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n"
-		"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-		"dominant-baseline=\"middle\">%s</text>\n",
-		SVG_PLOT_LEFT, y, SVG_PLOT_RIGHT, y, SVG_PLOT_LEFT - 6, y, label);
+	y_tick(out, y, SVG_PLOT_LEFT, SVG_PLOT_RIGHT, "#e0e0e0", label);
 }
 
 void svg_xtick(FILE *out, double x, double bottom, const char *label)
@@ -175,28 +184,9 @@ void svg_x_ticks(FILE *out, const struct svg_axis *x, double step, double bottom
 	char buf[REPORT_NUM_LEN];
 
 	for (long k = first_tick(x, step); (double)k * step <= x->hi * (1 + 1e-9); k++) {
-		double v = (double)k * step, px = svg_axis_at(x, v);
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#000000\"/>\n"
-			"<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" "
-			"text-anchor=\"middle\">%s</text>\n",
-			px, bottom, px, bottom + 5, px, bottom + 18,
-			svg_tick_text(buf, sizeof(buf), v, step));
+		double v = (double)k * step;
+		svg_xtick(out, svg_axis_at(x, v), bottom, svg_tick_text(buf, sizeof(buf), v, step));
 	}
-}
-
-/* A light grid line across the plot and its label left of it. */
-static void y_tick(FILE *out, double py, double left, double right, const char *colour,
-		   const char *label)
-{
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-		left, py, right, py, colour);
-	if (label)
-		fprintf(out,
-			"<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			"dominant-baseline=\"middle\">%s</text>\n",
-			left - 6, py, label);
 }
 
 void svg_y_ticks(FILE *out, const struct svg_axis *y, double step, double left, double right)
