@@ -346,6 +346,7 @@ struct recommend_p99 recommend_p99_at(const json_t *results, const char *device,
 	out.state = P99_MEASURED;
 	out.ms = ns / 1e6;
 	out.at_iops = curve ? curve_at : saturated_at;
+	out.bound = !curve;
 	snprintf(out.device, sizeof(out.device), "%s", device);
 	p99_phase_name(p, out.phase, sizeof(out.phase));
 	return out;
@@ -413,7 +414,13 @@ static void candidate_p99(const json_t *results, const struct recommend_need *n,
 			break;
 	}
 	c->p99.meets = !(n->p99_ms > 0) || (c->p99.state == P99_MEASURED && c->p99.ms <= n->p99_ms);
-	if (!(n->p99_ms > 0 && c->p99.state == P99_MEASURED && !c->p99.meets))
+	if (n->p99_ms > 0 && c->p99.state == P99_MEASURED && !c->p99.meets && c->p99.bound)
+		reason(c,
+		       "Its p99 measured %.2f ms at saturation (%.0f IOPS on %s, %s), above the "
+		       "%.2f ms "
+		       "asked: a higher load than the need's, so it rules nothing out.",
+		       c->p99.ms, c->p99.at_iops, c->p99.device, c->p99.phase, n->p99_ms);
+	if (!(n->p99_ms > 0 && recommend_p99_misses(&c->p99)))
 		return;
 	reason(c, "Its p99 measured %.2f ms at %.0f IOPS on %s (%s), above the %.2f ms asked.",
 	       c->p99.ms, c->p99.at_iops, c->p99.device, c->p99.phase, n->p99_ms);
@@ -448,8 +455,7 @@ static int cheapest(const struct recommend_device *d)
 
 	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
 		const struct recommend_candidate *c = &d->cand[i];
-		bool misses = c->p99.state == P99_MEASURED && !c->p99.meets;
-		if (!c->feasible || misses || isnan(c->monthly_usd))
+		if (!c->feasible || recommend_p99_misses(&c->p99) || isnan(c->monthly_usd))
 			continue;
 		if (best < 0 || c->monthly_usd < d->cand[best].monthly_usd - 0.005)
 			best = i;
@@ -481,7 +487,7 @@ static void summarise(struct recommend_device *d)
 		 "now (%s)%s",
 		 d->label, ebs_type_name(c->type), c->volume.size_gib, c->iops, c->mibs,
 		 c->monthly_usd, d->current_usd, change,
-		 d->need.p99_ms > 0 && c->p99.state != P99_MEASURED
+		 d->need.p99_ms > 0 && recommend_p99_unknown(&c->p99)
 			 ? "; its p99 at this load is not measured."
 			 : ".");
 }

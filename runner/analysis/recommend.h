@@ -61,7 +61,22 @@ struct recommend_p99 {
 	char device[32]; /* the device it was measured on */
 	char phase[48];	 /* "loadcurve 25 %", "randread" */
 	bool meets;	 /* measured and at most the p99 asked (true when none asked) */
+	bool bound;	 /* from a saturating randread, at a higher load than the need's:
+			  * it can confirm a p99 asked, never rule a candidate out */
 };
+
+/* The p99 at the need's load is known to miss the one asked (a bound
+ * above it is not: at the need's lower load it may well meet it). */
+static inline bool recommend_p99_misses(const struct recommend_p99 *p)
+{
+	return p->state == P99_MEASURED && !p->meets && !p->bound;
+}
+
+/* Nothing measured says whether the candidate meets the p99 at this load. */
+static inline bool recommend_p99_unknown(const struct recommend_p99 *p)
+{
+	return p->state != P99_MEASURED || (!p->meets && p->bound);
+}
 
 struct recommend_candidate {
 	enum ebs_type type;

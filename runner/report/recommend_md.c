@@ -72,7 +72,9 @@ static void p99_cell(FILE *out, const struct recommend_candidate *c)
 	}
 	fprintf(out, "%s (%s, %s at %s IOPS)%s", report_ms(ms, sizeof(ms), c->p99.ms * 1e6),
 		c->p99.device, c->p99.phase, report_count(at, sizeof(at), c->p99.at_iops),
-		c->p99.meets ? "" : ": above the p99 asked");
+		c->p99.meets   ? ""
+		: c->p99.bound ? ": saturated, above the p99 asked; at this load not measured"
+			       : ": above the p99 asked");
 }
 
 /* One row of the candidates' table. */
@@ -163,11 +165,12 @@ static json_t *candidate_json(const struct recommend_candidate *c)
 	json_t *reasons = json_array();
 	for (size_t i = 0; i < c->nreasons; i++)
 		json_array_append_new(reasons, json_string(c->reasons[i]));
-	json_t *p99 =
-		json_pack("{s:b,s:o,s:o,s:s?,s:s?,s:b}", "measured", c->p99.state == P99_MEASURED,
-			  "ms", num_or_null(c->p99.ms), "at_iops", num_or_null(c->p99.at_iops),
-			  "device", c->p99.device[0] ? c->p99.device : NULL, "phase",
-			  c->p99.phase[0] ? c->p99.phase : NULL, "meets", c->p99.meets);
+	json_t *p99 = json_pack("{s:b,s:o,s:o,s:s?,s:s?,s:b,s:b}", "measured",
+				c->p99.state == P99_MEASURED, "ms", num_or_null(c->p99.ms),
+				"at_iops", num_or_null(c->p99.at_iops), "device",
+				c->p99.device[0] ? c->p99.device : NULL, "phase",
+				c->p99.phase[0] ? c->p99.phase : NULL, "meets", c->p99.meets,
+				"bound", c->p99.bound);
 	return json_pack("{s:s,s:b,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "type",
 			 ebs_type_name(c->type), "feasible", c->feasible, "chosen", c->chosen,
 			 "size_gib", c->feasible ? json_real(c->volume.size_gib) : json_null(),

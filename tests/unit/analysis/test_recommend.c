@@ -273,6 +273,14 @@ static void test_p99_at_load(struct checks *checks)
 	CHECK(d.choice == GP2 && d.cand[GP2].p99.state == P99_NOT_MEASURED);
 	CHECK(strstr(d.summary, "; its p99 at this load is not measured.") != NULL);
 	CHECK_NEAR(d.cand[GP2].volume.size_gib, 934, 0);
+	/* Without a curve the gp3's p99 is its saturated randread's, 12.9 ms at
+	 * 3,001 IOPS: above 2 ms, but at twice the need's load, so it rules
+	 * nothing out and the gp3 stays the choice, its p99 not known. */
+	struct recommend_ask bound = { .iops = 1500, .p99_ms = 2 };
+	CHECK(search(plain, "gp2", &bound, &d) == 0);
+	CHECK(d.cand[GP3].p99.bound && !d.cand[GP3].p99.meets && d.choice == GP3);
+	CHECK(says(&d.cand[GP3], "a higher load than the need's, so it rules nothing out."));
+	CHECK(strstr(d.summary, "; its p99 at this load is not measured.") != NULL);
 	json_decref(curve);
 	json_decref(plain);
 }
