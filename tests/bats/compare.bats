@@ -4,7 +4,7 @@
 #     stdout (an unknown flag, one results instead of two, a path that is
 #     not there, a newer schema);
 #   - --out DIR writes compare.md and compare.json, the same text and
-#     document stdout gives;
+#     document stdout gives; `ebsbench help` lists the command;
 #   - the acceptance point: `make demo`'s job (the appliance under QEMU, a
 #     100 GiB gp2 and a 3,000-IOPS gp3, time scale 0.01) run twice; the
 #     gp3 randread IOPS are "not significant", the gp2 cliff time's change
@@ -71,6 +71,12 @@ bad_usage() {
 	jq -e '.warnings == [] and (.phases | length) > 0' "$BATS_TEST_TMPDIR/cmp/compare.json" >/dev/null ||
 		fail "a run against itself: $(jq -c .warnings "$BATS_TEST_TMPDIR/cmp/compare.json")"
 	[[ $md == *"| gp3 | randread | IOPS |"*"| not significant |"* ]] || fail "no gp3 randread row: $md"
+}
+
+@test "compare: ebsbench help lists it" {
+	run --separate-stderr "$EBSBENCH" help
+	assert_success
+	assert_line --regexp '^  compare +two runs phase by phase'
 }
 
 # demo_run OUT: `make demo`'s job under QEMU, results fetched back from S3.
