@@ -283,12 +283,32 @@ static void only_in(const json_t *run, const char *label, const json_t *other,
 		char line[256], buf[64];
 		const char *step = step_of(p, buf, sizeof(buf));
 		if (!results_str_is(json_object_get(p, "device"), label) ||
-		    (other_label && counterpart(other, other_label, run, label, p)))
+		    counterpart(other, other_label, run, label, p))
 			continue;
 		snprintf(line, sizeof(line), "%s %s%s%s%s ran only in %s.", label, phase_name(p),
 			 step ? " (" : "", step ? step : "", step ? ")" : "", which);
 		json_array_append_new(warnings, json_string(line));
 	}
+}
+
+/* One sentence for a device the other run has no counterpart of. */
+static void unmatched(const json_t *run, const json_t *device, const char *which, const char *other,
+		      json_t *warnings)
+{
+	const char *label = results_label(device);
+	const char *type = json_string_value(RESULTS_GET(device, "volume", "type"));
+	const json_t *p;
+	size_t i, phases = 0;
+	char line[320];
+
+	json_array_foreach(json_object_get(run, "phases"), i, p) phases +=
+		results_str_is(json_object_get(p, "device"), label);
+	snprintf(
+		line, sizeof(line),
+		"%s's device %s (%s) has no counterpart in %s (no label or volume type to match it "
+		"by): its %zu phases ran only in %s.",
+		which, label, type ? type : "no volume type", other, phases, which);
+	json_array_append_new(warnings, json_string(line));
 }
 
 /* The cliff row of a matched device, or NULL when neither run had one. */
@@ -334,7 +354,7 @@ static void compare_devices(const json_t *a, const json_t *b, const json_t *da, 
 		const json_t *p;
 		size_t k;
 		if (match[i] == SIZE_MAX) {
-			only_in(a, la, NULL, NULL, "A", warnings);
+			unmatched(a, json_array_get(da, i), "A", "B", warnings);
 			continue;
 		}
 		taken[match[i]] = true;
@@ -358,7 +378,7 @@ static void compare_devices(const json_t *a, const json_t *b, const json_t *da, 
 	}
 	for (size_t j = 0; j < nb; j++) {
 		if (!taken[j])
-			only_in(b, results_label(json_array_get(db, j)), NULL, NULL, "B", warnings);
+			unmatched(b, json_array_get(db, j), "B", "A", warnings);
 	}
 out:
 	free(match);

@@ -294,6 +294,14 @@ static void relabel_gp3(json_t *b)
 	}
 }
 
+static void gp3_to_io2(json_t *b)
+{
+	relabel_gp3(b);
+	json_object_set_new(
+		json_object_get(json_array_get(json_object_get(b, "devices"), 1), "volume"), "type",
+		json_string("io2"));
+}
+
 static void warnings(struct checks *checks)
 {
 	warns(checks, SEED, to_m5_large,
@@ -318,6 +326,12 @@ static void warnings(struct checks *checks)
 	      "gp2 loadcurve 110 %: served on burst in B, not in A.");
 	warns(checks, SEED, relabel_gp3,
 	      "A's device gp3 is compared with B's fast: the same volume type, gp3.");
+	warns(checks, SEED, gp3_to_io2,
+	      "A's device gp3 (gp3) has no counterpart in B (no label or volume type to match it "
+	      "by): its 6 phases ran only in A.");
+	warns(checks, SEED, gp3_to_io2,
+	      "B's device fast (io2) has no counterpart in A (no label or volume type to match it "
+	      "by): its 6 phases ran only in B.");
 }
 
 /* By label first; by type only when one unmatched device of B has it. */
