@@ -399,7 +399,8 @@ static const char method[] =
 	"windows, Student's t over the batch figures (a percentile's: the percentile of each "
 	"batch's merged histogram); \"not significant\" where the two runs' intervals overlap. "
 	"A phase with a cliff in both runs is compared level by level (burst, after the cliff), "
-	"its transition left out; every level leaves out its first second. A cliff time is "
+	"its transition left out; every level leaves out its first second (at most a fifth of its "
+	"windows). A cliff time is "
 	"known to one window: a change within that resolution is not significant.";
 
 json_t *compare_build(const json_t *a, const json_t *b, const char *name_a, const char *name_b)

@@ -5,16 +5,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* "## text" between blank lines. */
+/* "## text" and a blank line: every block ends with its own. */
 static void md_heading(FILE *out, const char *text)
 {
-	fprintf(out, "\n## %s\n\n", text);
+	fprintf(out, "## %s\n\n", text);
 }
 
-/* A paragraph after a blank line. */
+/* A paragraph and the blank line after it. */
 static void md_paragraph(FILE *out, const char *text)
 {
-	fprintf(out, "\n%s\n", text ? text : "");
+	fprintf(out, "%s\n\n", text ? text : "");
 }
 
 /* A bullet. */
@@ -24,10 +24,10 @@ static void md_item(FILE *out, const char *text, bool first)
 	fprintf(out, "- %s\n", text ? text : "");
 }
 
-/* Nothing to close. */
+/* A blank line ends a Markdown list. */
 static void md_list_end(FILE *out)
 {
-	(void)out; /* a Markdown list ends at the next blank line */
+	fputc('\n', out);
 }
 
 /* A cell's text with "|" escaped, so it cannot split the row. */
@@ -56,10 +56,10 @@ static void md_row(FILE *out, const char *const *cells, size_t n, bool header)
 	fputs("|\n", out);
 }
 
-/* Nothing to close. */
+/* A blank line ends a table too. */
 static void md_table_end(FILE *out)
 {
-	(void)out; /* as a list: the next block's blank line ends it */
+	fputc('\n', out);
 }
 
 static const struct compare_format md_format = { md_heading,  md_paragraph, md_item,
