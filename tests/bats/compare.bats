@@ -109,6 +109,11 @@ demo_run() {
 	jq -e '.phases[] | select(.device == "gp3" and .phase == "randread") | .metrics[]
 		| select(.metric == "iops") | .a.low <= .b.high and .b.low <= .a.high' "$doc" >/dev/null ||
 		fail "the gp3 randread intervals do not overlap"
+	# Every verdict as its intervals say.
+	jq -e '[.phases[].metrics[] | .verdict == (if .a.low == null or .b.low == null then "no interval"
+		elif .b.low > .a.high then "higher" elif .b.high < .a.low then "lower"
+		else "not significant" end)] | all' "$doc" >/dev/null ||
+		fail "a verdict disagrees with its intervals"
 	# gp2: both cliffs found, their change and resolution (one 10 ms window).
 	jq -e '.cliffs[] | select(.device == "gp2") | (.a_s | type) == "number" and (.b_s | type) == "number"
 		and ((.change_s - (.b_s - .a_s)) | fabs) < 1e-9 and .resolution_s == 0.01' "$doc" >/dev/null ||

@@ -149,6 +149,29 @@ static void same_run(struct checks *checks)
 	json_decref(b);
 }
 
+/* Each verdict as its intervals say: overlapping "not significant", B's
+ * above A's "higher", below "lower", either missing "no interval". */
+static void verdicts_agree(struct checks *checks, const json_t *doc)
+{
+	const json_t *row, *m;
+	size_t i, j;
+	json_array_foreach(json_object_get(doc, "phases"), i, row)
+	{
+		json_array_foreach(json_object_get(row, "metrics"), j, m)
+		{
+			double al = results_num(RESULTS_GET(m, "a", "low"));
+			double ah = results_num(RESULTS_GET(m, "a", "high"));
+			double bl = results_num(RESULTS_GET(m, "b", "low"));
+			double bh = results_num(RESULTS_GET(m, "b", "high"));
+			const char *want = isnan(al) || isnan(bl) ? "no interval"
+					   : bl > ah		  ? "higher"
+					   : bh < al		  ? "lower"
+								  : "not significant";
+			CHECK(results_str_is(json_object_get(m, "verdict"), want));
+		}
+	}
+}
+
 /* Noise of another seed is not significant; 5 % more IOPS on gp3 is. */
 static void changes(struct checks *checks)
 {
@@ -170,6 +193,7 @@ static void changes(struct checks *checks)
 	m = metric_of(doc, "gp3", "randread", "whole", "throughput");
 	CHECK_NEAR(results_num(json_object_get(m, "change")), 150 * 4096, 10 * 4096);
 	CHECK(!strcmp(verdict(doc, "gp3", "randread", "whole", "throughput"), "higher"));
+	verdicts_agree(checks, doc);
 	/* The change is B's: the other way round it is lower. */
 	json_decref(doc);
 	doc = compared(b, a);
