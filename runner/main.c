@@ -40,6 +40,8 @@ static const struct command {
 	{ "report", cmd_report, "rebuild summary.md and the charts from results directories" },
 	{ "recommend", cmd_recommend,
 	  "the cheapest volume per type for a load, and how to apply it" },
+	{ "compare", cmd_compare,
+	  "two runs phase by phase: the changes, their intervals, what is not comparable" },
 	{ "presign", cmd_presign, "sign S3 upload URLs for a run, where the credentials are" },
 	{ "fio", cmd_fio, "run one job given with fio's options and output formats" },
 	{ "version", cmd_version, "print the version" },

@@ -29,6 +29,11 @@ int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop);
  * file missing, unreadable or of a newer schema. */
 int cmd_recommend(int argc, char **argv, const volatile sig_atomic_t *stop);
 
+/* `ebsbench compare A B [--json] [--out DIR]`: two runs phase by phase,
+ * each change with its interval, and what makes them not comparable.  2:
+ * usage, or a results file missing, unreadable or of a newer schema. */
+int cmd_compare(int argc, char **argv, const volatile sig_atomic_t *stop);
+
 /* `ebsbench presign`: sign the upload URLs (or a POST policy) for one run,
  * on the operator's machine, where the credentials are. */
 int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop);

@@ -103,33 +103,6 @@ static int parse_args(int argc, char **argv, struct recommend_args *a)
 	return a->input ? 0 : usage_error("no results directory or results.json given", NULL);
 }
 
-/* The results document at path (a directory holding results.json, or the
- * file itself), its schema checked; NULL with a reason. */
-static json_t *load_results(const char *path, char *err, size_t errlen)
-{
-	struct stat st;
-	json_error_t jerr;
-	char why[200];
-
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (S_ISDIR(st.st_mode))
-		return results_load(path, err, errlen);
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		snprintf(err, errlen, "%s: %s", path, jerr.text);
-		return NULL;
-	}
-	if (results_schema_check(root, why, sizeof(why))) {
-		snprintf(err, errlen, "%s: %s", path, why);
-		json_decref(root);
-		return NULL;
-	}
-	return root;
-}
-
 /* --out DIR: made if new (its parent must exist), then the files. */
 static int write_apply(const struct recommend_args *a, const json_t *run,
 		       const struct recommend_device *d, size_t n, const struct ebs_prices *p)
@@ -187,7 +160,7 @@ int cmd_recommend(int argc, char **argv, const volatile sig_atomic_t *stop)
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	json_t *run = load_results(a.input, err, sizeof(err));
+	json_t *run = results_load_any(a.input, err, sizeof(err));
 	if (!run || report_reanalyse(run, NULL, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench recommend: %s\n", err);
 		json_decref(run);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int results_schema_check(const json_t *root, char *err, size_t errlen)
@@ -31,11 +32,9 @@ bool results_schema_ok(const json_t *root)
 	return results_schema_check(root, err, sizeof(err)) == 0;
 }
 
-json_t *results_load(const char *dir, char *err, size_t errlen)
+json_t *results_load_file(const char *path, char *err, size_t errlen)
 {
-	char path[4200];
 	json_error_t jerr;
-	snprintf(path, sizeof(path), "%s/%s", dir, RESULTS_FILE);
 	json_t *root = json_load_file(path, JSON_DECODE_ANY, &jerr);
 	if (!root) {
 		snprintf(err, errlen, "%s: %s", path, jerr.text);
@@ -48,6 +47,25 @@ json_t *results_load(const char *dir, char *err, size_t errlen)
 		return NULL;
 	}
 	return root;
+}
+
+json_t *results_load(const char *dir, char *err, size_t errlen)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", dir, RESULTS_FILE);
+	return results_load_file(path, err, errlen);
+}
+
+json_t *results_load_any(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	return S_ISDIR(st.st_mode) ? results_load(path, err, errlen)
+				   : results_load_file(path, err, errlen);
 }
 
 int results_save(const json_t *results, const char *dir, char *err, size_t errlen)

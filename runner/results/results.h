@@ -135,6 +135,10 @@ bool results_schema_ok(const json_t *root);
 int results_schema_check(const json_t *root, char *err, size_t errlen);
 /* Loads DIR/results.json; NULL with a one-line reason in err. */
 json_t *results_load(const char *dir, char *err, size_t errlen);
+/* Loads the results file at path, its schema checked; NULL with a reason. */
+json_t *results_load_file(const char *path, char *err, size_t errlen);
+/* Either: path a results directory or a results.json file itself. */
+json_t *results_load_any(const char *path, char *err, size_t errlen);
 /* Writes DIR/results.json atomically (temp file + rename), so an upload or
  * a reader never sees half a file. */
 int results_save(const json_t *results, const char *dir, char *err, size_t errlen);
