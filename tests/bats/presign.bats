@@ -169,7 +169,7 @@ boto3_check() {
 	assert_success
 	echo "$output" | jq -r '.upload.put | keys_unsorted[]' >names
 	printf '%s\n' results.json summary.md iops_timeline.svg latency_percentiles.svg \
-		latency_heatmap.svg recommend.md \
+		latency_heatmap.svg recommend.md report.html \
 		data_rr_iops.1.log data_rr_clat_hist.1.log gp2_rr_iops.1.log \
 		gp2_rr_clat_hist.1.log gp2-2_rr_iops.1.log gp2-2_rr_clat_hist.1.log \
 		data_sw_iops.1.log gp2_sw_iops.1.log gp2-2_sw_iops.1.log >want
