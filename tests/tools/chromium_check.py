@@ -14,10 +14,11 @@ one JSON document on stdout, for a test to assert on:
   background      the screenshot's pixel at (4, 4): the page's own background
   heatmap_panels  per g.panel of the heatmap: the share of its box's pixels in the colours
                   of its cells (exact fills, +-12 per channel): 0 when the panel is blank
-  cliff_lines     per line.cliff: the share of rows, over the top quarter of its box (above
-                  the series), with a pixel within 2 px of it drawn in its stroke colour at
-                  70 % or more opacity over the white chart (the lighter "predicted" line
-                  is 40 %): 0 when the dashed line is not drawn
+  cliff_lines     per line.cliff: how many dashes the screenshot has within 2 px of it in
+                  its stroke colour at 70 % or more opacity over the white chart (runs of
+                  3 to 9 rows, then a gap of 2 to 6): its 6-on-4-off dashes, where the
+                  series' own drop at the cliff is one long run, a crossing line 1 or 2
+                  rows, and the lighter "predicted" line 40 %: 0 without the cliff line
   pdf             (--pdf) the page count (pdfinfo) and each page's text (pdftotext, its
                   white space collapsed)
 Exits 2 (one line on stderr) when Chromium cannot be driven or the timeout passes.
@@ -158,16 +159,24 @@ def drawn_in(pixel, stroke, min_alpha):
         abs(pixel[i] - (255 - alpha * (255 - stroke[i]))) <= 30 for i in range(3))
 
 
-def dashed_share(img, box, colour):
-    """Share of rows over the box's top quarter drawn in colour near its centre."""
+def dashes(img, box, colour):
+    """The dashes drawn in colour along the box's vertical centre line: runs of 3 to 9
+    rows with a pixel within 2 px of it in colour at 70 % or more opacity, each followed
+    by a gap of 2 to 6 rows and more of the line."""
     x, y, w, h = box
     cx, stroke = int(round(x + w / 2)), rgb(colour)
-    rows = range(int(y), int(y + h / 4))
     px = img.load()
-    hit = sum(1 for r in rows
-              if any(drawn_in(px[c, r], stroke, 0.7) for c in range(cx - 2, cx + 3)
-                     if 0 <= c < img.width and 0 <= r < img.height))
-    return hit / float(max(len(rows), 1))
+    rows = range(max(int(y), 0), min(int(y + h) + 1, img.height))
+    drawn = [r for r in rows if any(drawn_in(px[c, r], stroke, 0.7)
+                                    for c in range(cx - 2, cx + 3) if 0 <= c < img.width)]
+    runs = []  # [first row, last row]
+    for r in drawn:
+        if runs and r == runs[-1][1] + 1:
+            runs[-1][1] = r
+        else:
+            runs.append([r, r])
+    return sum(1 for a, b in zip(runs, runs[1:])
+               if 3 <= a[1] - a[0] + 1 <= 9 and 2 <= b[0] - a[1] - 1 <= 6)
 
 
 def pdf_facts(path):
@@ -265,7 +274,7 @@ def main():
         "heatmap_panels": [{"box": p["box"], "palette_share": palette_share(img, p["box"], p["fills"])}
                            for p in dom["panels"]],
         "cliff_lines": [{"box": c["box"], "colour": c["colour"],
-                         "dashed_share": dashed_share(img, c["box"], c["colour"])}
+                         "dashes": dashes(img, c["box"], c["colour"])}
                         for c in dom["cliffs"]],
         "pdf": pdf,
     }
