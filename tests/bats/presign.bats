@@ -128,10 +128,10 @@ boto3_check() {
 	assert_success
 	echo "$output" >block.json
 	json_doc block.json
-	# The seed's run: 7 report files, 6 phases' and 6 load curve steps' IOPS
-	# logs for each of gp2 and gp3, and the histogram logs of their randread
-	# and lat phases.
-	assert_equal "$(jq '.upload.put | length' block.json)" 35
+	# The seed's run: 8 report files (report.html included), 6 phases' and
+	# 6 load curve steps' IOPS logs for each of gp2 and gp3, and the
+	# histogram logs of their randread and lat phases.
+	assert_equal "$(jq '.upload.put | length' block.json)" 36
 	assert_equal "$(jq -r '.upload.expires' block.json)" 2026-09-02T06:00:00Z
 	run boto3_check put block.json ebsbench-results 'runs/2026 09+ü/' ap-northeast-2 "" 21600
 	echo "$output"
