@@ -136,7 +136,7 @@ boto3_check() {
 	run boto3_check put block.json ebsbench-results 'runs/2026 09+ü/' ap-northeast-2 "" 21600
 	echo "$output"
 	assert_success
-	assert_output --partial "35 of 35 URLs equal boto3's"
+	assert_output --partial "36 of 36 URLs equal boto3's"
 	# Query parameters in canonical order, the signature last.
 	jq -r '.upload.put["results.json"]' block.json | sed 's/.*?//; s/=[^&]*//g' >order
 	assert_equal "$(cat order)" \
