@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixtures/svg_check.h"
 #include "report/report.h"
 #include "report/report_html.h"
 #include "run/run.h"
@@ -28,14 +29,6 @@ static char *formatted(const char *md, const struct report_html_hooks *hooks)
 		return NULL;
 	}
 	return text;
-}
-
-static size_t count_of(const char *text, const char *what)
-{
-	size_t n = 0;
-	for (const char *p = text; p && (p = strstr(p, what)); p += strlen(what))
-		n++;
-	return n;
 }
 
 /* A table's header, rule and rows; "\|" stays in its cell. */
