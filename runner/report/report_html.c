@@ -183,6 +183,7 @@ static int write_part(FILE *out, const struct html_part *p, struct html_ctx *c)
 	return rc;
 }
 
+/* The head (style, no scripts, a policy that loads nothing), then the parts. */
 int report_html_write(FILE *out, json_t *const *runs, size_t nruns)
 {
 	struct html_ctx c = { runs, nruns };

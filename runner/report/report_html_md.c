@@ -180,6 +180,7 @@ static void inline_span(struct md_state *st, const char *s, const char *end)
 		fputs("</strong>", st->out);
 }
 
+/* Ends the open block, if any. */
 static void close_block(struct md_state *st)
 {
 	fputs(md_closer[st->block], st->out);
@@ -319,6 +320,7 @@ static bool image_line(struct md_state *st, const char *s, const char *end)
 	return true;
 }
 
+/* One line of Markdown, by what it starts with. */
 static void md_line(struct md_state *st, const char *s, const char *end)
 {
 	if (st->block == MD_CODE || (end - s >= 3 && !memcmp(s, "```", 3)))
