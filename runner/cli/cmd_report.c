@@ -20,8 +20,8 @@
 static const char usage[] =
 	"usage: ebsbench report [--out DIR] [--print] [--config FILE] RESULTS_DIR...\n"
 	"Runs the analysis again on each RESULTS_DIR/results.json (its phases, devices and\n"
-	"prices) and rebuilds summary.md, iops_timeline.svg, latency_percentiles.svg and\n"
-	"latency_heatmap.svg.\n"
+	"prices) and rebuilds summary.md, iops_timeline.svg, latency_percentiles.svg,\n"
+	"latency_heatmap.svg, recommend.md and report.html (all of them in one page).\n"
 	"One directory: written into it unless --out says otherwise.  Several (a fleet, one\n"
 	"column per run and device): --out is required.  --config FILE re-prices with that\n"
 	"run config's \"prices\".  --print also writes summary.md to stdout.\n"

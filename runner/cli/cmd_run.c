@@ -323,6 +323,7 @@ static int prepare(struct run_state *st, const struct run_args *a, char *err, si
 		return 3;
 	st->results = results_start(st);
 	upload_init(&st->up, &st->cfg.upload, st->out_dir, st->results, stderr);
+	st->up.content_type = artifacts_content_type;
 	return 0;
 }
 

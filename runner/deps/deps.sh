@@ -14,13 +14,16 @@ PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-asser
   awscli python3-numpy python3-pandas
   bc bison flex libelf-dev libssl-dev cpio busybox-static systemd-boot-efi binutils mtools
   qemu-system-x86 ovmf
-  skopeo umoci runc crun"
+  skopeo umoci runc crun
+  chromium poppler-utils python3-pil"
 # Up front, so no test installs anything mid-run: the lines from "fdisk" on
 # are each format's own tool (tests/bats/safety.bats), the real AWS CLI v2
 # that tests/bats/ami.bats replays the AMI scripts through, numpy and pandas
 # for fio's fiologparser_hist.py (tests/bats/histlog.bats), what the kernel,
 # initramfs and UEFI image scripts need, QEMU with OVMF for the appliance
-# tests, and the OCI tools tests/bats/oci.bats checks the image with.  The
+# tests, the OCI tools tests/bats/oci.bats checks the image with, and the
+# headless browser report.html is checked in (tests/tools/chromium_check.py:
+# chromium, pdfinfo, Pillow for the screenshot's pixels).  The
 # test peers' and manifests' npm packages and Debian packages come from
 # their own install.sh scripts, run last.
 # Exact Debian source versions (bookworm); bumping one forces a rebuild via its stamp.

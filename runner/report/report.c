@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/recommend_md.h"
+#include "report/report_html.h"
 #include "report/summary.h"
 #include "report/svg.h"
 #include "report/svg_loadcurve.h"
@@ -13,12 +14,10 @@
 #include "results/results.h"
 #include "run/run.h"
 
-typedef int render_fn(FILE *out, json_t *const *runs, size_t nruns);
-
 /* Each report artifact and what renders it; the names are artifacts'. */
 static const struct {
 	enum artifact file;
-	render_fn *render;
+	report_render_fn *render;
 } renderers[ARTIFACT_REPORT_COUNT] = {
 	{ ARTIFACT_SUMMARY, summary_write },
 	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
@@ -27,7 +26,17 @@ static const struct {
 	{ ARTIFACT_LOAD_SVG, svg_loadcurve },
 	{ ARTIFACT_RECOMMEND, recommend_md_write },
 	{ ARTIFACT_SWEEP_SVG, svg_throughput_vs_block_size },
+	{ ARTIFACT_HTML, report_html_write },
 };
+
+report_render_fn *report_renderer(const char *name)
+{
+	for (size_t i = 0; name && i < ARTIFACT_REPORT_COUNT; i++) {
+		if (!strcmp(artifacts_name(renderers[i].file), name))
+			return renderers[i].render;
+	}
+	return NULL;
+}
 
 /* Whether some run's plan had the phase a file needs (artifacts_needs_phase),
  * as the run that planned it decided: a run without a sweep gets no chart. */
@@ -46,8 +55,8 @@ static bool runs_planned(json_t *const *runs, size_t nruns, const char *phase)
 	return false;
 }
 
-static int render_file(const char *dir, const char *name, render_fn *render, json_t *const *runs,
-		       size_t nruns, char *err, size_t errlen)
+static int render_file(const char *dir, const char *name, report_render_fn *render,
+		       json_t *const *runs, size_t nruns, char *err, size_t errlen)
 {
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);

@@ -1,7 +1,9 @@
 /* artifacts.c - the names of the files a run writes (see artifacts.h). */
 #include "run/artifacts.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Indexed by enum artifact: the order is the upload order. */
 static const char *const run_files[ARTIFACT_COUNT] = {
@@ -13,6 +15,20 @@ static const char *const run_files[ARTIFACT_COUNT] = {
 	[ARTIFACT_LOAD_SVG] = "latency_vs_load.svg",
 	[ARTIFACT_RECOMMEND] = "recommend.md",
 	[ARTIFACT_SWEEP_SVG] = "throughput_vs_block_size.svg",
+	[ARTIFACT_HTML] = "report.html",
+};
+
+/* What each file is, as its upload's Content-Type says. */
+static const char *const content_types[ARTIFACT_COUNT] = {
+	[ARTIFACT_RESULTS] = "application/json",
+	[ARTIFACT_SUMMARY] = "text/markdown; charset=utf-8",
+	[ARTIFACT_IOPS_SVG] = "image/svg+xml",
+	[ARTIFACT_LATENCY_SVG] = "image/svg+xml",
+	[ARTIFACT_HEATMAP_SVG] = "image/svg+xml",
+	[ARTIFACT_LOAD_SVG] = "image/svg+xml",
+	[ARTIFACT_RECOMMEND] = "text/markdown; charset=utf-8",
+	[ARTIFACT_SWEEP_SVG] = "image/svg+xml",
+	[ARTIFACT_HTML] = "text/html; charset=utf-8",
 };
 
 /* The phase without which a file is not written (see artifacts_needs_phase). */
@@ -34,6 +50,24 @@ const char *artifacts_name(enum artifact a)
 const char *artifacts_needs_phase(enum artifact a)
 {
 	return a < ARTIFACT_COUNT ? needed_phase[a] : NULL;
+}
+
+/* Whether name ends with suffix. */
+static bool ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n > k && !strcmp(name + n - k, suffix);
+}
+
+const char *artifacts_content_type(const char *name)
+{
+	for (size_t i = 0; name && i < ARTIFACT_COUNT; i++) {
+		if (!strcmp(name, run_files[i]))
+			return content_types[i];
+	}
+	if (name && (ends_with(name, iops_log_suffix) || ends_with(name, hist_log_suffix)))
+		return "text/plain";
+	return "application/octet-stream";
 }
 
 const char *const *artifacts_run_files(void)

@@ -24,6 +24,7 @@ enum artifact {
 	ARTIFACT_LOAD_SVG,    /* latency against offered load: only with a "loadcurve" phase */
 	ARTIFACT_RECOMMEND,   /* recommend.md: the cheapest volume per type, sustained */
 	ARTIFACT_SWEEP_SVG,   /* throughput against block size: only with a "sweep" phase */
+	ARTIFACT_HTML,	      /* report.html: all of the above in one page, charts inline */
 	ARTIFACT_COUNT
 };
 
@@ -41,6 +42,11 @@ const char *artifacts_name(enum artifact a);
  * such a file only when the plan has that phase, so a run without a sweep
  * uploads no empty chart. */
 const char *artifacts_needs_phase(enum artifact a);
+/* The Content-Type a file goes up with, so a presigned link opens it as
+ * what it is ("text/html; charset=utf-8" for report.html, text/plain for
+ * the logs): by its name, application/octet-stream for a name no run
+ * writes.  The uploader is handed this function (upload/ sits below run/). */
+const char *artifacts_content_type(const char *name);
 /* Every once-per-run name in upload order, ARTIFACT_COUNT of them (the
  * optional ones included: see artifacts_needs_phase). */
 const char *const *artifacts_run_files(void);

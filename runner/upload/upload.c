@@ -116,23 +116,6 @@ static void scrub(char *text, const struct upload_config *c, const char *url)
 	}
 }
 
-static const char *content_type(const char *name)
-{
-	static const char *const types[][2] = {
-		{ ".json", "application/json" },
-		{ ".md", "text/markdown; charset=utf-8" },
-		{ ".svg", "image/svg+xml" },
-		{ ".log", "text/plain" },
-	};
-	size_t n = strlen(name);
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		size_t t = strlen(types[i][0]);
-		if (n > t && !strcmp(name + n - t, types[i][0]))
-			return types[i][1];
-	}
-	return "application/octet-stream";
-}
-
 static uint32_t random32(void)
 {
 	uint32_t r;
@@ -185,8 +168,10 @@ static int build_form(const struct upload_config *c, struct upload_file *f)
 	return 0;
 }
 
-/* Opens f's file and readies its request: headers (PUT) or the whole form (POST). */
-static int upload_file_open(const struct upload_config *c, const char *dir, struct upload_file *f)
+/* Opens f's file and readies its request: headers (PUT, the body sent as
+ * type) or the whole form (POST). */
+static int upload_file_open(const struct upload_config *c, const char *dir, struct upload_file *f,
+			    const char *type)
 {
 	char path[4200];
 	struct stat st;
@@ -207,7 +192,7 @@ static int upload_file_open(const struct upload_config *c, const char *dir, stru
 		return -1;
 	}
 	f->headers[0] = (struct http_header){ "Content-MD5", f->md5 };
-	f->headers[1] = (struct http_header){ "Content-Type", content_type(f->name) };
+	f->headers[1] = (struct http_header){ "Content-Type", type };
 	f->header_count = 2;
 	return 0;
 }
@@ -400,7 +385,9 @@ int upload_send(struct uploader *up, const char *name, enum upload_when when)
 	}
 	*f = (struct upload_file){ .name = name, .url = url, .fd = -1, .form_fd = -1 };
 	uint64_t start = clock_now_ns();
-	int rc = upload_file_open(c, up->dir, f);
+	int rc = upload_file_open(c, up->dir, f,
+				  up->content_type ? up->content_type(f->name)
+						   : "application/octet-stream");
 	if (rc == 0)
 		rc = send_with_retries(up, f, when);
 	report(up, f, rc, when, (double)(clock_now_ns() - start) / 1e9);

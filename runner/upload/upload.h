@@ -112,6 +112,9 @@ struct uploader {
 	 * EBS credits do) nor keeps the run from ending for long. */
 	bool degraded;
 	bool failed; /* some file is not in S3 as it is on disk */
+	/* A PUT's Content-Type by file name (run/'s artifacts_content_type);
+	 * NULL: application/octet-stream. */
+	const char *(*content_type)(const char *name);
 	unsigned uploaded, skipped;
 };
 

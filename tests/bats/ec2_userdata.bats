@@ -174,7 +174,7 @@ powered_off_once() {
 	console_has "ebsbench: done, every file uploaded"
 	console_has "done (exit 0): powering off"
 	# ebsbench's own lines reached the console too: the TL;DR and uploads.
-	console_has "upload: 12 uploaded, 0 failed, 0 skipped"
+	console_has "upload: 13 uploaded, 0 failed, 0 skipped"
 	# The deadline comes from the plan (or, if the dry run gave no plan,
 	# the fallback, and the console says why).
 	grep -qE "plan: [0-9]+ s; deadline [0-9]+ s|plan: the dry run did not give planned_s" \

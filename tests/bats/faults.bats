@@ -174,7 +174,7 @@ write_counter() {
 	assert_equal "$output" ""
 	[[ $stderr == *"upload vol_layout_iops.1.log: attempt 1 of 3 failed (HTTP 500 InternalError: flaky.py: injected failure); retrying in"* ]]
 	[[ $stderr == *"upload results.json to $FLAKY_URL/$BUCKET/${prefix}results.json failed after 3 attempts in "*"s: HTTP 500 InternalError: flaky.py: injected failure; kept in out/"* ]]
-	[[ $stderr == *"upload: 0 uploaded, 9 failed, 0 skipped; every file is also in out/"* ]]
+	[[ $stderr == *"upload: 0 uploaded, 10 failed, 0 skipped; every file is also in out/"* ]]
 	# The TL;DR came before the last uploads, whatever they did.
 	[[ ${stderr%%upload summary.md*} == *"| Measured |"* ]]
 	for n in "${ARTIFACTS[@]}"; do
@@ -188,7 +188,7 @@ write_counter() {
 	# failed), then one try each, and results.json every retry.
 	assert_equal "$(record vol_layout_iops.1.log attempts)" 3
 	assert_equal "$(record results.json attempts)" 3
-	for n in vol_rr_iops.1.log vol_rr_clat_hist.1.log summary.md iops_timeline.svg latency_percentiles.svg latency_heatmap.svg recommend.md; do
+	for n in vol_rr_iops.1.log vol_rr_clat_hist.1.log summary.md iops_timeline.svg latency_percentiles.svg latency_heatmap.svg recommend.md report.html; do
 		assert_equal "$(record "$n" attempts)" 1
 	done
 	# What the proxy saw, request by request: nothing got through.
@@ -223,7 +223,7 @@ write_counter() {
 	# Back: the next phase's log went on its first try, the failed one at
 	# the end, then everything else.
 	[[ $stderr == *"uploaded vol_rr_iops.1.log ("*") to https://localhost:$port/$BUCKET/${prefix}vol_rr_iops.1.log"$'\n'* ]]
-	[[ $stderr == *"upload: 9 uploaded, 0 failed, 0 skipped"* ]]
+	[[ $stderr == *"upload: 10 uploaded, 0 failed, 0 skipped"* ]]
 	local n
 	for n in "${ARTIFACTS[@]:1}"; do
 		assert_equal "$(record "$n" status)" uploaded
@@ -384,7 +384,7 @@ expiring_run() {
 	assert_equal "$(wc -l <<<"$line")" 1
 	[[ $line == *"failed after 1 attempt in "*"HTTP 403 AccessDenied: Request has expired; kept in out/" ]]
 	[[ $stderr != *"retrying"* ]]
-	[[ $stderr == *"upload: 1 uploaded, 8 failed, 0 skipped; every file is also in out/"* ]]
+	[[ $stderr == *"upload: 1 uploaded, 9 failed, 0 skipped; every file is also in out/"* ]]
 	for n in "${ARTIFACTS[@]}"; do
 		[ -s "out/$n" ]
 	done

@@ -128,15 +128,15 @@ boto3_check() {
 	assert_success
 	echo "$output" >block.json
 	json_doc block.json
-	# The seed's run: 7 report files, 6 phases' and 6 load curve steps' IOPS
-	# logs for each of gp2 and gp3, and the histogram logs of their randread
-	# and lat phases.
-	assert_equal "$(jq '.upload.put | length' block.json)" 35
+	# The seed's run: 8 report files (report.html included), 6 phases' and
+	# 6 load curve steps' IOPS logs for each of gp2 and gp3, and the
+	# histogram logs of their randread and lat phases.
+	assert_equal "$(jq '.upload.put | length' block.json)" 36
 	assert_equal "$(jq -r '.upload.expires' block.json)" 2026-09-02T06:00:00Z
 	run boto3_check put block.json ebsbench-results 'runs/2026 09+ü/' ap-northeast-2 "" 21600
 	echo "$output"
 	assert_success
-	assert_output --partial "35 of 35 URLs equal boto3's"
+	assert_output --partial "36 of 36 URLs equal boto3's"
 	# Query parameters in canonical order, the signature last.
 	jq -r '.upload.put["results.json"]' block.json | sed 's/.*?//; s/=[^&]*//g' >order
 	assert_equal "$(cat order)" \
@@ -169,7 +169,7 @@ boto3_check() {
 	assert_success
 	echo "$output" | jq -r '.upload.put | keys_unsorted[]' >names
 	printf '%s\n' results.json summary.md iops_timeline.svg latency_percentiles.svg \
-		latency_heatmap.svg recommend.md \
+		latency_heatmap.svg recommend.md report.html \
 		data_rr_iops.1.log data_rr_clat_hist.1.log gp2_rr_iops.1.log \
 		gp2_rr_clat_hist.1.log gp2-2_rr_iops.1.log gp2-2_rr_clat_hist.1.log \
 		data_sw_iops.1.log gp2_sw_iops.1.log gp2-2_sw_iops.1.log >want

@@ -19,6 +19,7 @@ QEMU_DIR="$BATS_TEST_DIRNAME/../qemu"
 ROOT="$BATS_TEST_DIRNAME/../.."
 load ../peers/peers
 load qemu_helpers
+load html_helpers
 
 setup_file() {
 	qemu_peers_setup_file
@@ -82,6 +83,14 @@ check() {
 	local gp3='.analysis.devices[] | select(.device == "gp3") | .cliff'
 	check "gp3 no cliff" "$gp3 | .status != \"found\""
 	check "gp3 flat near 3,000 IOPS" "$gp3 | .before.mean >= 2500 and .before.mean <= 3500"
+	# report.html came back from S3 too: Chromium shows its cliff and its
+	# heatmap (the randread's two panels), light and dark, from this run.
+	chromium_open "$OUT/results/report.html" light "$OUT/report-light.png"
+	assert_self_contained
+	assert_charts_shown 2
+	chromium_open "$OUT/results/report.html" dark "$OUT/report-dark.png"
+	assert_self_contained
+	assert_charts_shown 2
 
 	jq -r "$gp2"' | "# gp2: cliff at \(.second) s, predicted \(.predicted_second) s; \(.before.mean | round) IOPS before, \(.after.mean | round) after"' "$RESULTS" >&3
 	jq -r "$gp3"' | "# gp3: \(.status), \(.before.mean | round) IOPS mean"' "$RESULTS" >&3

@@ -40,12 +40,29 @@ setup() {
 	# Each phase's log and results.json went up as the phase ended: two
 	# results.json uploads before the end, one at the end.
 	assert_equal "$(grep -oE 'uploaded [a-z_.0-9]+|\| Measured \|' <<<"$stderr" | paste -sd' ')" \
-		"uploaded vol_layout_iops.1.log uploaded results.json uploaded vol_rr_iops.1.log uploaded vol_rr_clat_hist.1.log uploaded results.json | Measured | uploaded summary.md uploaded iops_timeline.svg uploaded latency_percentiles.svg uploaded latency_heatmap.svg uploaded recommend.md uploaded results.json"
+		"uploaded vol_layout_iops.1.log uploaded results.json uploaded vol_rr_iops.1.log uploaded vol_rr_clat_hist.1.log uploaded results.json | Measured | uploaded summary.md uploaded iops_timeline.svg uploaded latency_percentiles.svg uploaded latency_heatmap.svg uploaded recommend.md uploaded report.html uploaded results.json"
 	assert_equal "$(grep -c "^PUT /$BUCKET/${prefix}results.json?.* 200$" "$BATS_FILE_TMPDIR/peers/s3.log")" 3
-	[[ $stderr == *"upload: 9 uploaded, 0 failed, 0 skipped"* ]]
+	[[ $stderr == *"upload: 10 uploaded, 0 failed, 0 skipped"* ]]
 	for n in "${ARTIFACTS[@]:1}"; do
 		assert_equal "$(record "$n" status)" uploaded
 		assert_equal "$(record "$n" url)" "$TLS_URL/$BUCKET/$prefix$n"
+	done
+	# Each went up as what it is (artifacts.c's types): S3 serves it back
+	# with the Content-Type it received, so a presigned link opens
+	# report.html as a page.
+	local urls want i=0
+	mapfile -t urls < <(for n in "${ARTIFACTS[@]}"; do echo "get $prefix$n 60"; done | presign_many)
+	for n in "${ARTIFACTS[@]}"; do
+		case $n in
+		*.html) want="text/html; charset=utf-8" ;;
+		*.md) want="text/markdown; charset=utf-8" ;;
+		*.svg) want="image/svg+xml" ;;
+		*.json) want="application/json" ;;
+		*.log) want="text/plain" ;;
+		esac
+		assert_equal "$n: $(curl -sS --fail --cacert "$CA_FILE" -o /dev/null -w '%{content_type}' \
+			"${urls[i]}")" "$n: $want"
+		i=$((i + 1))
 	done
 }
 
@@ -62,7 +79,7 @@ setup() {
 	run_ebsbench
 	assert_success
 	same_in_s3 "$prefix/"
-	[[ $stderr == *"upload: 9 uploaded, 0 failed, 0 skipped"* ]]
+	[[ $stderr == *"upload: 10 uploaded, 0 failed, 0 skipped"* ]]
 }
 
 # tampered URL -> URL with the last hex digit of its signature changed.
@@ -99,7 +116,7 @@ tampered() {
 	[ -s out/vol_rr_iops.1.log ]
 	[ -s out/summary.md ]
 	same_in_s3 "$prefix" results.json vol_layout_iops.1.log iops_timeline.svg
-	[[ $stderr == *"upload: 7 uploaded, 1 failed, 1 skipped"* ]]
+	[[ $stderr == *"upload: 8 uploaded, 1 failed, 1 skipped"* ]]
 }
 
 @test "a URL that expires before the run's estimated end is refused before any I/O" {
@@ -138,7 +155,7 @@ tampered() {
 	[[ $stderr == *"retrying in"* ]]
 	[[ $stderr == *"TL;DR"* || $stderr == *"| Measured |"* ]]
 	[[ $stderr == *"upload results.json to https://localhost:$port/$BUCKET/down/results.json failed after"* ]]
-	[[ $stderr == *"upload: 0 uploaded, 9 failed, 0 skipped; every file is also in out/"* ]]
+	[[ $stderr == *"upload: 0 uploaded, 10 failed, 0 skipped; every file is also in out/"* ]]
 	local n attempts
 	for n in "${ARTIFACTS[@]}"; do
 		[ -s "out/$n" ]
@@ -297,8 +314,8 @@ check_forms() {
 	run_ebsbench
 	assert_success
 	same_in_s3 "$prefix/"
-	# The 9 files once each, and results.json after each of the 2 phases.
-	assert_equal "$(grep -c "^POST /$BUCKET 204$" "$BATS_FILE_TMPDIR/peers/s3.log")" 11
+	# The 10 files once each, and results.json after each of the 2 phases.
+	assert_equal "$(grep -c "^POST /$BUCKET 204$" "$BATS_FILE_TMPDIR/peers/s3.log")" 12
 	assert_equal "$(record summary.md url)" "$TLS_URL/$BUCKET"
 	[[ $stderr == *"uploaded summary.md ("*" bytes) to $TLS_URL/$BUCKET as $prefix/summary.md"* ]]
 	# The same policy, sent to the capture instead of S3.
@@ -309,7 +326,7 @@ check_forms() {
 	run check_forms forms
 	assert_success
 	assert_equal "$(paste -sd' ' <<<"$output")" \
-		"vol_layout_iops.1.log results.json vol_rr_iops.1.log vol_rr_clat_hist.1.log results.json summary.md iops_timeline.svg latency_percentiles.svg latency_heatmap.svg recommend.md results.json"
+		"vol_layout_iops.1.log results.json vol_rr_iops.1.log vol_rr_clat_hist.1.log results.json summary.md iops_timeline.svg latency_percentiles.svg latency_heatmap.svg recommend.md report.html results.json"
 	# boto3's own policy: fields.key "P/${filename}" gives the prefix.
 	prefix="post-boto3/$RANDOM"
 	config "$(presign post "$prefix/\${filename}" 3600 | jq '{post: .}')"

@@ -7,7 +7,7 @@
 # sets DEV.
 
 ARTIFACTS=(results.json summary.md iops_timeline.svg latency_percentiles.svg latency_heatmap.svg
-	recommend.md vol_layout_iops.1.log vol_rr_iops.1.log vol_rr_clat_hist.1.log)
+	recommend.md report.html vol_layout_iops.1.log vol_rr_iops.1.log vol_rr_clat_hist.1.log)
 
 # upload_setup_file: what upload.bats and faults.bats start with: the
 # binary checked, the peers up, a 32 MiB loop device in DEV, and empty

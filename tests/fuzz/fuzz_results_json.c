@@ -1,7 +1,7 @@
 /* fuzz_results_json.c - `ebsbench report`'s reading of results.json: the
  * schema check, the analysis re-run on it, then summary.md, the console
- * TL;DR, the SVG charts (the heatmap's compact histograms included) and
- * recommend.md, for one run and for a fleet of two. */
+ * TL;DR, the SVG charts (the heatmap's compact histograms included),
+ * recommend.md and report.html, for one run and for a fleet of two. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "input.h"
 #include "results/results.h"
 #include "report/recommend_md.h"
+#include "report/report_html.h"
 #include "report/summary.h"
 #include "report/svg.h"
 #include "report/svg_loadcurve.h"
@@ -25,6 +26,7 @@ static void render(FILE *out, json_t *const *runs, size_t nruns)
 	(void)recommend_md_write(out, runs, nruns);
 	(void)svg_latency_heatmap(out, runs, nruns);
 	(void)svg_loadcurve(out, runs, nruns);
+	(void)report_html_write(out, runs, nruns);
 }
 
 /* One input: a results.json document. */

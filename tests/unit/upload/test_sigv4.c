@@ -307,13 +307,14 @@ static void test_default_names(struct checks *checks)
 	struct presign_names n;
 	char err[256];
 	CHECK(presign_names_default(&n, err, sizeof(err)) == 0);
-	/* results, summary, four charts, recommend; per device 6 phases' and
-	 * 6 load curve steps' IOPS logs and the histogram logs of randread and
-	 * lat. */
-	CHECK_EQ_U64(n.count, 7 + 2 * (6 + 6) + 2 * 2);
+	/* results, summary, four charts, recommend, report.html; per device 6
+	 * phases' and 6 load curve steps' IOPS logs and the histogram logs of
+	 * randread and lat. */
+	CHECK_EQ_U64(n.count, 8 + 2 * (6 + 6) + 2 * 2);
 	CHECK(n.count && !strcmp(n.names[0], "results.json"));
 	CHECK(has_name(&n, "summary.md") && has_name(&n, "iops_timeline.svg") &&
-	      has_name(&n, "latency_percentiles.svg") && has_name(&n, "recommend.md"));
+	      has_name(&n, "latency_percentiles.svg") && has_name(&n, "recommend.md") &&
+	      has_name(&n, "report.html"));
 	CHECK(has_name(&n, "gp2_layout_iops.1.log") && has_name(&n, "gp2_rr_iops.1.log") &&
 	      has_name(&n, "gp3_lat_iops.1.log") && has_name(&n, "gp3_sw_iops.1.log"));
 	/* gp2 100 GiB: randread runs past the 2,000 s cliff. */
@@ -337,7 +338,7 @@ static void test_names_from_config(struct checks *checks)
 	config_defaults(&c);
 	CHECK(root && config_from_json(&c, root, err, sizeof(err)) == 0);
 	CHECK(presign_names_from_config(&n, &c, err, sizeof(err)) == 0);
-	CHECK_EQ_U64(n.count, 6 + 4 * 2 + 4); /* + randread hist logs */
+	CHECK_EQ_U64(n.count, 7 + 4 * 2 + 4); /* + randread hist logs */
 	CHECK(has_name(&n, "gp3_rr_iops.1.log") && has_name(&n, "gp3-2_rr_iops.1.log") &&
 	      has_name(&n, "nvme3n1_mixed_iops.1.log") && has_name(&n, "old_mixed_iops.1.log"));
 	presign_names_free(&n);

@@ -1,0 +1,204 @@
+/* report_html.c - report.html: the page, its style and its table of parts
+ * (see report_html.h).  A part is one function: a Markdown writer whose text
+ * is formatted here, or an HTML writer whose output goes in as it is. */
+#include "report/report_html.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/recommend_md.h"
+#include "report/report_format.h"
+#include "report/summary.h"
+#include "run/run.h"
+
+/* One part of the page, in an <article id="ID">: exactly one of markdown
+ * (formatted, charts inlined) and html (written as it is) is set. */
+struct html_part {
+	const char *id;
+	report_render_fn *markdown;
+	report_render_fn *html;
+};
+
+static int html_devices(FILE *out, json_t *const *runs, size_t nruns);
+
+/* The page's parts in order.  A new part (a comparison, a fleet view) is
+ * one line here. */
+static const struct html_part html_parts[] = {
+	{ "summary", summary_write, NULL },
+	{ "recommendation", recommend_md_write, NULL },
+	{ "devices", NULL, html_devices },
+};
+
+/* Light and dark by the reader's setting, print in black on white; a chart
+ * keeps its own white page in every mode, so its colours stay readable. */
+static const char html_style[] =
+	":root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--muted:#595959;--rule:#d0d0d0;"
+	"--head:#f1f3f5;--quote:#f5f7fa;--accent:#1f5fa8}\n"
+	"@media (prefers-color-scheme:dark){:root{--fg:#e4e6ea;--bg:#15171b;--muted:#a9adb4;"
+	"--rule:#3b3f47;--head:#23262c;--quote:#1d2026;--accent:#82b4f0}}\n"
+	"body{margin:0;background:var(--bg);color:var(--fg);"
+	"font:15px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif}\n"
+	"main{max-width:1000px;margin:0 auto;padding:12px 24px 48px}\n"
+	"h1{font-size:1.6em;margin:.5em 0}\n"
+	"h2{font-size:1.3em;margin-top:1.5em;padding-bottom:.2em;border-bottom:1px solid "
+	"var(--rule)}\n"
+	"h3{font-size:1.08em;margin-top:1.2em}\n"
+	".table{overflow-x:auto}\n"
+	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em}\n"
+	"th,td{border:1px solid var(--rule);padding:4px 8px;text-align:left;vertical-align:top}\n"
+	"thead th{background:var(--head)}\n"
+	"td{font-variant-numeric:tabular-nums}\n"
+	"blockquote{margin:.8em 0;padding:.4em 1em;border-left:4px solid var(--accent);"
+	"background:var(--quote)}\n"
+	"blockquote p{margin:.2em 0}\n"
+	"code,pre{font-family:ui-monospace,monospace;font-size:.9em}\n"
+	"a{color:var(--accent)}\n"
+	"figure.chart{margin:1em 0}\n"
+	"figure.chart svg{display:block;max-width:100%;height:auto;border-radius:4px;"
+	"outline:1px solid var(--rule)}\n"
+	"figcaption{color:var(--muted);font-size:.85em;margin-top:.3em}\n"
+	"@page{margin:12mm}\n"
+	"@media print{:root{--fg:#000;--bg:#fff;--muted:#444;--rule:#bbb;--head:#eee;"
+	"--quote:#f4f4f4;--accent:#000}\n"
+	"main{max-width:none;padding:0}\n"
+	"article+article,section+section{break-before:page}\n"
+	"figure.chart,table,blockquote,h3{break-inside:avoid}\n"
+	"h2,h3{break-after:avoid}\n"
+	".table{overflow:visible}}\n";
+
+/* The parts' inputs, for the hooks. */
+struct html_ctx {
+	json_t *const *runs;
+	size_t nruns;
+};
+
+/* What render writes for the runs, as a malloc'd string, or NULL. */
+static char *render_to_memory(report_render_fn *render, json_t *const *runs, size_t nruns)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return NULL;
+	int rc = render(mem, runs, nruns);
+	if (fclose(mem) || rc) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The SVG after its XML prolog: inline SVG in HTML takes none. */
+static const char *without_prolog(const char *svg)
+{
+	const char *end;
+	if (strncmp(svg, "<?xml", 5) || !(end = strstr(svg, "?>")))
+		return svg;
+	end += 2;
+	return end + strspn(end, "\r\n");
+}
+
+/* ![alt](chart.svg): the chart drawn inline by the writer of its file, in
+ * a figure named after the file; -1 (the alt text instead) for a name no
+ * writer draws. */
+static int inline_chart(void *ctx, FILE *out, const char *alt, const char *target)
+{
+	const struct html_ctx *c = ctx;
+	report_render_fn *render = report_renderer(target);
+	size_t n = strlen(target);
+	char *svg;
+	if (!render || n < 4 || strcmp(target + n - 4, ".svg") ||
+	    !(svg = render_to_memory(render, c->runs, c->nruns)))
+		return -1;
+	fputs("<figure class=\"chart\" data-artifact=\"", out);
+	report_html_text(out, target, n);
+	fputs("\">\n", out);
+	fputs(without_prolog(svg), out);
+	fputs("<figcaption>", out);
+	report_html_text(out, alt, strlen(alt));
+	fputs("</figcaption>\n</figure>\n", out);
+	free(svg);
+	return 0;
+}
+
+/* A link to another report file is a link to its part of this page, if it
+ * has one; the page links nowhere else. */
+static const char *in_page_link(void *ctx, const char *target)
+{
+	(void)ctx;
+	if (!strcmp(target, artifacts_name(ARTIFACT_RECOMMEND)))
+		return "#recommendation";
+	return NULL;
+}
+
+/* The devices each run measured, in the words the device and the config
+ * gave (label, path, model, serial, volume id), every one escaped. */
+static int html_devices(FILE *out, json_t *const *runs, size_t nruns)
+{
+	static const char *const keys[] = { "label", "path", "model", "serial", "volume_id" };
+	const json_t *d;
+	size_t i;
+	fprintf(out,
+		"<section>\n<h2>Devices</h2>\n<div class=\"table\"><table>\n<thead><tr>%s"
+		"<th>Label</th><th>Path</th><th>Model</th><th>Serial</th><th>Volume</th>"
+		"</tr></thead>\n<tbody>\n",
+		nruns > 1 ? "<th>Run</th>" : "");
+	for (size_t r = 0; r < nruns; r++) {
+		json_array_foreach(json_object_get(runs[r], "devices"), i, d)
+		{
+			fputs("<tr>", out);
+			if (nruns > 1)
+				fprintf(out, "<td>%zu</td>", r + 1);
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				const char *v = json_string_value(json_object_get(d, keys[k]));
+				v = v ? v : REPORT_MISSING;
+				fputs("<td>", out);
+				report_html_text(out, v, strlen(v));
+				fputs("</td>", out);
+			}
+			fputs("</tr>\n", out);
+		}
+	}
+	fputs("</tbody></table></div>\n</section>\n", out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* One part in its article; a part with nothing to say is left out. */
+static int write_part(FILE *out, const struct html_part *p, struct html_ctx *c)
+{
+	struct report_html_hooks hooks = { c, inline_chart, in_page_link };
+	char *text = render_to_memory(p->markdown ? p->markdown : p->html, c->runs, c->nruns);
+	int rc = 0;
+	if (!text)
+		return -1;
+	if (text[0]) {
+		fprintf(out, "<article id=\"%s\">\n", p->id);
+		if (p->markdown)
+			rc = report_html_markdown(out, text, &hooks);
+		else
+			fputs(text, out);
+		fputs("</article>\n", out);
+	}
+	free(text);
+	return rc;
+}
+
+/* The head (style, no scripts, a policy that loads nothing), then the parts. */
+int report_html_write(FILE *out, json_t *const *runs, size_t nruns)
+{
+	struct html_ctx c = { runs, nruns };
+	int rc = 0;
+	fprintf(out,
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<meta name=\"color-scheme\" content=\"light dark\">\n"
+		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		"style-src 'unsafe-inline'\">\n"
+		"<title>EBS benchmark report</title>\n<style>\n%s</style>\n</head>\n<body>\n"
+		"<main>\n",
+		html_style);
+	for (size_t i = 0; !rc && i < sizeof(html_parts) / sizeof(html_parts[0]); i++)
+		rc = write_part(out, &html_parts[i], &c);
+	fputs("</main>\n</body>\n</html>\n", out);
+	return rc || fflush(out) || ferror(out) ? -1 : 0;
+}

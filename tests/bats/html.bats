@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# html.bats - report.html in a real browser, Debian's headless Chromium
+# (tests/tools/chromium_check.py, over the DevTools protocol): `ebsbench
+# report` re-renders a fixture with a gp2 credit cliff
+# (tests/unit/fixtures/results-seed000.json, its randread phases given
+# per-window latency histograms here, so the heatmap has two panels), then
+# the page is opened light, dark and printed.  It must request nothing but
+# itself, log no console error, hold summary.md's every section, a table
+# per phase, the recommendation and each chart as an inline <svg>, and the
+# screenshot must show the heatmap's cells and the cliff's dashed line
+# where the DOM puts them.  A device whose label, model and serial are
+# markup shows them as text.  qemu.bats checks the appliance's own report
+# the same way.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load_bats_libs
+load html_helpers
+
+FIXTURE=$BATS_TEST_DIRNAME/../unit/fixtures/results-seed000.json
+HOSTILE='<script>alert(1)</script><img src=x onerror=alert(2)> & "q"'
+
+# with_histograms [LABEL]: the fixture, each randread window with a
+# latency histogram (slower after the run's middle, as after a cliff),
+# and the gp2 device's label, model and serial LABEL when one is given.
+with_histograms() {
+	jq --arg bad "${1:-}" '
+	  (.phases[] | select(.phase == "randread")) |= (.clat_hist = {
+	    log: (.device + "_rr_clat_hist.1.log"), window_ms: .window_ms, coarseness: 4,
+	    bins: 116, windows: [range(.iops_series | length) as $i |
+	      if $i * 2 < (.iops_series | length) then "40:40 400 300 80 5"
+	      else "46:20 150 400 300 60 8" end]}) |
+	  if $bad == "" then . else
+	    (.devices[] | select(.label == "gp2")) |= (.label = $bad | .model = $bad | .serial = $bad) |
+	    (.phases[] | select(.device == "gp2")) |= (.device = $bad) |
+	    del(.analysis) end' "$FIXTURE"
+}
+
+setup_file() {
+	require_ebsbench
+	local d=$BATS_FILE_TMPDIR
+	mkdir -p "$d/fixture" "$d/hostile"
+	with_histograms >"$d/fixture/results.json"
+	with_histograms "$HOSTILE" >"$d/hostile/results.json"
+	"$EBSBENCH" report "$d/fixture" >/dev/null
+	"$EBSBENCH" report "$d/hostile" >/dev/null
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	REPORT=$BATS_FILE_TMPDIR/fixture/report.html
+}
+
+@test "report.html light: self-contained, summary.md's every section, a table per phase, the charts drawn" {
+	[ -s "$REPORT" ] || fail "ebsbench report wrote no report.html"
+	chromium_open "$REPORT" light light.png
+	assert_self_contained
+	assert_charts_shown 2
+	# Every "## " heading of summary.md is a heading of the page, in its words.
+	local heading phase
+	while read -r heading; do
+		assert_equal "$(jq --arg h "$heading" '[.dom.h2[] | select(. == $h)] | length' "$PAGE")" 1
+	done < <(sed -n 's/^## //p' "$BATS_FILE_TMPDIR/fixture/summary.md" | sed 's/\*\*//g; s/`//g')
+	# A table per phase: each phase's section heading, then its table.
+	for phase in $(jq -r '[.phases[].phase] | unique[]' "$FIXTURE"); do
+		assert_equal "$(page "[.dom.h2[] | select(endswith(\" — $phase\") or contains(\" — $phase (\"))] | length")" 1
+	done
+	[ "$(page '.dom.tables')" -ge "$(jq '[.phases[].phase] | unique | length + 3' "$FIXTURE")" ] ||
+		fail "$(page '.dom.tables') tables"
+	assert_equal "$(page '.dom.h1 | join("|")')" \
+		"$(sed -n '1s/^# //p' "$BATS_FILE_TMPDIR/fixture/summary.md")|Recommendation"
+	[[ "$(page '.dom.h2 | join("|")')" == "TL;DR|"*"|Findings|Cost|Phases in the order they ran|gp2 ("*"|Devices" ]] ||
+		fail "parts: $(page '.dom.h2')"
+	# Markdown formatted, not shown: no bold stars, no table rules, no links.
+	run page '.dom.text'
+	refute_output --partial '**'
+	refute_output --partial '|---|'
+	refute_output --partial ']('
+	# The page's own light background.
+	[ "$(page '.background | min')" -ge 230 ] || fail "background $(page '.background')"
+}
+
+@test "report.html dark (prefers-color-scheme): a dark page, the charts still drawn on their white" {
+	chromium_open "$REPORT" dark dark.png
+	assert_self_contained
+	assert_charts_shown 2
+	[ "$(page '.background | max')" -le 40 ] || fail "background $(page '.background')"
+}
+
+@test "report.html printed: a page per section, no chart cut across pages" {
+	chromium_open "$REPORT" light print.png print.pdf
+	assert_self_contained
+	local sections pages
+	sections=$(page '.dom.sections')
+	pages=$(page '.pdf.pages')
+	[ "$pages" -ge "$sections" ] || fail "$pages pages for $sections sections"
+	# Each section but the first of its part starts a page: its heading is
+	# the page's first text (the TL;DR follows the title, the first
+	# recommendation its heading).
+	assert_equal "$(jq '[.dom.h2[] as $h | .pdf.page_texts | map(select(startswith($h))) |
+		length | select(. > 0)] | length' "$PAGE")" "$((sections - 2))"
+	# Each chart whole on one page: its title and its caption together.
+	assert_equal "$(jq '[.dom.figures[] as $f | .pdf.page_texts |
+		map(select(contains($f.title) and contains($f.caption))) | length | select(. > 0)] |
+		length' "$PAGE")" "$(page '.dom.figures | length')"
+}
+
+@test "a device's label, model and serial that are markup show as text, nothing runs" {
+	local html=$BATS_FILE_TMPDIR/hostile/report.html
+	[ -s "$html" ] || fail "no report.html"
+	run grep -ci '<script\|<img' "$html"
+	assert_output 0
+	chromium_open "$html" light hostile.png
+	assert_self_contained
+	# Shown as written: in the TL;DR's column and in the devices' table.
+	[ "$(jq --arg s "$HOSTILE" '.dom.text | split($s) | length - 1' "$PAGE")" -ge 4 ] ||
+		fail "the label is not shown as text"
+}
