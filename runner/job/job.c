@@ -16,7 +16,6 @@
 #include "lib/lib.h"
 #include "job/job_loop.h"
 
-
 /* Starts the job's engine, or the registry's stand-in for it, on the
  * loop's buffers. */
 static int loop_engine_start(struct job_loop *L, int fd)
@@ -71,8 +70,9 @@ static void start_measuring(struct job_loop *L, uint64_t now)
 static void update_progress(struct job_loop *L, uint64_t now)
 {
 	const struct job_options *o = L->o;
-	uint64_t ios = L->s->dir[0].ios + L->s->dir[1].ios;
-	uint64_t bytes = L->s->dir[0].bytes + L->s->dir[1].bytes;
+	uint64_t ios = stats_data_ios(L->s), bytes = 0;
+	for (int d = 0; d < DDIR_COUNT; d++)
+		bytes += L->s->dir[d].bytes;
 	double done = (double)bytes / (double)L->t->region_size;
 	uint64_t elapsed = now - L->start_ns, total = o->ramp_ns + o->runtime_ns;
 	if (o->time_based || (o->runtime_ns && (double)elapsed / (double)total > done))
@@ -109,7 +109,8 @@ static int submit_batch(struct job_loop *L, unsigned queued)
 	if (!L->engine.ops->synchronous) {
 		uint64_t issued = clock_now_ns();
 		for (unsigned i = 0; i < queued; i++)
-			L->batch[i]->issue_ns = issued;
+			if (!L->batch[i]->done_ns) /* a trim done in queue timed itself */
+				L->batch[i]->issue_ns = issued;
 	}
 	L->inflight += queued;
 	return 0;
@@ -259,8 +260,8 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 	rng_init(&L.mix, seed ^ 0x5bd1e995u);
 	offsets_init(&L.offsets, t->region_offset, t->region_size, options_min_bs(o),
 		     options_rw_is_random(o->rw), o->norandommap, seed);
-	window_init(&L.windows, (o->log_avg_msec ? o->log_avg_msec : 500) * 1000000ull, job_on_window,
-		    &L);
+	window_init(&L.windows, (o->log_avg_msec ? o->log_avg_msec : 500) * 1000000ull,
+		    job_on_window, &L);
 	window_init(&L.hist_windows, (o->log_hist_msec ? o->log_hist_msec : 1000) * 1000000ull,
 		    job_on_hist_window, &L);
 	preset_prios(o, s);

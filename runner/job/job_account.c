@@ -7,24 +7,36 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The first failed I/O's error, named by what it was; the job stops. */
 static void record_error(struct job_loop *L, const struct io_unit *u)
 {
+	static const char *const what[] = { "read", "write", "trim", "fsync", "fdatasync" };
 	if (L->s->error)
 		return;
 	L->s->error = (int)-u->result;
 	snprintf(L->err, L->errlen, "%s error on %s at offset %" PRIu64 " (%" PRIu32 " bytes): %s",
-		 u->ddir == DDIR_READ ? "read" : "write", L->o->filename, u->offset, u->length,
-		 strerror((int)-u->result));
+		 what[u->ddir], L->o->filename, u->offset, u->length, strerror((int)-u->result));
 	L->stopping = true;
+}
+
+/* A sync's time from its issue to its completion into fio's "sync" block
+ * (no data, no windows, no latency logs, as fio). */
+static void account_sync(struct job_loop *L, const struct io_unit *u, uint64_t end)
+{
+	struct sync_stats *sync = &L->s->sync;
+	sync->ios++;
+	stats_running_add(&sync->lat, end - u->issue_ns);
+	histogram_add(&sync->hist, end - u->issue_ns);
 }
 
 /* One completion's slat, clat and lat into the direction's statistics and
  * histograms (not clat's: it waits for the histogram log's windows).  As
- * fio, a synchronous engine has no submission latency at all. */
+ * fio, a synchronous engine has no submission latency at all, nor has an
+ * I/O the engine completed itself (a trim). */
 static void account_latencies(struct job_loop *L, struct direction_stats *d,
 			      const struct io_unit *u, uint64_t slat, uint64_t clat, uint64_t lat)
 {
-	if (!L->engine.ops->synchronous) {
+	if (!L->engine.ops->synchronous && !u->done_ns) {
 		stats_running_add(&d->slat, slat);
 		histogram_add(&d->slat_hist, slat);
 	}
@@ -41,12 +53,18 @@ static void account_latencies(struct job_loop *L, struct direction_stats *d,
 	}
 }
 
-void job_account(struct job_loop *L, struct io_unit *u, uint64_t now)
+void job_account(struct job_loop *L, struct io_unit *u, uint64_t reaped)
 {
+	/* An I/O the engine completed itself ended then, not at the reap. */
+	uint64_t now = u->done_ns ? u->done_ns : reaped;
+	if (u->ddir >= DDIR_COUNT)
+		L->sync_inflight = false;
 	if (u->result < 0)
 		return record_error(L, u);
 	if (!L->measuring)
 		return;
+	if (u->ddir >= DDIR_COUNT)
+		return account_sync(L, u, now);
 	struct direction_stats *d = &L->s->dir[u->ddir];
 	uint64_t slat = u->issue_ns - u->start_ns;
 	uint64_t clat = now - u->issue_ns;
@@ -87,8 +105,7 @@ void job_on_window(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct wi
 }
 
 /* A histogram log window closed: its rows are the clat histograms' growth. */
-void job_on_hist_window(void *ctx, uint64_t end_ns, uint64_t span_ns,
-			   const struct window_totals *t)
+void job_on_hist_window(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct window_totals *t)
 {
 	struct job_loop *L = ctx;
 	(void)span_ns;
