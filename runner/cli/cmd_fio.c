@@ -16,7 +16,8 @@
 static const char usage_head[] =
 	"usage: ebsbench fio [JOBFILE...] [--name=NAME [--filename=DEV|FILE] [options]]...\n"
 	"Runs jobs the way fio would, from fio job files and fio's option names:\n"
-	"  --size --offset --rw=read|write|randread|randwrite|randrw|rw --rwmixread --bs\n"
+	"  --size --offset --rw=read|write|trim|randread|randwrite|randtrim|rw|randrw|\n"
+	"  trimwrite|randtrimwrite --rwmixread --bs --fsync=N|--fdatasync=N\n"
 	"  --iodepth --runtime --time_based --ramp_time --ioengine=";
 static const char usage_tail[] =
 	"\n"

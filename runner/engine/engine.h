@@ -21,6 +21,8 @@ struct io_unit {
 	void *buf;
 	uint64_t start_ns;    /* prepared: start of slat and lat */
 	uint64_t issue_ns;    /* handed to the kernel: start of clat */
+	uint64_t done_ns;     /* completed by the engine itself (a synchronous
+			       * trim or sync), at this time; 0: when reaped */
 	int64_t result;	      /* bytes transferred, or -errno */
 	unsigned index;	      /* position in the loop's array */
 	uint16_t ioprio;      /* I/O priority, class << 13 | level; 0: the default */
@@ -46,7 +48,9 @@ struct engine_ops {
 	 * from base (unit i's at base + i * unit_bytes), so I/O on them skips
 	 * the per-I/O page pinning.  0, or -errno and I/O goes on unpinned. */
 	int (*register_buffers)(struct engine *e, void *base, size_t unit_bytes, unsigned count);
-	/* Adds one I/O to the batch the next commit hands over. */
+	/* Adds one I/O to the batch the next commit hands over.  Every engine
+	 * takes every ddir: read, write, trim (a discard) and the syncs; one
+	 * it completes at once, without the kernel's queue, carries done_ns. */
 	int (*queue)(struct engine *e, struct io_unit *u);
 	/* Hands the batch to the kernel; returns how many went, or -errno. */
 	int (*commit)(struct engine *e);

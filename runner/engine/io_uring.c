@@ -5,17 +5,22 @@
  * registering the ring's own fd measured no gain.  Otherwise this is what
  * fio's io_uring engine does with its defaults: one io_uring_enter to
  * submit, one to wait for the first completion when none is ready, so each
- * I/O's clat starts after its submission and ends when it is reaped. */
+ * I/O's clat starts after its submission and ends when it is reaped.
+ * A sync is IORING_OP_FSYNC in the ring, as fio's; a trim is done at once
+ * (kernel 6.1's io_uring has no discard), as fio's FIO_ASYNCIO_SYNC_TRIM:
+ * BLKDISCARD, or a punched hole in a file. */
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
 #include <sys/uio.h>
 
-#include "engine/engine.h"
+#include "engine/discard_sync.h"
 
 struct uring_state {
 	struct io_uring ring;
 	int fd;
+	bool block;		 /* trims are BLKDISCARD, else punched holes */
+	struct done_now trimmed; /* trims done in queue, for the next reap */
 	bool fixed_file;
 	bool fixed_buffers;	 /* io_units' buffers registered, by index */
 	bool deferred_task_work; /* completions posted only when asked for */
@@ -51,12 +56,16 @@ static int uring_setup(struct engine *e, int fd, unsigned depth)
 	struct uring_state *st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	int ret = uring_init_ring(&st->ring, depth);
+	int ret = done_now_init(&st->trimmed, depth);
+	if (ret == 0)
+		ret = uring_init_ring(&st->ring, depth);
 	if (ret < 0) {
+		done_now_free(&st->trimmed);
 		free(st);
 		return ret;
 	}
 	st->fd = fd;
+	st->block = discard_is_block(fd);
 #ifdef IORING_SETUP_DEFER_TASKRUN
 	st->deferred_task_work = st->ring.flags & IORING_SETUP_DEFER_TASKRUN;
 #endif
@@ -83,16 +92,23 @@ static int uring_register_buffers(struct engine *e, void *base, size_t unit_byte
 	return ret;
 }
 
-/* Prepares u's read or write in an SQE, from its fixed buffer if it has one. */
+/* Prepares u's read, write or sync in an SQE (a read or write from its
+ * fixed buffer if it has one); a trim is done here and now. */
 static int uring_queue(struct engine *e, struct io_unit *u)
 {
 	struct uring_state *st = e->priv;
+	if (u->ddir == DDIR_TRIM) {
+		done_now_run(&st->trimmed, st->fd, st->block, u);
+		return 0;
+	}
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 	if (!sqe)
 		return -EBUSY;
 	int fd = st->fixed_file ? 0 : st->fd;
 	bool fixed = st->fixed_buffers && u->index < st->buffer_count;
-	if (fixed && u->ddir == DDIR_READ)
+	if (u->ddir == DDIR_SYNC || u->ddir == DDIR_DATASYNC)
+		io_uring_prep_fsync(sqe, fd, u->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
+	else if (fixed && u->ddir == DDIR_READ)
 		io_uring_prep_read_fixed(sqe, fd, u->buf, u->length, u->offset, (int)u->index);
 	else if (fixed)
 		io_uring_prep_write_fixed(sqe, fd, u->buf, u->length, u->offset, (int)u->index);
@@ -145,7 +161,7 @@ static int uring_reap(struct engine *e, unsigned min, struct io_unit **done, uns
 {
 	struct uring_state *st = e->priv;
 	struct io_uring_cqe *cqe;
-	unsigned got = 0;
+	unsigned got = done_now_take(&st->trimmed, done, max);
 	for (;;) {
 		got += uring_harvest(st, done + got, max - got);
 		if (got >= min)
@@ -162,7 +178,8 @@ static int uring_reap_timed(struct engine *e, struct io_unit **done, unsigned ma
 			    uint64_t timeout_ns)
 {
 	struct uring_state *st = e->priv;
-	unsigned got = uring_harvest(st, done, max);
+	unsigned got = done_now_take(&st->trimmed, done, max);
+	got += uring_harvest(st, done + got, max - got);
 	if (got)
 		return (int)got;
 	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000u),
@@ -189,6 +206,7 @@ static void uring_teardown(struct engine *e)
 	if (st->fixed_buffers)
 		io_uring_unregister_buffers(&st->ring);
 	io_uring_queue_exit(&st->ring);
+	done_now_free(&st->trimmed);
 	free(st);
 	e->priv = NULL;
 }

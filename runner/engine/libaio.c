@@ -1,15 +1,20 @@
 /* engine_libaio.c - Linux native AIO through libaio, the fallback engine
- * where io_uring is refused (kernel.io_uring_disabled, seccomp). */
+ * where io_uring is refused (kernel.io_uring_disabled, seccomp).  Trims
+ * and syncs are done at once, as fio's libaio engine does them (BLKDISCARD
+ * or a punched hole; fsync, fdatasync), the loop having drained the queue
+ * before a sync. */
 #include <errno.h>
 #include <libaio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "engine/engine.h"
+#include "engine/discard_sync.h"
 
 struct aio_state {
 	io_context_t ctx;
 	int fd;
+	bool block;		 /* trims are BLKDISCARD, else punched holes */
+	struct done_now at_once; /* trims and syncs done in queue */
 	unsigned pending;
 	struct iocb *iocbs;  /* one per io_unit, by index */
 	struct iocb **batch; /* queued, not yet submitted */
@@ -21,6 +26,7 @@ static void aio_free(struct aio_state *st)
 	free(st->iocbs);
 	free(st->batch);
 	free(st->events);
+	done_now_free(&st->at_once);
 	free(st);
 }
 
@@ -30,10 +36,11 @@ static int aio_setup(struct engine *e, int fd, unsigned depth)
 	if (!st)
 		return -ENOMEM;
 	st->fd = fd;
+	st->block = discard_is_block(fd);
 	st->iocbs = calloc(depth, sizeof(*st->iocbs));
 	st->batch = calloc(depth, sizeof(*st->batch));
 	st->events = calloc(depth, sizeof(*st->events));
-	if (!st->iocbs || !st->batch || !st->events) {
+	if (!st->iocbs || !st->batch || !st->events || done_now_init(&st->at_once, depth)) {
 		aio_free(st);
 		return -ENOMEM;
 	}
@@ -50,6 +57,10 @@ static int aio_queue(struct engine *e, struct io_unit *u)
 {
 	struct aio_state *st = e->priv;
 	struct iocb *cb = &st->iocbs[u->index];
+	if (u->ddir != DDIR_READ && u->ddir != DDIR_WRITE) {
+		done_now_run(&st->at_once, st->fd, st->block, u);
+		return 0;
+	}
 	if (u->ddir == DDIR_READ)
 		io_prep_pread(cb, st->fd, u->buf, u->length, (long long)u->offset);
 	else
@@ -92,21 +103,31 @@ static int aio_events(struct aio_state *st, unsigned min, struct io_unit **done,
 	return got;
 }
 
+/* What queue completed first, then the kernel's completions if min wants
+ * more. */
 static int aio_reap(struct engine *e, unsigned min, struct io_unit **done, unsigned max)
 {
+	struct aio_state *st = e->priv;
+	unsigned ready = done_now_take(&st->at_once, done, max);
+	if (ready >= min || ready == max)
+		return (int)ready;
 	int got;
 	do
-		got = aio_events(e->priv, min, done, max, NULL);
+		got = aio_events(st, min - ready, done + ready, max - ready, NULL);
 	while (got == -EINTR);
-	return got;
+	return got < 0 ? got : (int)ready + got;
 }
 
 static int aio_reap_timed(struct engine *e, struct io_unit **done, unsigned max,
 			  uint64_t timeout_ns)
 {
+	struct aio_state *st = e->priv;
+	unsigned ready = done_now_take(&st->at_once, done, max);
+	if (ready)
+		return (int)ready;
 	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000u),
 			       .tv_nsec = (long)(timeout_ns % 1000000000u) };
-	int got = aio_events(e->priv, 1, done, max, &ts);
+	int got = aio_events(st, 1, done, max, &ts);
 	return got == -EINTR ? 0 : got;
 }
 

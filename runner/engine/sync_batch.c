@@ -1,6 +1,7 @@
 /* sync_batch.c - queue, reap and the state around them for engines that
  * complete every I/O inside commit (psync, null). */
 #include "engine/sync_batch.h"
+#include "engine/discard_sync.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@ int sync_batch_setup(struct engine *e, int fd, unsigned depth)
 		return -ENOMEM;
 	}
 	st->fd = fd;
+	st->block = fd >= 0 && discard_is_block(fd);
 	e->priv = st;
 	return 0;
 }

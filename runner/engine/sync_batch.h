@@ -8,6 +8,7 @@
 
 struct sync_batch {
 	int fd;
+	bool block;	/* trims are BLKDISCARD, else punched holes */
 	unsigned count; /* queued since the last reap */
 	struct io_unit **queued;
 };

@@ -30,8 +30,8 @@ int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_
 {
 	memset(l, 0, sizeof(*l));
 	l->windowed = o->log_avg_msec > 0;
-	l->dirs[DDIR_READ] = options_rw_reads(o->rw);
-	l->dirs[DDIR_WRITE] = options_rw_writes(o->rw);
+	for (int d = 0; d < DDIR_COUNT; d++)
+		l->dirs[d] = options_rw_does(o->rw, (enum ddir)d);
 	for (int k = 0; k < IOLOG_KINDS; k++) {
 		const char *path = paths->path[k];
 		if (path[0] && !(l->file[k] = fopen(path, "w"))) {

@@ -273,6 +273,7 @@ static void merge_job(struct job_stats *into, const struct job_stats *from)
 {
 	for (int d = 0; d < DDIR_COUNT; d++)
 		stats_direction_merge(&into->dir[d], &from->dir[d]);
+	stats_sync_merge(&into->sync, &from->sync);
 	into->runtime_ns =
 		from->runtime_ns > into->runtime_ns ? from->runtime_ns : into->runtime_ns;
 	into->elapsed_ns =

@@ -133,24 +133,6 @@ static int copy_text(char *dst, size_t cap, const char *value)
 	return 0;
 }
 
-static int set_rw(struct job_options *o, const char *v)
-{
-	static const struct {
-		const char *name;
-		enum rw_pattern rw;
-	} names[] = { { "read", RW_READ },	    { "write", RW_WRITE },
-		      { "randread", RW_RANDREAD },  { "randwrite", RW_RANDWRITE },
-		      { "randrw", RW_RANDRW },	    { "rw", RW_READWRITE },
-		      { "readwrite", RW_READWRITE } };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(v, names[i].name)) {
-			o->rw = names[i].rw;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static int set_engine(struct job_options *o, const char *v)
 {
 	const struct engine_ops *ops = engine_find(v);
@@ -204,7 +186,7 @@ static int parse_rate_part(const char *part, size_t len, uint32_t *out)
 static int set_rate_iops(struct job_options *o, const char *v)
 {
 	const char *comma = strchr(v, ',');
-	uint32_t rate[DDIR_COUNT];
+	uint32_t rate[DDIR_COUNT] = { 0 };
 	if (!*v || !strcmp(v, ","))
 		return -1;
 	if (!comma) {
@@ -254,7 +236,9 @@ static const struct option_spec option_table[] = {
 	TEXT("filename", filename),
 	{ "size", VALUE_SIZE, FIELD(size), 0, NULL, "a size such as 8G" },
 	{ "offset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M" },
-	{ "rw", VALUE_CUSTOM, 0, 0, set_rw, "read, write, randread, randwrite, randrw or rw" },
+	{ "rw", VALUE_CUSTOM, 0, 0, options_set_rw,
+	  "read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite or "
+	  "randtrimwrite" },
 	{ "rwmixread", VALUE_UINT, FIELD(rwmixread), 100, NULL, "a percentage 0-100" },
 	{ "bs", VALUE_SIZE, FIELD(bs), 0, NULL, "a block size such as 4k" },
 	{ "iodepth", VALUE_UINT, FIELD(iodepth), 4096, NULL, "a queue depth 1-4096" },
@@ -291,6 +275,10 @@ static const struct option_spec option_table[] = {
 	{ "lat_percentiles", VALUE_BOOL, FIELD(lat_percentiles), 0, NULL, "0 or 1" },
 	{ "unified_rw_reporting", VALUE_CUSTOM, 0, 0, options_set_unified_rw,
 	  "none, mixed or both (0, 1 or 2)" },
+	{ "fsync", VALUE_UINT, FIELD(fsync_blocks), 1000000000, NULL,
+	  "a number of writes between syncs (0: none)" },
+	{ "fdatasync", VALUE_UINT, FIELD(fdatasync_blocks), 1000000000, NULL,
+	  "a number of writes between syncs (0: none)" },
 	{ "max-jobs", VALUE_CUSTOM, 0, 0, options_set_max_jobs, "a number of jobs 1-4096" },
 	{ "thread", VALUE_BOOL, FIELD(thread), 0, NULL, "0 or 1" },
 	{ "verify", VALUE_CUSTOM, 0, 0, options_set_verify,
@@ -453,6 +441,13 @@ static int validate_rate(const struct job_options *o, char *err, size_t errlen)
 		if (o->rate_process == RATE_LINEAR)
 			return 0;
 		snprintf(err, errlen, "option 'rate_process' needs --rate_iops");
+	} else if (options_rw_trims(o->rw)) {
+		snprintf(err, errlen, "option 'rate_iops': rw=%s is not rated here (no trim rate)",
+			 options_rw_name(o->rw));
+	} else if (o->fsync_blocks || o->fdatasync_blocks) {
+		snprintf(err, errlen,
+			 "option 'rate_iops': a rated job cannot also --fsync or "
+			 "--fdatasync");
 	} else if ((reads && !read_rated) || (writes && !write_rated)) {
 		snprintf(err, errlen,
 			 "option 'rate_iops': rw=%s does %s, but no rate is given for its %s "
@@ -465,6 +460,22 @@ static int validate_rate(const struct job_options *o, char *err, size_t errlen)
 	} else {
 		return 0;
 	}
+	return -1;
+}
+
+/* --fsync and --fdatasync: one of them, and only where the job writes
+ * (fio would silently never sync). */
+static int validate_sync(const struct job_options *o, char *err, size_t errlen)
+{
+	const char *name = o->fsync_blocks ? "fsync" : "fdatasync";
+	if (o->fsync_blocks && o->fdatasync_blocks)
+		snprintf(err, errlen,
+			 "options 'fsync' and 'fdatasync': give one of them, not both");
+	else if ((o->fsync_blocks || o->fdatasync_blocks) && !options_rw_writes(o->rw))
+		snprintf(err, errlen, "option '%s': rw=%s does not write, so nothing would sync",
+			 name, options_rw_name(o->rw));
+	else
+		return 0;
 	return -1;
 }
 
@@ -490,8 +501,8 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 			 (unsigned)OPTIONS_MAX_IOPRIOS);
 	else if (o->bssplit_count && !options_rw_is_random(o->rw))
 		snprintf(err, errlen,
-			 "option 'bssplit': only random patterns (randread, randwrite, randrw) "
-			 "are supported, not rw=%s",
+			 "option 'bssplit': only random patterns (randread, randwrite, randrw, "
+			 "randtrim, randtrimwrite) are supported, not rw=%s",
 			 options_rw_name(o->rw));
 	else if (o->time_based && o->runtime_ns == 0)
 		snprintf(err, errlen, "option 'time_based' needs --runtime");
@@ -503,24 +514,9 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "option 'write_hist_log' needs --log_hist_msec "
 			 "(fio would write an empty file)");
-	else
+	else if (validate_sync(o, err, errlen) == 0)
 		return validate_rate(o, err, errlen);
 	return -1;
-}
-
-bool options_rw_is_random(enum rw_pattern rw)
-{
-	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
-}
-
-bool options_rw_reads(enum rw_pattern rw)
-{
-	return rw != RW_WRITE && rw != RW_RANDWRITE;
-}
-
-bool options_rw_writes(enum rw_pattern rw)
-{
-	return rw != RW_READ && rw != RW_RANDREAD;
 }
 
 bool options_rated(const struct job_options *o)
@@ -531,11 +527,4 @@ bool options_rated(const struct job_options *o)
 const char *options_rate_process_name(enum rate_process p)
 {
 	return p == RATE_POISSON ? "poisson" : "linear";
-}
-
-const char *options_rw_name(enum rw_pattern rw)
-{
-	static const char *const names[] = { "read",	  "write",  "randread",
-					     "randwrite", "randrw", "rw" };
-	return names[rw];
 }

@@ -18,7 +18,21 @@
 /* Most clones one job may ask for with numjobs. */
 #define OPTIONS_MAX_NUMJOBS 256
 
-enum rw_pattern { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE };
+/* fio's rw values; the trims discard blocks (BLKDISCARD, or a punched
+ * hole in a file), trimwrite and randtrimwrite write each block right
+ * after trimming it. */
+enum rw_pattern {
+	RW_READ,
+	RW_WRITE,
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_RANDRW,
+	RW_READWRITE,
+	RW_TRIM,
+	RW_RANDTRIM,
+	RW_TRIMWRITE,
+	RW_RANDTRIMWRITE,
+};
 enum output_format_bits {
 	OUTPUT_NORMAL = 1,
 	OUTPUT_JSON = 2,
@@ -92,6 +106,11 @@ struct job_options {
 	bool clat_percentiles;
 	bool lat_percentiles;
 	enum unified_rw unified_rw_reporting;
+	/* --fsync=N / --fdatasync=N: a sync after every N writes issued, the
+	 * queue drained before it and nothing issued until it completes
+	 * (0: none). */
+	unsigned fsync_blocks;
+	unsigned fdatasync_blocks;
 	unsigned max_jobs; /* fio's --max-jobs: a cap, one job always fits */
 	bool thread;	   /* fio's --thread: ours is always one thread */
 	/* --cmdprio_percentage of I/Os get class cmdprio_class, level cmdprio
@@ -139,10 +158,19 @@ int options_validate(const struct job_options *o, char *err, size_t errlen);
 int options_parse_size(const char *text, uint64_t *out);
 int options_parse_duration_ns(const char *text, uint64_t *out);
 
-/* What a pattern does: random offsets, any reads, any writes. */
+/* What a pattern does: random offsets, any reads, any writes, any trims,
+ * and whether it changes the device's data at all (writes or trims: the
+ * safety guard's question, since a trim destroys data as a write does). */
 bool options_rw_is_random(enum rw_pattern rw);
 bool options_rw_reads(enum rw_pattern rw);
 bool options_rw_writes(enum rw_pattern rw);
+bool options_rw_trims(enum rw_pattern rw);
+bool options_rw_changes_data(enum rw_pattern rw);
+/* Whether the pattern issues I/O in direction d (read, write or trim). */
+bool options_rw_does(enum rw_pattern rw, enum ddir d);
+/* The sync --fsync or --fdatasync asks for (DDIR_SYNC, DDIR_DATASYNC) and
+ * its every-N; 0 when neither is given. */
+unsigned options_sync_every(const struct job_options *o, enum ddir *kind);
 /* Whether --rate_iops caps any direction: the job runs on a schedule. */
 bool options_rated(const struct job_options *o);
 /* The process's fio name: "linear" or "poisson". */

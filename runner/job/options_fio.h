@@ -19,5 +19,7 @@ int options_set_max_jobs(struct job_options *o, const char *v);
 int options_set_bssplit(struct job_options *o, const char *v);
 int options_set_cmdprio_bssplit(struct job_options *o, const char *v);
 int options_set_cmdprio_class(struct job_options *o, const char *v);
+/* In options_rw.c: fio's rw values and its alias readwrite. */
+int options_set_rw(struct job_options *o, const char *v);
 
 #endif

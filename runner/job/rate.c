@@ -11,10 +11,9 @@
 void rate_init(struct rate_schedule *r, const struct job_options *o, uint64_t seed,
 	       uint64_t origin_ns)
 {
-	bool does[DDIR_COUNT] = { options_rw_reads(o->rw), options_rw_writes(o->rw) };
 	*r = (struct rate_schedule){ .process = o->rate_process, .origin_ns = origin_ns };
 	for (int d = 0; d < DDIR_COUNT; d++) {
-		r->iops[d] = does[d] ? o->rate_iops[d] : 0;
+		r->iops[d] = options_rw_does(o->rw, (enum ddir)d) ? o->rate_iops[d] : 0;
 		rng_init(&r->poisson_rng[d], rng_mix64(seed ^ RATE_SEED_SALT) + (uint64_t)d);
 	}
 }

@@ -75,7 +75,7 @@ static int lay_out_file(int fd, const char *path, uint64_t from, uint64_t end, c
 static int open_file(struct target *t, const struct job_options *o, const struct stat *st,
 		     bool exists, char *err, size_t errlen)
 {
-	bool writes = options_rw_writes(o->rw);
+	bool writes = options_rw_changes_data(o->rw); /* a trim destroys as a write */
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
 	uint64_t have = exists ? (uint64_t)st->st_size : 0;
 	uint64_t want = o->size ? o->offset + o->size : have;
@@ -108,7 +108,7 @@ static int open_file(struct target *t, const struct job_options *o, const struct
 static int open_block(struct target *t, const struct job_options *o, const struct stat *st,
 		      char *err, size_t errlen)
 {
-	bool writes = options_rw_writes(o->rw);
+	bool writes = options_rw_changes_data(o->rw); /* a trim destroys as a write */
 	/* O_EXCL on a block device fails with EBUSY while it is mounted or
 	 * held by dm/md: a write job never touches a device in use. */
 	int flags = (writes ? O_RDWR | O_EXCL : O_RDONLY) | O_CLOEXEC;

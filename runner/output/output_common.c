@@ -42,8 +42,8 @@ struct direction_stats *output_mixed_direction(const struct job_stats *s)
 	struct direction_stats *mixed = calloc(1, sizeof(*mixed));
 	if (!mixed)
 		return NULL;
-	stats_direction_merge(mixed, &s->dir[DDIR_READ]);
-	stats_direction_merge(mixed, &s->dir[DDIR_WRITE]);
+	for (int d = 0; d < DDIR_COUNT; d++)
+		stats_direction_merge(mixed, &s->dir[d]);
 	return mixed;
 }
 

@@ -17,7 +17,7 @@ double output_percent_of(uint64_t count, uint64_t total, double floor);
 double output_agg_percent(double mean_kib, uint64_t agg_bytes);
 /* ctime(3)'s layout without its newline, in local time as fio prints it. */
 void output_format_time(char *buf, size_t len, int64_t unix_ms);
-/* unified_rw_reporting's "mixed" direction: read and write as one, on the
+/* unified_rw_reporting's "mixed" direction: read, write and trim as one, on the
  * heap (a direction holds histograms); NULL when out of memory. */
 struct direction_stats *output_mixed_direction(const struct job_stats *s);
 

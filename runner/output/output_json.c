@@ -179,13 +179,17 @@ static json_t *direction_json(const struct job_options *o, const struct directio
 	return dir;
 }
 
-static json_t *sync_json(void)
+/* fio's "sync" block: the syncs' count and their latency, with
+ * percentiles (and json+ bins) under clat_percentiles or lat_percentiles,
+ * as fio's add_ddir_status_json for DDIR_SYNC. */
+static json_t *sync_json(const struct job_options *o, const struct sync_stats *ss, bool plus)
 {
-	static const struct running_stat none;
 	json_t *sync = json_object();
 
-	set_int(sync, "total_ios", 0);
-	json_object_set_new(sync, "lat_ns", lat_json(&none));
+	set_int(sync, "total_ios", ss->ios);
+	json_object_set_new(sync, "lat_ns",
+			    hist_lat_json(o, &ss->lat, &ss->hist,
+					  o->clat_percentiles || o->lat_percentiles, plus));
 	return sync;
 }
 
@@ -232,7 +236,7 @@ static void add_batches(json_t *job, const char *key, bool any_io)
 
 static void add_depths_and_latencies(json_t *job, const struct job_stats *s)
 {
-	uint64_t ios = s->dir[DDIR_READ].ios + s->dir[DDIR_WRITE].ios, depths = 0;
+	uint64_t ios = stats_data_ios(s), depths = 0;
 	unsigned i;
 
 	/* Our levels count submissions, so their sum is the honest total. */
@@ -281,17 +285,6 @@ static json_t *ebsbench_json(const struct job_options *o, const struct job_stats
 	return extra;
 }
 
-/* An all-zero direction, printed for trim as fio does.  Built on the heap:
- * a const of zeros would sit in the binary, two histograms' worth (40 KB). */
-static json_t *trim_json(const struct job_options *o, bool plus)
-{
-	struct direction_stats *no_io = calloc(1, sizeof(*no_io));
-	json_t *trim = no_io ? direction_json(o, no_io, 0, plus) : json_object();
-
-	free(no_io);
-	return trim;
-}
-
 /* Read and write joined into one direction, for unified_rw_reporting. */
 static json_t *mixed_json(const struct job_options *o, const struct job_stats *s, bool plus)
 {
@@ -316,9 +309,10 @@ static void add_directions(json_t *job, const struct job_options *o, const struc
 				    direction_json(o, &s->dir[DDIR_READ], s->runtime_ns, plus));
 		json_object_set_new(job, "write",
 				    direction_json(o, &s->dir[DDIR_WRITE], s->runtime_ns, plus));
-		json_object_set_new(job, "trim", trim_json(o, plus));
+		json_object_set_new(job, "trim",
+				    direction_json(o, &s->dir[DDIR_TRIM], s->runtime_ns, plus));
 	}
-	json_object_set_new(job, "sync", sync_json());
+	json_object_set_new(job, "sync", sync_json(o, &s->sync, plus));
 	if (o->unified_rw_reporting == UNIFIED_BOTH)
 		json_object_set_new(job, "mixed", mixed_json(o, s, plus));
 }

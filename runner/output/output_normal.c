@@ -219,7 +219,9 @@ static void print_direction(FILE *out, const struct job_options *o,
 	char iops[32], bwp[32], bwalt[32], io[32];
 
 	fprintf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n",
-		d == DDIR_READ ? "read" : "write",
+		d == DDIR_READ	  ? "read"
+		: d == DDIR_WRITE ? "write"
+				  : "trim",
 		num2str(iops, sizeof(iops), per_second(ds->ios, runtime_ns), SIG_FIGS, false,
 			UNIT_NONE),
 		num2str(bwp, sizeof(bwp), bw, SIG_FIGS, true, UNIT_BYTE_PER_SEC),
@@ -283,7 +285,8 @@ static void print_batches(FILE *out, const char *name, bool any_io)
 static void print_job_totals(FILE *out, const struct job_options *o, const struct job_stats *s)
 {
 	const struct direction_stats *r = &s->dir[DDIR_READ], *w = &s->dir[DDIR_WRITE];
-	uint64_t ios = r->ios + w->ios, depths = 0;
+	const struct direction_stats *t = &s->dir[DDIR_TRIM];
+	uint64_t ios = stats_data_ios(s), depths = 0;
 	unsigned i;
 
 	print_lat_levels(out, "nsec", stats_latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS,
@@ -304,9 +307,12 @@ static void print_job_totals(FILE *out, const struct job_options *o, const struc
 			i + 1 < DEPTH_LEVELS ? "," : "\n");
 	print_batches(out, "submit", ios > 0);
 	print_batches(out, "complete", ios > 0);
-	fprintf(out, "     issued rwts: total=%llu,%llu,0,0 short=%llu,%llu,0,0 dropped=0,0,0,0\n",
-		(unsigned long long)r->ios, (unsigned long long)w->ios,
-		(unsigned long long)r->short_ios, (unsigned long long)w->short_ios);
+	fprintf(out,
+		"     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
+		"dropped=0,0,0,0\n",
+		(unsigned long long)r->ios, (unsigned long long)w->ios, (unsigned long long)t->ios,
+		(unsigned long long)s->sync.ios, (unsigned long long)r->short_ios,
+		(unsigned long long)w->short_ios, (unsigned long long)t->short_ios);
 	fprintf(out, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		o->iodepth);
 }
@@ -340,7 +346,7 @@ static void group_totals(struct group_totals *g, const struct job_report *r, uns
  * longest runtime, beside the slowest and fastest job's. */
 static void print_group(FILE *out, const struct job_report *r, unsigned n)
 {
-	static const char *const label[DDIR_COUNT] = { "   READ", "  WRITE" };
+	static const char *const label[DDIR_COUNT] = { "   READ", "  WRITE", "   TRIM" };
 	char bw[32], bwalt[32], lo[32], loalt[32], hi[32], hialt[32], io[32], ioalt[32];
 	struct group_totals g;
 
@@ -388,6 +394,12 @@ static void print_report(FILE *out, const struct job_report *r)
 	for (int d = 0; d < DDIR_COUNT; d++)
 		if (s->dir[d].bytes && s->runtime_ns)
 			print_direction(out, r->o, &s->dir[d], (enum ddir)d, s->runtime_ns);
+	/* fio's sync block, after the directions, when there were syncs. */
+	if (s->sync.ios) {
+		fputs("  fsync/fdatasync/sync_file_range:\n", out);
+		print_lat(out, "sync", &s->sync.lat);
+		print_percentiles(out, r->o, &s->sync.hist, "sync");
+	}
 	print_job_totals(out, r->o, s);
 }
 

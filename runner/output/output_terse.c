@@ -70,8 +70,8 @@ static void put_direction(FILE *out, const struct job_options *o, const struct d
 		stats_sample_stddev(b));
 }
 
-/* Read and write, or their "mixed" sum in place of both (fio puts "both"'s
- * mixed after them). */
+/* Read and write, or their "mixed" sum (trims too) in place of both (fio
+ * puts "both"'s mixed after them); version 3 has no trim fields. */
 static int put_directions(FILE *out, const struct job_options *o, const struct job_stats *s)
 {
 	if (o->unified_rw_reporting != UNIFIED_MIXED) {
@@ -92,7 +92,7 @@ static int put_directions(FILE *out, const struct job_options *o, const struct j
  * counts the sub-microsecond completions in the first microsecond field. */
 static void put_distributions(FILE *out, const struct job_stats *s)
 {
-	uint64_t ios = s->dir[DDIR_READ].ios + s->dir[DDIR_WRITE].ios, depths = 0, nsec = 0;
+	uint64_t ios = stats_data_ios(s), depths = 0, nsec = 0;
 	fprintf(out, ";%f%%;%f%%;%llu;%llu;%llu", s->usr_cpu, s->sys_cpu,
 		(unsigned long long)s->ctx, (unsigned long long)s->majf,
 		(unsigned long long)s->minf);

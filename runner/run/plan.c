@@ -248,7 +248,7 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 		return -1;
 	s->planned_ns = plan_step_estimate_ns(s, dev);
 	p->total_ns += s->planned_ns;
-	p->writes |= options_rw_writes(s->job.rw);
+	p->writes |= options_rw_changes_data(s->job.rw); /* trims destroy data too */
 	return 0;
 }
 

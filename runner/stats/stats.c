@@ -129,11 +129,27 @@ void stats_direction_merge(struct direction_stats *into, const struct direction_
 	stats_sample_sum(&into->bw_samples, &from->bw_samples);
 }
 
+void stats_sync_merge(struct sync_stats *into, const struct sync_stats *from)
+{
+	into->ios += from->ios;
+	stats_running_merge(&into->lat, &from->lat);
+	histogram_merge(&into->hist, &from->hist);
+}
+
+uint64_t stats_data_ios(const struct job_stats *s)
+{
+	uint64_t ios = 0;
+	for (int d = 0; d < DDIR_COUNT; d++)
+		ios += s->dir[d].ios;
+	return ios;
+}
+
 void stats_job_init(struct job_stats *s)
 {
 	int d;
 
 	memset(s, 0, sizeof(*s));
+	histogram_init(&s->sync.hist);
 	for (d = 0; d < DDIR_COUNT; d++) {
 		histogram_init(&s->dir[d].slat_hist);
 		histogram_init(&s->dir[d].clat_hist);

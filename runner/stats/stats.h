@@ -10,7 +10,16 @@
 
 #include "stats/histogram.h"
 
-enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
+/* fio's data directions (read, write, trim: each with its own statistics),
+ * then the syncs, which move no data and share one "sync" block. */
+enum ddir {
+	DDIR_READ = 0,
+	DDIR_WRITE = 1,
+	DDIR_TRIM = 2,
+	DDIR_COUNT = 3,
+	DDIR_SYNC = 3,	   /* fsync(2), IORING_OP_FSYNC */
+	DDIR_DATASYNC = 4, /* fdatasync(2), IORING_FSYNC_DATASYNC */
+};
 
 /* Running min/max/mean/variance (Welford), as fio's {min,max,mean,stddev,N}. */
 struct running_stat {
@@ -68,6 +77,14 @@ struct direction_stats {
 #define LATENCY_US_LEVELS 10
 #define LATENCY_MS_LEVELS 12
 
+/* fio's "sync" block: the --fsync/--fdatasync syncs, counted and timed
+ * from their issue to their completion (fio's sync_stat, io_u_sync_plat). */
+struct sync_stats {
+	uint64_t ios;
+	struct running_stat lat;
+	struct histogram hist;
+};
+
 struct disk_util {
 	char name[64];
 	bool valid;
@@ -88,6 +105,7 @@ struct cpu_idleness {
 
 struct job_stats {
 	struct direction_stats dir[DDIR_COUNT];
+	struct sync_stats sync;
 	uint64_t runtime_ns; /* measured span, ramp excluded */
 	uint64_t elapsed_ns; /* whole job, ramp included */
 	double usr_cpu;	     /* percent of runtime */
@@ -119,6 +137,11 @@ void stats_sample_sum(struct sample_stat *into, const struct sample_stat *from);
  * direction and group_reporting's sums alike.  into starts as zeros
  * (calloc, or stats_job_init) or as a direction of its own. */
 void stats_direction_merge(struct direction_stats *into, const struct direction_stats *from);
+/* The same for the syncs' block. */
+void stats_sync_merge(struct sync_stats *into, const struct sync_stats *from);
+/* The I/Os of every data direction (read, write, trim), as fio's
+ * ddir_rw_sum. */
+uint64_t stats_data_ios(const struct job_stats *s);
 
 void stats_job_init(struct job_stats *s);
 unsigned stats_depth_level_index(unsigned depth);

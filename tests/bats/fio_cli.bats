@@ -410,8 +410,8 @@ as_nobody() {
 	rm -f "$secret"
 }
 
-@test "EBUSY: a write job on a mounted loop device is refused, the file system intact" {
-	local dev mnt before
+@test "EBUSY: a write or trim job on a mounted loop device is refused, the file system intact" {
+	local dev mnt before rw
 	dev=$(make_loop 64)
 	mkfs.ext4 -q -F "$dev"
 	mnt="$BATS_TEST_TMPDIR/mnt"
@@ -422,12 +422,15 @@ as_nobody() {
 	sync
 	before=$(sha256sum <"$mnt/data")
 
-	run --separate-stderr "$EBSBENCH" fio --name=busy --filename="$dev" --rw=randwrite --bs=4k \
-		--iodepth=32 --runtime=2 --time_based $COMMON
-	[ "$status" -ne 0 ] || fail "a write job on a mounted device succeeded"
-	[ -z "$output" ] || fail "stdout not empty: $output"
-	[ "${#stderr_lines[@]}" -eq 1 ] || fail "stderr: $stderr"
-	[[ $stderr == *busy* && $stderr == *"$dev"* ]] || fail "stderr does not say busy: $stderr"
+	# A trim destroys data as a write does: the same O_EXCL open refuses it.
+	for rw in randwrite randtrim; do
+		run --separate-stderr "$EBSBENCH" fio --name=busy --filename="$dev" --rw=$rw --bs=4k \
+			--iodepth=32 --runtime=2 --time_based $COMMON
+		[ "$status" -ne 0 ] || fail "a $rw job on a mounted device succeeded"
+		[ -z "$output" ] || fail "$rw: stdout not empty: $output"
+		[ "${#stderr_lines[@]}" -eq 1 ] || fail "$rw: stderr: $stderr"
+		[[ $stderr == *busy* && $stderr == *"$dev"* ]] || fail "$rw: stderr does not say busy: $stderr"
+	done
 
 	# Read the file system back from the device, not from the page cache.
 	umount "$mnt"

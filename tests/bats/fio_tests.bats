@@ -7,9 +7,9 @@
 # t/latency_percentiles.py runs 22 jobs and checks, against the per-I/O
 # latency logs, the slat/clat/lat percentiles in JSON, json+ bins and the
 # terse line, unified_rw_reporting's "mixed" and cmdprio's per-priority
-# latencies.  Each test's outcome is asserted one by one: those ebsbench
-# supports must pass; the rest need options ebsbench does not have yet and
-# must fail on them loudly, the option named in the one-line error.
+# latencies; test 3 a randtrim job's trim block, test 9 --fsync's "sync"
+# block (its percentiles and json+ bins).  Each test's outcome is asserted
+# one by one: all 22 must pass.
 
 bats_require_minimum_version 1.5.0
 
@@ -19,14 +19,10 @@ load_bats_libs
 FIO_T="$HELPERS_DIR/../../build/deps/share/fio-source/t"
 PYTHON=/usr/bin/python3
 
-# Tests that pass, and for each one that cannot yet, the error naming what
-# it needs: 3 rw=randtrim, 9 --fsync.  12, 13, 14, 20 and 22 are 1, 4, 8,
-# 19 and 21 with --numjobs=4 and group_reporting (four clones, one entry).
-PASSING=(1 2 4 5 6 7 8 10 11 12 13 14 15 16 17 18 19 20 21 22)
-declare -gA NEEDS=(
-	[3]="option 'rw': invalid value 'randtrim'"
-	[9]="unknown or unsupported option 'fsync'"
-)
+# Every test passes.  3 is rw=randtrim on the null engine, 9 --fsync=32;
+# 12, 13, 14, 20 and 22 are 1, 4, 8, 19 and 21 with --numjobs=4 and
+# group_reporting (four clones, one entry).
+PASSING=({1..22})
 
 # One run of the whole script for the file: about two minutes of jobs.
 setup_file() {
@@ -52,29 +48,16 @@ outcome() {
 	[ "$output" = 22 ] || fail "want 22 test outcomes, got $output: $(tail -5 "$LP_LOG")"
 	run grep -E '^[0-9]+ tests passed, [0-9]+ failed, 0 skipped$' "$LP_LOG"
 	[ "$status" -eq 0 ] || fail "summary: $(tail -1 "$LP_LOG")"
-	local want="${#PASSING[@]} tests passed, ${#NEEDS[@]} failed, 0 skipped"
+	local want="22 tests passed, 0 failed, 0 skipped"
 	[ "$(tail -1 "$LP_LOG")" = "$want" ] || fail "want '$want', got '$(tail -1 "$LP_LOG")'"
 }
 
-@test "t/latency_percentiles.py: each supported test passes" {
+@test "t/latency_percentiles.py: each of the 22 tests passes" {
 	local id bad=()
 	for id in "${PASSING[@]}"; do
 		[ "$(outcome "$id")" = PASSED ] || bad+=("$id: $(outcome "$id")")
 	done
 	[ "${#bad[@]}" -eq 0 ] || fail "not passed: ${bad[*]} (see $LP_ROOT)"
-}
-
-@test "t/latency_percentiles.py: each other test fails on the option it needs, named" {
-	local id dir bad=()
-	[ "$((${#PASSING[@]} + ${#NEEDS[@]}))" -eq 22 ] || fail "PASSING and NEEDS must cover 22 tests"
-	for id in "${!NEEDS[@]}"; do
-		dir=$(printf '%s/%03d' "$LP_ROOT" "$id")
-		[ "$(outcome "$id")" = FAILED ] || bad+=("$id: $(outcome "$id"), want FAILED")
-		grep -qF "ebsbench fio: ${NEEDS[$id]}" "$dir"/*.stderr ||
-			bad+=("$id: stderr '$(cat "$dir"/*.stderr)' does not name ${NEEDS[$id]}")
-		[ "$(cat "$dir"/*.exitcode)" = 2 ] || bad+=("$id: exit $(cat "$dir"/*.exitcode), want 2")
-	done
-	[ "${#bad[@]}" -eq 0 ] || fail "$(printf '%s\n' "${bad[@]}")"
 }
 
 # keys_of FILE -> every key path of jobs[0] that fio also writes, one a line
@@ -105,4 +88,23 @@ keys_of() {
 	run awk -F';' '{ print NF }' fio.terse ours.terse
 	[ "${lines[0]}" = 162 ] || fail "fio's terse line has ${lines[0]} fields, not 162"
 	[ "${lines[1]}" = "${lines[0]}" ] || fail "ours has ${lines[1]} fields, fio's ${lines[0]}"
+}
+
+@test "randtrim and randwrite --fsync=32 on null: fio's JSON keys; trim and sync filled as fio fills them" {
+	cd "$BATS_TEST_TMPDIR"
+	local rw f
+	for rw in "--rw=randtrim" "--rw=randwrite --fsync=32"; do
+		# shellcheck disable=SC2086
+		local args=(--name=keys --ioengine=null --size=16M --bs=4k $rw --output-format=json+)
+		fio "${args[@]}" --output=fio.json || fail "fio itself failed ($rw)"
+		"$EBSBENCH" fio "${args[@]}" --output=ours.json 2>/dev/null || fail "ebsbench failed ($rw)"
+		run diff <(keys_of fio.json) <(keys_of ours.json)
+		[ "$status" -eq 0 ] || fail "$rw: JSON keys differ from fio's (< fio, > ours): $output"
+		for f in fio ours; do
+			jq -c '.jobs[0] | [.read.total_ios, .write.total_ios, .trim.total_ios,
+				.trim.io_bytes, .sync.total_ios, .sync.lat_ns.N]' "$f.json" >"$f.counts"
+		done
+		[ "$(cat ours.counts)" = "$(cat fio.counts)" ] ||
+			fail "$rw: counts (r, w, t, trim bytes, syncs, sync N): fio $(cat fio.counts), ours $(cat ours.counts)"
+	done
 }

@@ -1,11 +1,13 @@
 /* test_engine.c - the engine registry: lookup by name, the names list,
  * an unknown name's error, the io_uring -> libaio fallback choice, each
  * engine found by name moving real I/O through a file, and io_uring's
- * fixed buffers. */
+ * fixed buffers; every engine's trims and syncs. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -314,6 +316,111 @@ static void test_ioprio_reaches_the_kernel(struct checks *checks)
 	close(fd);
 }
 
+/* Trims and syncs: a trim of a written block of a regular file punches a
+ * hole there (SEEK_HOLE finds it, the file keeps its size, the block reads
+ * back as zeros), its result is its length and, in an asynchronous engine,
+ * it carries its own completion time; a sync completes with 0. */
+#define DATA_FILE_BYTES (1 << 20)
+#define TRIM_BLOCK 65536
+
+/* A 1 MiB file of non-zero data, written and synced, already unlinked. */
+static int data_fd(struct checks *checks)
+{
+	char path[] = "/tmp/test_discard.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	char *data = malloc(DATA_FILE_BYTES);
+	memset(data, 0x5a, DATA_FILE_BYTES);
+	CHECK(pwrite(fd, data, DATA_FILE_BYTES, 0) == DATA_FILE_BYTES);
+	CHECK(fsync(fd) == 0);
+	free(data);
+	return fd;
+}
+
+/* Trims [TRIM_BLOCK, 2 TRIM_BLOCK) through engine name, then syncs. */
+static void trim_and_sync(struct checks *checks, const char *name)
+{
+	int fd = data_fd(checks);
+	if (fd < 0)
+		return;
+	struct engine e = { 0 };
+	char note[160], err[256], buf[TRIM_BLOCK];
+	CHECK(engine_start(&e, engine_find(name), fd, 4, note, sizeof(note), err, sizeof(err)) ==
+	      0);
+	if (!e.ops) {
+		close(fd);
+		return;
+	}
+	CHECK(lseek(fd, 0, SEEK_HOLE) == DATA_FILE_BYTES); /* no hole before the trim */
+	struct io_unit t = {
+		.offset = TRIM_BLOCK, .length = TRIM_BLOCK, .ddir = DDIR_TRIM, .buf = buf
+	};
+	uint64_t before = clock_now_ns();
+	CHECK_EQ_U64((uint64_t)one_io(&e, &t), TRIM_BLOCK);
+	CHECK(lseek(fd, 0, SEEK_HOLE) == TRIM_BLOCK);
+	CHECK(lseek(fd, TRIM_BLOCK, SEEK_DATA) == 2 * TRIM_BLOCK);
+	struct stat st;
+	CHECK(fstat(fd, &st) == 0 && st.st_size == DATA_FILE_BYTES);
+	CHECK(pread(fd, buf, TRIM_BLOCK, TRIM_BLOCK) == TRIM_BLOCK && buf[0] == 0 &&
+	      buf[TRIM_BLOCK - 1] == 0);
+	/* io_uring and libaio trim at once, and time it themselves. */
+	if (!e.ops->synchronous)
+		CHECK(t.done_ns >= t.issue_ns && t.issue_ns >= before);
+	struct io_unit s = { .ddir = DDIR_SYNC, .buf = buf };
+	CHECK(one_io(&e, &s) == 0);
+	struct io_unit ds = { .ddir = DDIR_DATASYNC, .buf = buf };
+	CHECK(one_io(&e, &ds) == 0);
+	e.ops->teardown(&e);
+	close(fd);
+}
+
+static void test_each_engine_trims_and_syncs(struct checks *checks)
+{
+	trim_and_sync(checks, "io_uring");
+	trim_and_sync(checks, "libaio");
+	trim_and_sync(checks, "psync");
+}
+
+/* null has no file: a trim is its length, a sync nothing, both at once. */
+static void test_null_trims_nothing(struct checks *checks)
+{
+	struct engine e = { 0 };
+	char note[160], err[256];
+	CHECK(engine_start(&e, &engine_null_ops, -1, 2, note, sizeof(note), err, sizeof(err)) == 0);
+	struct io_unit t = { .offset = 0, .length = 4096, .ddir = DDIR_TRIM };
+	CHECK(one_io(&e, &t) == 4096);
+	struct io_unit s = { .ddir = DDIR_SYNC };
+	CHECK(one_io(&e, &s) == 0);
+	e.ops->teardown(&e);
+}
+
+/* A trim and a read queued together come back from one reap, both. */
+static void test_trim_beside_a_read(struct checks *checks)
+{
+	int fd = data_fd(checks);
+	if (fd < 0)
+		return;
+	struct engine e = { 0 };
+	char note[160], err[256];
+	static char buf[2][4096] __attribute__((aligned(4096)));
+	CHECK(engine_start(&e, &engine_io_uring_ops, fd, 4, note, sizeof(note), err, sizeof(err)) ==
+	      0);
+	struct io_unit r = { .offset = 0, .length = 4096, .ddir = DDIR_READ, .buf = buf[0] };
+	struct io_unit t = { .offset = 4096, .length = 4096, .ddir = DDIR_TRIM, .buf = buf[1] };
+	struct io_unit *done[2];
+	CHECK(e.ops->queue(&e, &r) == 0 && e.ops->queue(&e, &t) == 0);
+	CHECK(e.ops->commit(&e) >= 0);
+	int got = e.ops->reap(&e, 2, done, 2);
+	CHECK(got == 2);
+	CHECK(r.result == 4096 && t.result == 4096);
+	e.ops->teardown(&e);
+	close(fd);
+}
+
 CHECK_MAIN(test_lookup_each_name, test_unknown_name, test_names, test_fallback_choice,
 	   test_each_engine_moves_io, test_fixed_buffers, test_reap_timed,
-	   test_start_failure_names_the_engine, test_null_engine, test_ioprio_reaches_the_kernel)
+	   test_start_failure_names_the_engine, test_null_engine, test_ioprio_reaches_the_kernel,
+	   test_each_engine_trims_and_syncs, test_null_trims_nothing, test_trim_beside_a_read)
