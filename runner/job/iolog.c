@@ -29,7 +29,7 @@ int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_
 	       char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
-	l->windowed = o->log_avg_msec > 0;
+	l->windowed = o->log_avg_msec > 0 && !paths->lat_per_io;
 	l->dirs[DDIR_READ] = options_rw_reads(o->rw);
 	l->dirs[DDIR_WRITE] = options_rw_writes(o->rw);
 	for (int k = 0; k < IOLOG_KINDS; k++) {
@@ -39,6 +39,8 @@ int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_
 			return -1;
 		}
 	}
+	l->per_io =
+		!l->windowed && (l->file[IOLOG_LAT] || l->file[IOLOG_CLAT] || l->file[IOLOG_SLAT]);
 	if (l->file[IOLOG_HIST]) {
 		if (!(l->hist = malloc(sizeof(*l->hist)))) {
 			snprintf(err, errlen, "out of memory for the histogram log");
