@@ -4,7 +4,7 @@
 # loop device in a blkio cgroup of its own: 30 gp3 volumes capped at 3,000
 # read IOPS (gp3-07 and gp3-23 at 2,000: outliers on purpose) and 22 gp2
 # whose cap falls from 3,000 to 300 during randread (a credit cliff made by
-# hand; gp2-11's falls 1.2 s later than the others').  Every randread keeps
+# hand, 2 s into randread; gp2-11's 1.2 s later).  Every randread keeps
 # each I/O's completion latency ("io_latency_log"), so the fleet's merged
 # p99 is checked against the p99 of the concatenated I/Os.
 
@@ -14,8 +14,8 @@ load helpers
 load_bats_libs
 
 FLEET_SLOTS=4
-FLEET_DROP_S=2.2      # gp2: the cap falls to 300 this long after the run starts
-FLEET_LATE_DROP_S=3.4 # gp2-11's
+FLEET_DROP_S=2.0      # gp2: the cap falls to 300 this long into randread
+FLEET_LATE_DROP_S=3.2 # gp2-11's
 
 setup_file() {
 	require_ebsbench
@@ -55,9 +55,25 @@ fleet_plan() {
 	done
 }
 
+# cap_falls_in DIR LOG DROP_S FILE MAJ:MIN: once the run in DIR opens LOG
+# (its randread starts; 10 s at most), DROP_S later the cap in FILE falls
+# to 300: timed from the phase, not the command, whose start-up a loaded
+# machine stretches.
+cap_falls_in() {
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		if [ -e "$1/$2" ]; then
+			sleep "$3"
+			echo "$5 300" >"$4"
+			return
+		fi
+		sleep 0.01
+	done
+}
+
 # fleet_run SLOT DIR TYPE CAP [DROP_S]: one run on the slot's device, in its
 # cgroup at CAP read IOPS: a randread that keeps every I/O's latency (2 s;
-# 4.5 s with DROP_S, when the cap falls to 300 that long after the start).
+# 4.5 s with DROP_S, when the cap falls to 300 that long into it).
 fleet_run() {
 	local slot=$1 dir=$2 type=$3 cap=$4 drop=${5:-} runtime=20
 	local dev group majmin
@@ -72,7 +88,8 @@ fleet_run() {
 	 "phases": [{"phase": "randread", "runtime": $runtime, "io_latency_log": true}]}
 	JSON
 	if [ -n "$drop" ]; then
-		(sleep "$drop" && echo "$majmin 300" >"$BLKIO/$group/blkio.throttle.read_iops_device") &
+		cap_falls_in "$dir" "${type}_rr_iops.1.log" "$drop" \
+			"$BLKIO/$group/blkio.throttle.read_iops_device" "$majmin" &
 	fi
 	in_group "$group" "$EBSBENCH" run --config "$dir.json" >"$dir.out" 2>"$dir.err" || {
 		echo "# fleet: the run of $dir failed: $(tail -n 3 "$dir.err")" >&2
