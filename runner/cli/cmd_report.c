@@ -198,10 +198,10 @@ static int render_fleet(const struct report_args *a, json_t *const *runs, uint64
 		rc = 1;
 	} else {
 		fprintf(stderr,
-			"ebsbench report: fleet of %zu volumes in %zu classes from %zu "
-			"directories, "
-			"%zu outliers: %s/%s (%.3f s)\n",
-			f.nvolumes, f.ngroups, a->ndirs, f.noutliers, a->out, FLEET_MD_FILE,
+			"ebsbench report: fleet of %zu volumes in %zu class%s from %zu "
+			"directories, %zu outlier%s: %s/%s (%.3f s in all)\n",
+			f.nvolumes, f.ngroups, f.ngroups == 1 ? "" : "es", a->ndirs, f.noutliers,
+			f.noutliers == 1 ? "" : "s", a->out, FLEET_MD_FILE,
 			(double)(clock_now_ns() - started_ns) / 1e9);
 	}
 	fleet_free(&f);
