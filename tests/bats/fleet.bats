@@ -255,20 +255,31 @@ ref_p99() {
 	[ ! -e "$b/fleet.md" ]
 }
 
-@test "io_latency_log: off by default, a boolean, its log named and planned" {
-	local dev
+@test "io_latency_log: a boolean, its log named, planned, written, signed" {
+	local dev group
 	dev=$(sed -n 1p "$BATS_FILE_TMPDIR/slots")
+	group=$(unique_name fleet0)
+	set_cap "$BLKIO/$group/blkio.throttle.read_iops_device" "$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')" 3000
 	short_config "$dev" '[{"phase": "randread", "runtime": 100, "io_latency_log": "yes"}]' >cfg.json
 	run --separate-stderr "$EBSBENCH" run --config cfg.json --dry-run
 	assert_equal "$status" 2
 	[[ "$stderr" == *'"io_latency_log" must be true or false'* ]]
-	short_config "$dev" '[{"phase": "randread", "runtime": 100, "io_latency_log": true}, {"phase": "lat"}]' >cfg.json
+	short_config "$dev" '[{"phase": "randread", "runtime": 50, "io_latency_log": true}, {"phase": "lat", "runtime": 50}]' >cfg.json
 	run --separate-stderr "$EBSBENCH" run --config cfg.json --dry-run
 	assert_success
 	[ "$(jq -r '[.steps[] | .lat_log // "-"] | join(" ")' <<<"$output")" = "vol_rr_clat.1.log -" ]
-	# What the fleet read: a row per I/O, fio's lat log columns, bs 4096.
-	local log=$RUNS/gp3-01/gp3_rr_clat.1.log
-	[ "$(wc -l <"$log")" = "$(jnum "$RUNS/gp3-01/results.json" '.phases[0].job.read.total_ios')" ]
-	awk -F', *' 'NF != 5 || $3 != 0 || $4 != 4096 || $2 !~ /^[0-9]+$/ { bad = 1 } END { exit bad }' "$log"
-	[ "$(jq -r '.phases[0].lat_log' "$RUNS/gp3-01/results.json")" = gp3_rr_clat.1.log ]
+	# Written (a row per I/O, fio's lat log columns), named in results.json,
+	# and signed by presign like every other file of the run.
+	run --separate-stderr in_group "$group" "$EBSBENCH" run --config cfg.json
+	assert_success
+	[ "$(wc -l <out/vol_rr_clat.1.log)" = "$(jnum out/results.json '.phases[0].job.read.total_ios')" ]
+	awk -F', *' 'NF != 5 || $3 != 0 || $4 != 4096 || $2 !~ /^[0-9]+$/ { bad = 1 } END { exit bad }' out/vol_rr_clat.1.log
+	[ "$(jq -r '[.phases[] | .lat_log // "-"] | join(" ")' out/results.json)" = "vol_rr_clat.1.log -" ]
+	run --separate-stderr env AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=secret \
+		"$EBSBENCH" presign --bucket b-1 --prefix p --region us-east-1 --expires 1h --plan cfg.json
+	assert_success
+	diff <(jq -r '.upload.put | keys[]' <<<"$output" | sort) <(ls -A out | sort) ||
+		fail "presign does not sign exactly the files the run wrote"
+	# And in the fleet's runs.
+	[ "$(wc -l <"$RUNS/gp3-01/gp3_rr_clat.1.log")" = "$(jnum "$RUNS/gp3-01/results.json" '.phases[0].job.read.total_ios')" ]
 }
