@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ebs_model.h"
 #include "results/results.h"
 #include "stats/stats.h"
 
@@ -132,8 +133,18 @@ static double positive(const json_t *value)
 	return v > 0 ? v : NAN;
 }
 
-/* A device's class: its volume type (or kind) and the facts that set its
- * performance, each part only when known. */
+/* Whether the type's performance is provisioned (gp3, io1, io2: IOPS and
+ * throughput set it, whatever the size), not sized (gp2, st1, sc1: the
+ * size sets the baseline and burst), so a class ignores what does not
+ * matter: a 100 and a 200 GiB gp3 at 3,000 IOPS are alike. */
+static bool provisioned(const char *type)
+{
+	return !strcmp(type, "gp3") || !strcmp(type, "io1") || !strcmp(type, "io2");
+}
+
+/* A device's class: its volume type (or kind) and the known facts that
+ * set its performance: the size of a sized type, the IOPS and throughput
+ * of a provisioned one; every fact of a device the model does not know. */
 static void class_of(const json_t *device, struct fleet_group *g)
 {
 	const json_t *vol = json_object_get(device, "volume");
@@ -142,9 +153,12 @@ static void class_of(const json_t *device, struct fleet_group *g)
 	size_t len;
 
 	snprintf(g->type, sizeof(g->type), "%s", type ? type : kind ? kind : "unknown");
-	g->size_gib = positive(json_object_get(vol, "size_gib"));
-	g->iops = positive(json_object_get(vol, "iops"));
-	g->throughput_mibs = positive(json_object_get(vol, "throughput_mibs"));
+	enum ebs_type known;
+	bool sized = !provisioned(g->type), model = ebs_type_parse(g->type, &known) == 0;
+	g->size_gib = sized || !model ? positive(json_object_get(vol, "size_gib")) : NAN;
+	g->iops = !sized || !model ? positive(json_object_get(vol, "iops")) : NAN;
+	g->throughput_mibs =
+		!sized || !model ? positive(json_object_get(vol, "throughput_mibs")) : NAN;
 	len = (size_t)snprintf(g->name, sizeof(g->name), "%s", g->type);
 	if (isfinite(g->size_gib) && len < sizeof(g->name))
 		len += (size_t)snprintf(g->name + len, sizeof(g->name) - len, " %g GiB",

@@ -1,6 +1,7 @@
 /* fleet.h - many results directories (an Indexed Job's outputs, a volume
- * or a few each) seen as one fleet: volumes grouped in classes (type,
- * size, provisioned IOPS and throughput), and per class the distribution
+ * or a few each) seen as one fleet: volumes grouped in classes (type, and
+ * what sets its performance: gp2's, st1's and sc1's size, gp3's, io1's and
+ * io2's provisioned IOPS and throughput), and per class the distribution
  * over its volumes of each figure (the randread plateaus: burst and
  * post-cliff with the cliff's time, or the sustained rate; sequential
  * throughput; p50 and p99 latency), the latency percentiles of all the
@@ -99,9 +100,9 @@ struct fleet_volume {
 };
 
 struct fleet_group {
-	char name[96]; /* "gp3 100 GiB 3000 IOPS 125 MiB/s" */
+	char name[96]; /* "gp3 3000 IOPS 125 MiB/s", "gp2 100 GiB" */
 	char type[16];
-	double size_gib, iops, throughput_mibs; /* NaN when not known */
+	double size_gib, iops, throughput_mibs; /* NaN when not known or not the class's */
 	size_t volumes;
 	struct fleet_dist dist[FLEET_FIGURES];
 	struct fleet_hist hist[FLEET_HIST_PHASES]; /* every member's I/Os */

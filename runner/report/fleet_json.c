@@ -2,8 +2,8 @@
  *
  * { "schema": 1, "runs": 52, "volumes": 52, "outlier_rule": "...",
  *   "histograms": { "bins": 116, "coarseness": 4, "skipped": 0 },
- *   "classes": [ { "class": "gp3 100 GiB 3000 IOPS 125 MiB/s", "type": "gp3",
- *                  "size_gib": 100, "iops": 3000, "throughput_mibs": 125, "volumes": 30,
+ *   "classes": [ { "class": "gp3 3000 IOPS 125 MiB/s", "type": "gp3",
+ *                  "size_gib": null, "iops": 3000, "throughput_mibs": 125, "volumes": 30,
  *                  "figures": { "sustained_iops": { "n": 30, "min":, "q1":, "median":,
  *                                                   "q3":, "max":, "mad":,
  *                                                   "mad_floor": share of the median }, ... },

@@ -54,13 +54,14 @@ bool fleet_dist_cells(const struct fleet *f, size_t g, enum fleet_figure k,
 
 const char *fleet_intro_text(char *buf, size_t len, const struct fleet *f)
 {
-	snprintf(buf, len,
-		 "%zu volumes from %zu results directories, in %zu class%s (volume type, size, "
-		 "provisioned IOPS and throughput). A class's latency percentiles come from its "
-		 "volumes' histograms merged, every I/O counted once, never from averaged "
-		 "percentiles. An outlier is a volume whose figure lies %s.",
-		 f->nvolumes, f->nruns, f->ngroups, f->ngroups == 1 ? "" : "es",
-		 FLEET_OUTLIER_RULE);
+	snprintf(
+		buf, len,
+		"%zu volumes from %zu results directories, in %zu class%s (volume type, and "
+		"what sets its performance: the size of gp2, st1 and sc1, the provisioned IOPS and "
+		"throughput of gp3, io1 and io2). A class's latency percentiles come from its "
+		"volumes' histograms merged, every I/O counted once, never from averaged "
+		"percentiles. An outlier is a volume whose figure lies %s.",
+		f->nvolumes, f->nruns, f->ngroups, f->ngroups == 1 ? "" : "es", FLEET_OUTLIER_RULE);
 	return buf;
 }
 
