@@ -23,6 +23,7 @@ void iolog_paths_fio(struct iolog_paths *p, const struct job_options *o)
 	fio_path(p->path[IOLOG_CLAT], o->lat_log, "clat");
 	fio_path(p->path[IOLOG_SLAT], o->lat_log, "slat");
 	fio_path(p->path[IOLOG_HIST], o->hist_log, "clat_hist");
+	p->lat_per_io = false; /* fio windows every log at log_avg_msec */
 }
 
 int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_paths *paths,
