@@ -17,6 +17,7 @@ void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "analysis/cliff.h"
 #include "analysis/compare.h"
+#include "analysis/fleet.h"
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 #include "analysis/loadcurve.h"

@@ -1,4 +1,6 @@
-/* cmd_report.c - load results.json from each directory, render the report.
+/* cmd_report.c - load results.json from each directory, render the report;
+ * several directories also make the fleet report (analysis/fleet.h:
+ * fleet.md, fleet.json, fleet.svg) in --out, never in an input.
  *
  * stdout carries only what was asked for: nothing, or with --print the
  * summary.md text.  Errors are one line on stderr naming the directory. */
@@ -6,12 +8,15 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/analysis.h"
+#include "lib/lib.h"
 #include "report/report.h"
 #include "results/results.h"
 
@@ -23,7 +28,10 @@ static const char usage[] =
 	"prices) and rebuilds summary.md, iops_timeline.svg, latency_percentiles.svg,\n"
 	"latency_heatmap.svg, recommend.md and report.html (all of them in one page).\n"
 	"One directory: written into it unless --out says otherwise.  Several (a fleet, one\n"
-	"column per run and device): --out is required.  --config FILE re-prices with that\n"
+	"column per run and device): --out is required, outside every input, and also gets\n"
+	"fleet.md, fleet.json and fleet.svg: per volume class the distributions over volumes,\n"
+	"percentiles from merged histograms, the outliers named.  --config FILE re-prices with "
+	"that\n"
 	"run config's \"prices\".  --print also writes summary.md to stdout.\n"
 	"results.json itself is never rewritten.\n";
 
@@ -40,6 +48,48 @@ static int usage_error(const char *what, const char *arg)
 	fprintf(stderr, "ebsbench report: %s%s%s (try ebsbench report --help)\n", what,
 		arg ? " " : "", arg ? arg : "");
 	return EXIT_USAGE;
+}
+
+/* path made absolute, symbolic links resolved; a path not there yet is
+ * its parent's resolved path and its own last name.  false when neither
+ * resolves (the parent is missing: ensure_dir says so later). */
+static bool resolve(const char *path, char out[PATH_MAX])
+{
+	char parent[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (realpath(path, out))
+		return true;
+	if (!slash)
+		return realpath(".", parent) &&
+		       snprintf(out, PATH_MAX, "%s/%s", parent, path) < PATH_MAX;
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
+	char base[PATH_MAX];
+	if (!realpath(slash == path ? "/" : parent, base))
+		return false;
+	return snprintf(out, PATH_MAX, "%s/%s", base, slash + 1) < PATH_MAX;
+}
+
+/* A fleet report is written beside its inputs, never into one of them
+ * (an input's own report files would be overwritten): EXIT_USAGE when
+ * --out is an input directory or inside one, else 0. */
+static int out_outside_inputs(const struct report_args *a)
+{
+	char out[PATH_MAX], in[PATH_MAX];
+
+	if (a->ndirs < 2 || !resolve(a->out, out))
+		return 0;
+	for (size_t i = 0; i < a->ndirs; i++) {
+		size_t n = realpath(a->dirs[i], in) ? strlen(in) : 0;
+		if (n && !strncmp(out, in, n) && (out[n] == '\0' || out[n] == '/' || n == 1)) {
+			fprintf(stderr,
+				"ebsbench report: --out %s is inside the results directory %s: a "
+				"fleet report never writes into its inputs\n",
+				a->out, a->dirs[i]);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 /* Returns 0, -1 after --help, or EXIT_USAGE. */
@@ -76,7 +126,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return usage_error("--out DIR is required with several results directories", NULL);
 	if (!a->out)
 		a->out = a->dirs[0];
-	return 0;
+	return out_outside_inputs(a);
 }
 
 /* The report directory may be new; its parent must exist. */
@@ -135,12 +185,36 @@ static int render(const struct report_args *a, json_t *const *runs)
 	return 0;
 }
 
+/* The fleet report of several runs into --out, timed on stderr. */
+static int render_fleet(const struct report_args *a, json_t *const *runs, uint64_t started_ns)
+{
+	struct fleet f;
+	char err[512];
+	int rc = 0;
+
+	if (fleet_build(&f, runs, a->dirs, a->ndirs, err, sizeof(err)) ||
+	    fleet_render(&f, a->out, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench report: %s\n", err);
+		rc = 1;
+	} else {
+		fprintf(stderr,
+			"ebsbench report: fleet of %zu volumes in %zu class%s from %zu "
+			"directories, %zu outlier%s: %s/%s (%.3f s in all)\n",
+			f.nvolumes, f.ngroups, f.ngroups == 1 ? "" : "es", a->ndirs, f.noutliers,
+			f.noutliers == 1 ? "" : "s", a->out, FLEET_MD_FILE,
+			(double)(clock_now_ns() - started_ns) / 1e9);
+	}
+	fleet_free(&f);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	(void)stop; /* short: it has nothing to stop early */
 	struct report_args a = { .dirs = calloc((size_t)argc + 1, sizeof(char *)) };
 	json_t **runs = calloc((size_t)argc + 1, sizeof(*runs));
 	int rc = 1;
+	uint64_t started_ns = clock_now_ns();
 
 	if (!a.dirs || !runs) {
 		fprintf(stderr, "ebsbench report: out of memory\n");
@@ -148,8 +222,9 @@ int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop)
 		rc = parse_args(argc, argv, &a);
 		if (rc < 0)
 			rc = 0;
-		else if (!rc && !(rc = load_all(&a, runs)))
-			rc = render(&a, runs);
+		else if (!rc && !(rc = load_all(&a, runs)) && !(rc = render(&a, runs)) &&
+			 a.ndirs > 1)
+			rc = render_fleet(&a, runs, started_ns);
 	}
 	for (size_t i = 0; runs && i < a.ndirs; i++)
 		json_decref(runs[i]);

@@ -108,6 +108,8 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 	json_object_set_new(p, "iops_log", json_string(s->iops_log));
 	json_object_set_new(p, "iops_series", series ? series : json_array());
 	json_object_set_new(p, "clat_hist", hist_json(st, s));
+	if (s->lat_log[0])
+		json_object_set_new(p, "lat_log", json_string(s->lat_log));
 	json_object_set_new(p, "ebs_stats", ebs);
 	json_object_set_new(p, "disk_check", run_record_disk_check(js));
 	if (s->load.percent > 0) /* a loadcurve step: its offered load, what it got */
@@ -178,6 +180,10 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 	if (rc == 0 && s->hist_log[0])
 		rc = log_path_of(st, s->hist_log, paths->path[IOLOG_HIST],
 				 sizeof(paths->path[IOLOG_HIST]), err, errlen);
+	if (rc == 0 && s->lat_log[0]) /* io_latency_log: a row per I/O */
+		rc = log_path_of(st, s->lat_log, paths->path[IOLOG_CLAT],
+				 sizeof(paths->path[IOLOG_CLAT]), err, errlen);
+	paths->lat_per_io = s->lat_log[0] != '\0';
 	if (rc == 0)
 		rc = target_open(&t, &s->job, err, errlen);
 	if (rc == 0) {
@@ -248,6 +254,9 @@ static void print_plan(FILE *out, const struct run_state *st)
 		if (s->hist_log[0])
 			json_object_set_new(json_array_get(steps, i), "hist_log",
 					    json_string(s->hist_log));
+		if (s->lat_log[0])
+			json_object_set_new(json_array_get(steps, i), "lat_log",
+					    json_string(s->lat_log));
 		if (s->load.percent > 0)
 			json_object_set_new(json_array_get(steps, i), "load",
 					    plan_load_json(&s->load, NAN));
@@ -336,9 +345,12 @@ static void upload_phase(struct run_state *st, size_t k, bool saved)
 	char path[IOLOG_PATH_MAX], err[256];
 	if (!iops_log_path(st, s, path, sizeof(path), err, sizeof(err)) && !access(path, F_OK))
 		upload_send(&st->up, s->iops_log, UPLOAD_MIDRUN);
-	if (s->hist_log[0] && !log_path_of(st, s->hist_log, path, sizeof(path), err, sizeof(err)) &&
-	    !access(path, F_OK))
-		upload_send(&st->up, s->hist_log, UPLOAD_MIDRUN);
+	const char *const kept[] = { s->hist_log, s->lat_log }; /* "" when not kept */
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		if (kept[i][0] && !log_path_of(st, kept[i], path, sizeof(path), err, sizeof(err)) &&
+		    !access(path, F_OK))
+			upload_send(&st->up, kept[i], UPLOAD_MIDRUN);
+	}
 	if (saved)
 		upload_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
 }

@@ -23,13 +23,14 @@ void iolog_paths_fio(struct iolog_paths *p, const struct job_options *o)
 	fio_path(p->path[IOLOG_CLAT], o->lat_log, "clat");
 	fio_path(p->path[IOLOG_SLAT], o->lat_log, "slat");
 	fio_path(p->path[IOLOG_HIST], o->hist_log, "clat_hist");
+	p->lat_per_io = false; /* fio windows every log at log_avg_msec */
 }
 
 int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_paths *paths,
 	       char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
-	l->windowed = o->log_avg_msec > 0;
+	l->windowed = o->log_avg_msec > 0 && !paths->lat_per_io;
 	for (int d = 0; d < DDIR_COUNT; d++)
 		l->dirs[d] = options_rw_does(o->rw, (enum ddir)d);
 	for (int k = 0; k < IOLOG_KINDS; k++) {
@@ -39,6 +40,8 @@ int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_
 			return -1;
 		}
 	}
+	l->per_io =
+		!l->windowed && (l->file[IOLOG_LAT] || l->file[IOLOG_CLAT] || l->file[IOLOG_SLAT]);
 	if (l->file[IOLOG_HIST]) {
 		if (!(l->hist = malloc(sizeof(*l->hist)))) {
 			snprintf(err, errlen, "out of memory for the histogram log");

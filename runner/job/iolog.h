@@ -26,14 +26,19 @@ enum iolog_kind {
 
 #define IOLOG_PATH_MAX (OPTIONS_PATH_MAX + 32)
 
-/* Where each kind of log goes: a path, or "" for a log not written. */
+/* Where each kind of log goes: a path, or "" for a log not written.
+ * lat_per_io: the latency logs get a row per I/O even when log_avg_msec
+ * windows the IOPS and bandwidth logs (a run's "io_latency_log"; fio's
+ * own names leave it false: there log_avg_msec windows every log). */
 struct iolog_paths {
 	char path[IOLOG_KINDS][IOLOG_PATH_MAX];
+	bool lat_per_io;
 };
 
 struct iolog {
 	FILE *file[IOLOG_KINDS]; /* NULL: not written */
-	bool windowed;		 /* log_avg_msec set: a row per window */
+	bool windowed;		 /* latency logs: a row per window of log_avg_msec */
+	bool per_io;		 /* some latency log has a row per I/O */
 	bool dirs[DDIR_COUNT];	 /* the directions the job does */
 	struct histlog *hist;	 /* the histogram log's state; NULL: not written */
 };

@@ -87,7 +87,7 @@ void job_account(struct job_loop *L, struct io_unit *u, uint64_t reaped)
 	stats_count_latency(L->s, lat);
 	window_advance(&L->windows, rel);
 	window_add(&L->windows, u->ddir, (uint32_t)u->result, slat, clat, lat);
-	if (L->logs->file[IOLOG_LAT] && !L->logs->windowed)
+	if (L->logs->per_io)
 		iolog_io(L->logs, rel, u->ddir, u->length, u->offset, slat, clat, lat);
 }
 

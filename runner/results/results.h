@@ -51,6 +51,9 @@
  *                      "bins": 116, "windows": [ "40:1286 637 0 205", "", ... ] } | null,
  *                                         completion latency histogram of each window
  *                                         (randread and lat; run/run_hist.h says how to read)
+ *       "lat_log": "gp2_rr_clat.1.log",   only with the phase's "io_latency_log": true:
+ *                                         each I/O's completion latency, fio's lat log rows
+ *                                         "time_ms, clat_ns, ddir, bs, offset"
  *       "ebs_stats": { "available": false, "reason": "..." } |
  *                    { "available": true, "read_ops": .., "write_ops": .., "read_bytes": ..,
  *                      "write_bytes": .., "read_time_us": .., "write_time_us": ..,

@@ -41,6 +41,8 @@ static const char *const needed_phase[ARTIFACT_COUNT] = {
 static const char iops_log_suffix[] = "_iops.1.log";
 /* fio's name for write_hist_log=P: P_clat_hist.1.log. */
 static const char hist_log_suffix[] = "_clat_hist.1.log";
+/* fio's name for write_lat_log=P's completion latencies: P_clat.1.log. */
+static const char lat_log_suffix[] = "_clat.1.log";
 
 const char *artifacts_name(enum artifact a)
 {
@@ -103,4 +105,10 @@ int artifacts_hist_log(char *name, size_t cap, const char *device_label, const c
 		       char *err, size_t errlen)
 {
 	return log_name(name, cap, device_label, phase_short, hist_log_suffix, err, errlen);
+}
+
+int artifacts_lat_log(char *name, size_t cap, const char *device_label, const char *phase_short,
+		      char *err, size_t errlen)
+{
+	return log_name(name, cap, device_label, phase_short, lat_log_suffix, err, errlen);
 }

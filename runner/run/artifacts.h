@@ -65,4 +65,10 @@ int artifacts_iops_log(char *name, size_t cap, const char *device_label, const c
 int artifacts_hist_log(char *name, size_t cap, const char *device_label, const char *phase_short,
 		       char *err, size_t errlen);
 
+/* Each I/O's completion latency, for a phase with "io_latency_log": true,
+ * named as fio names the clat log of write_lat_log=LABEL_SHORT at
+ * log_avg_msec=0: "gp2_rr_clat.1.log".  0, or -1 with a reason. */
+int artifacts_lat_log(char *name, size_t cap, const char *device_label, const char *phase_short,
+		      char *err, size_t errlen);
+
 #endif

@@ -133,6 +133,31 @@ static int own_logs_only(const char *phase, const struct job_options *o, char *e
 	return asked ? -1 : 0;
 }
 
+/* A phase's "io_latency_log": true keeps each I/O's completion latency in
+ * LABEL_SHORT_clat.1.log (artifacts_lat_log; fio's lat log format, a row
+ * per I/O as fio writes it at log_avg_msec=0), for checking a histogram's
+ * percentiles against the I/Os themselves.  The key is the run's, not an
+ * fio option: *opts becomes a copy without it (returns 1: the caller
+ * drops the copy), or stays (0); -1 with a reason when it is not a boolean. */
+static int io_latency_log(struct plan_step *s, const char *label, json_t **opts, char *err,
+			  size_t errlen)
+{
+	json_t *keep = json_object_get(*opts, PLAN_IO_LATENCY_LOG);
+	if (!keep)
+		return 0;
+	if (!json_is_boolean(keep)) {
+		snprintf(err, errlen, "config: phase '%s': \"%s\" must be true or false", s->phase,
+			 PLAN_IO_LATENCY_LOG);
+		return -1;
+	}
+	if (json_is_true(keep) &&
+	    artifacts_lat_log(s->lat_log, sizeof(s->lat_log), label, s->short_name, err, errlen))
+		return -1;
+	*opts = json_copy(*opts);
+	json_object_del(*opts, PLAN_IO_LATENCY_LOG);
+	return 1;
+}
+
 int plan_step_job(struct plan_step *s, const struct phase_template *t, json_t *overrides,
 		  const struct run_config *c, const struct run_device *d, double runtime_s,
 		  unsigned log_msec, char *err, size_t errlen)
@@ -153,8 +178,13 @@ int plan_step_job(struct plan_step *s, const struct phase_template *t, json_t *o
 	    (set_option(o, "rw", t->rw, err, errlen) || set_option(o, "bs", t->bs, err, errlen) ||
 	     set_option(o, "iodepth", t->iodepth, err, errlen)))
 		return -1;
-	if (overrides && (options_apply_json(o, overrides, err, errlen) ||
-			  own_logs_only(s->phase, o, err, errlen)))
+	json_t *opts = overrides;
+	int copied = overrides ? io_latency_log(s, d->label, &opts, err, errlen) : 0;
+	int bad = copied < 0 || (opts && (options_apply_json(o, opts, err, errlen) ||
+					  own_logs_only(s->phase, o, err, errlen)));
+	if (copied > 0)
+		json_decref(opts);
+	if (bad)
 		return -1;
 	if (runtime_s > 0) {
 		uint64_t ms = (uint64_t)llround(runtime_s * c->time_scale * 1000.0);

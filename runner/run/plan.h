@@ -24,6 +24,9 @@
 /* The run's histogram logs sum fio's bins by 2^4: 4 bins per octave, 116 in
  * all, fine enough for percentiles within a quarter octave. */
 #define PLAN_HIST_COARSENESS 4
+/* A phase's key (off by default) keeping every I/O's completion latency:
+ * {"phase": "randread", "io_latency_log": true}. */
+#define PLAN_IO_LATENCY_LOG "io_latency_log"
 
 /* A device the run will use: what discovery found, what the config says. */
 struct run_device {
@@ -52,6 +55,7 @@ struct plan_step {
 	char short_name[16];		      /* in log names: gp2_rr_iops.1.log */
 	char iops_log[ARTIFACT_LOG_NAME_MAX]; /* its file in the output directory */
 	char hist_log[ARTIFACT_LOG_NAME_MAX]; /* its latency histogram log, "" if none */
+	char lat_log[ARTIFACT_LOG_NAME_MAX];  /* each I/O's clat (io_latency_log), "" if not kept */
 	size_t device;			      /* index into the run's devices */
 	struct job_options job;
 	uint64_t planned_ns; /* estimate, for ETAs and URL expiry checks */

@@ -197,7 +197,8 @@ static int names_from_plan(struct presign_names *n, const struct plan *p)
 			return -1;
 	for (size_t i = 0; i < p->count; i++)
 		if (add_name(n, p->steps[i].iops_log) ||
-		    (p->steps[i].hist_log[0] && add_name(n, p->steps[i].hist_log)))
+		    (p->steps[i].hist_log[0] && add_name(n, p->steps[i].hist_log)) ||
+		    (p->steps[i].lat_log[0] && add_name(n, p->steps[i].lat_log)))
 			return -1;
 	n->planned_s = (double)p->total_ns / 1e9;
 	return 0;

@@ -257,10 +257,15 @@ static void test_cmd_report(struct checks *checks)
 	CHECK(cmd_report(1, (char *[]){ "--bogus", NULL }, NULL) == 2);
 	CHECK(cmd_report(0, (char *[]){ NULL }, NULL) == 2);
 	CHECK(cmd_report(1, (char *[]){ "/nonexistent-ebsbench", NULL }, NULL) == 1);
+	/* A fleet report goes beside its inputs, never into one. */
 	snprintf(out, sizeof(out), "%s/fleet", dir);
+	CHECK(cmd_report(4, (char *[]){ "--out", out, dir, dir, NULL }, NULL) == 2);
+	snprintf(out, sizeof(out), "%s-fleet", dir);
 	CHECK(cmd_report(4, (char *[]){ "--out", out, dir, dir, NULL }, NULL) == 0);
 	CHECK(file_exists(out, "summary.md"));
+	CHECK(file_exists(out, "fleet.md"));
 	json_decref(run);
+	check_remove_tree(out);
 	check_remove_tree(dir);
 }
 

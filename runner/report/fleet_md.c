@@ -1,0 +1,191 @@
+/* fleet_md.c - fleet.md, the words fleet.md and the HTML section share
+ * (fleet_report.h), and fleet_render, which writes the fleet's three files. */
+#include "report/fleet_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "report/report_format.h"
+
+const char *const fleet_dist_headings[FLEET_DIST_COLUMNS] = { "Figure", "Volumes", "Min", "p25",
+							      "Median", "p75",	   "Max" };
+
+const char *fleet_value_text(char *buf, size_t len, enum fleet_figure k, double value)
+{
+	const char *unit = fleet_figure_info(k)->unit;
+
+	if (!isfinite(value))
+		return report_missing(buf, len);
+	if (!strcmp(unit, "ms"))
+		return report_ms(buf, len, value * 1e6);
+	if (!strcmp(unit, "IOPS")) {
+		char num[REPORT_NUM_LEN];
+		snprintf(buf, len, "%s IOPS", report_count(num, sizeof(num), value));
+	} else {
+		snprintf(buf, len, !strcmp(unit, "s") ? "%.2f %s" : "%.1f %s", value, unit);
+	}
+	return buf;
+}
+
+bool fleet_has_figure(const struct fleet *f, enum fleet_figure k)
+{
+	for (size_t g = 0; g < f->ngroups; g++) {
+		if (f->group[g].dist[k].n)
+			return true;
+	}
+	return false;
+}
+
+bool fleet_dist_cells(const struct fleet *f, size_t g, enum fleet_figure k,
+		      char cells[FLEET_DIST_COLUMNS][FLEET_CELL_LEN])
+{
+	const struct fleet_dist *d = &f->group[g].dist[k];
+	const double v[] = { d->min, d->q1, d->median, d->q3, d->max };
+
+	if (!d->n)
+		return false;
+	snprintf(cells[0], sizeof(cells[0]), "%s", fleet_figure_info(k)->title);
+	snprintf(cells[1], sizeof(cells[1]), "%zu", d->n);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		fleet_value_text(cells[2 + i], sizeof(cells[2 + i]), k, v[i]);
+	return true;
+}
+
+const char *fleet_intro_text(char *buf, size_t len, const struct fleet *f)
+{
+	snprintf(
+		buf, len,
+		"%zu volumes from %zu results directories, in %zu class%s (volume type, and "
+		"what sets its performance: the size of gp2, st1 and sc1, the provisioned IOPS and "
+		"throughput of gp3, io1 and io2). A class's latency percentiles come from its "
+		"volumes' histograms merged, every I/O counted once, never from averaged "
+		"percentiles. An outlier is a volume whose figure lies %s.",
+		f->nvolumes, f->nruns, f->ngroups, f->ngroups == 1 ? "" : "es", FLEET_OUTLIER_RULE);
+	return buf;
+}
+
+bool fleet_merged_text(char *buf, size_t len, const struct fleet *f, size_t g,
+		       enum fleet_hist_phase p)
+{
+	const struct fleet_group *grp = &f->group[g];
+	char p50[REPORT_NUM_LEN], p99[REPORT_NUM_LEN], lo[REPORT_NUM_LEN], hi[REPORT_NUM_LEN];
+	char ios[REPORT_NUM_LEN];
+
+	if (!grp->hist[p].counts || !isfinite(grp->p99[p].ns))
+		return false;
+	snprintf(buf, len,
+		 "%s, every I/O of the class merged: p50 %s, p99 %s (of %s I/Os; the p99 lies in "
+		 "the bin %s to %s).",
+		 fleet_hist_phase_name(p), report_ms(p50, sizeof(p50), grp->p50[p].ns),
+		 report_ms(p99, sizeof(p99), grp->p99[p].ns),
+		 report_count(ios, sizeof(ios), (double)grp->hist[p].ios),
+		 report_ms(lo, sizeof(lo), grp->p99[p].bin_low_ns),
+		 report_ms(hi, sizeof(hi), grp->p99[p].bin_high_ns));
+	return true;
+}
+
+const char *fleet_volume_name(char *buf, size_t len, const struct fleet_volume *v)
+{
+	size_t n = strlen(v->dir);
+	while (n > 1 && v->dir[n - 1] == '/')
+		n--;
+	size_t start = n;
+	while (start > 0 && v->dir[start - 1] != '/')
+		start--;
+	snprintf(buf, len, "%.*s:%s", (int)(n - start), v->dir + start, v->device);
+	return buf;
+}
+
+const char *fleet_outlier_text(char *buf, size_t len, const struct fleet *f,
+			       const struct fleet_outlier *o)
+{
+	const struct fleet_volume *v = &f->volume[o->volume];
+	char name[FLEET_TEXT_LEN], value[REPORT_NUM_LEN], median[REPORT_NUM_LEN];
+	double pct = o->median ? 100 * (o->value - o->median) / fabs(o->median) : NAN;
+
+	snprintf(buf, len,
+		 "%s (%s, %s): %s %s against the class median %s (%+.1f %%, %.1f scaled "
+		 "MADs %s).",
+		 fleet_volume_name(name, sizeof(name), v), v->dir, f->group[v->group].name,
+		 fleet_figure_info(o->figure)->title,
+		 fleet_value_text(value, sizeof(value), o->figure, o->value),
+		 fleet_value_text(median, sizeof(median), o->figure, o->median), pct, fabs(o->mads),
+		 o->mads > 0 ? "above" : "below");
+	return buf;
+}
+
+/* One class: its distribution table and merged percentiles. */
+static void md_group(FILE *out, const struct fleet *f, size_t g)
+{
+	char cells[FLEET_DIST_COLUMNS][FLEET_CELL_LEN], text[FLEET_TEXT_LEN];
+
+	fprintf(out, "\n## %s (%zu volumes)\n\n", f->group[g].name, f->group[g].volumes);
+	for (int c = 0; c < FLEET_DIST_COLUMNS; c++)
+		fprintf(out, "| %s ", fleet_dist_headings[c]);
+	fputs("|\n", out);
+	for (int c = 0; c < FLEET_DIST_COLUMNS; c++)
+		fputs("|---", out);
+	fputs("|\n", out);
+	for (int k = 0; k < FLEET_FIGURES; k++) {
+		if (!fleet_dist_cells(f, g, (enum fleet_figure)k, cells))
+			continue;
+		for (int c = 0; c < FLEET_DIST_COLUMNS; c++)
+			fprintf(out, "| %s ", cells[c]);
+		fputs("|\n", out);
+	}
+	fputc('\n', out);
+	for (int p = 0; p < FLEET_HIST_PHASES; p++) {
+		if (fleet_merged_text(text, sizeof(text), f, g, (enum fleet_hist_phase)p))
+			fprintf(out, "- %s\n", text);
+	}
+}
+
+int fleet_md_write(FILE *out, const struct fleet *f)
+{
+	char text[FLEET_TEXT_LEN * 2];
+
+	fprintf(out, "# Fleet report\n\n%s\n", fleet_intro_text(text, sizeof(text), f));
+	if (f->hist_skipped)
+		fprintf(out,
+			"\n%zu histograms had another bin layout than the first and were left "
+			"out of the merged percentiles.\n",
+			f->hist_skipped);
+	for (size_t g = 0; g < f->ngroups; g++)
+		md_group(out, f, g);
+	fprintf(out, "\n## Outliers\n\n");
+	if (!f->noutliers)
+		fprintf(out, "%s\n", FLEET_NO_OUTLIERS);
+	for (size_t i = 0; i < f->noutliers; i++)
+		fprintf(out, "- %s\n", fleet_outlier_text(text, sizeof(text), f, &f->outlier[i]));
+	fprintf(out, "\n![fleet](%s)\n", FLEET_SVG_FILE);
+	return ferror(out) ? -1 : 0;
+}
+
+typedef int fleet_render_fn(FILE *out, const struct fleet *f);
+
+int fleet_render(const struct fleet *f, const char *dir, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		fleet_render_fn *render;
+	} files[] = { { FLEET_MD_FILE, fleet_md_write },
+		      { FLEET_JSON_FILE, fleet_json_write },
+		      { FLEET_SVG_FILE, svg_fleet } };
+	char path[4200];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		FILE *out = fopen(path, "w");
+		if (!out) {
+			snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+			return -1;
+		}
+		int rc = files[i].render(out, f);
+		if (fclose(out) || rc) {
+			snprintf(err, errlen, "writing %s failed", path);
+			return -1;
+		}
+	}
+	return 0;
+}

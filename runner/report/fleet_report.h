@@ -1,0 +1,61 @@
+/* fleet_report.h - the fleet report of `ebsbench report DIR DIR ...`
+ * (analysis/fleet.h): fleet.md, fleet.json and fleet.svg, each written by
+ * one function to a FILE *, and the HTML section report.html embeds.
+ * The words and numbers md and HTML both show are made once, here. */
+#ifndef EBSBENCH_FLEET_REPORT_H
+#define EBSBENCH_FLEET_REPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/analysis.h"
+
+/* The fleet report's files, in the --out directory. */
+#define FLEET_MD_FILE "fleet.md"
+#define FLEET_JSON_FILE "fleet.json"
+#define FLEET_SVG_FILE "fleet.svg"
+#define FLEET_JSON_SCHEMA 1
+#define FLEET_TEXT_LEN 512
+#define FLEET_CELL_LEN 96 /* a table cell: a title or a number and its unit */
+/* What the outliers section says when there are none. */
+#define FLEET_NO_OUTLIERS                                                                          \
+	"None: every volume's figures lie within 3 scaled MADs of its class's median."
+
+/* The distribution table's columns: figure, volumes, min, p25, median, p75, max. */
+#define FLEET_DIST_COLUMNS 7
+extern const char *const fleet_dist_headings[FLEET_DIST_COLUMNS];
+
+/* A figure's value in its unit ("3,001 IOPS", "1.65 ms", "12.5 s"). */
+const char *fleet_value_text(char *buf, size_t len, enum fleet_figure k, double value);
+/* Whether any class measured figure k. */
+bool fleet_has_figure(const struct fleet *f, enum fleet_figure k);
+/* The cells of group g's row for figure k; false when it has no value. */
+bool fleet_dist_cells(const struct fleet *f, size_t g, enum fleet_figure k,
+		      char cells[FLEET_DIST_COLUMNS][FLEET_CELL_LEN]);
+/* The opening sentences: how many volumes, runs and classes, the rule. */
+const char *fleet_intro_text(char *buf, size_t len, const struct fleet *f);
+/* Group g's merged percentiles of phase p in a sentence; false without a histogram. */
+bool fleet_merged_text(char *buf, size_t len, const struct fleet *f, size_t g,
+		       enum fleet_hist_phase p);
+/* An outlier in a sentence: which volume, which figure, by how much. */
+const char *fleet_outlier_text(char *buf, size_t len, const struct fleet *f,
+			       const struct fleet_outlier *o);
+/* "DIR:device", how a volume is named everywhere in the report. */
+const char *fleet_volume_name(char *buf, size_t len, const struct fleet_volume *v);
+
+int fleet_md_write(FILE *out, const struct fleet *f);
+/* fleet.json's document; a new reference (NULL out of memory). */
+json_t *fleet_json(const struct fleet *f);
+int fleet_json_write(FILE *out, const struct fleet *f);
+/* The fleet chart: a panel per figure, a row per class, a dot per volume,
+ * the median and interquartile range marked, the outliers labelled. */
+int svg_fleet(FILE *out, const struct fleet *f);
+/* The fleet as an HTML fragment (a <section>, text escaped, the chart
+ * inline) for report.html. */
+int fleet_html_write(FILE *out, const struct fleet *f);
+/* Writes fleet.md, fleet.json and fleet.svg into dir; -1 with a reason
+ * naming the file. */
+int fleet_render(const struct fleet *f, const char *dir, char *err, size_t errlen);
+
+#endif
