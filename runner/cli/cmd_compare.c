@@ -18,6 +18,7 @@
 #define EXIT_USAGE 2
 #define COMPARE_MD "compare.md"
 #define COMPARE_JSON "compare.json"
+#define COMPARE_HTML "report.html"
 
 static const char usage[] =
 	"usage: ebsbench compare A B [--json] [--out DIR]\n"
@@ -27,7 +28,8 @@ static const char usage[] =
 	"from its per-window samples (\"not significant\" where the intervals overlap), a gp2\n"
 	"burst and its level after the cliff compared apart, the cliff time's change with its\n"
 	"resolution (one window), and a warning for every way the runs are not comparable.\n"
-	"Markdown on stdout, or JSON with --json; --out DIR writes compare.md and compare.json.\n"
+	"Markdown on stdout, or JSON with --json; --out DIR writes compare.md, compare.json and "
+	"report.html.\n"
 	"Exit: 0 done, 1 an output could not be written, 2 usage or a results file missing,\n"
 	"unreadable or of a newer schema.\n";
 
@@ -107,9 +109,11 @@ static int emit(const struct compare_args *a, const json_t *doc)
 		return 1;
 	}
 	if (write_file(a->out, COMPARE_MD, doc, compare_md_write) ||
-	    write_file(a->out, COMPARE_JSON, doc, write_json))
+	    write_file(a->out, COMPARE_JSON, doc, write_json) ||
+	    write_file(a->out, COMPARE_HTML, doc, compare_html_page))
 		return 1;
-	fprintf(stderr, "ebsbench compare: %s and %s in %s/\n", COMPARE_MD, COMPARE_JSON, a->out);
+	fprintf(stderr, "ebsbench compare: %s, %s and %s in %s/\n", COMPARE_MD, COMPARE_JSON,
+		COMPARE_HTML, a->out);
 	return 0;
 }
 

@@ -30,9 +30,9 @@ static const char usage[] =
 	"One directory: written into it unless --out says otherwise.  Several (a fleet, one\n"
 	"column per run and device): --out is required, outside every input, and also gets\n"
 	"fleet.md, fleet.json and fleet.svg: per volume class the distributions over volumes,\n"
-	"percentiles from merged histograms, the outliers named.  --config FILE re-prices with "
-	"that\n"
-	"run config's \"prices\".  --print also writes summary.md to stdout.\n"
+	"percentiles from merged histograms, the outliers named; its report.html is the\n"
+	"fleet's page.  --config FILE re-prices with that run config's \"prices\".\n"
+	"--print also writes summary.md to stdout.\n"
 	"results.json itself is never rewritten.\n";
 
 struct report_args {

@@ -47,4 +47,9 @@ int compare_md_write(FILE *out, const json_t *doc);
  * or -1 when out could not be written. */
 int compare_html_write(FILE *out, const json_t *doc);
 
+/* A report.html of its own for compare --out: the page of report.html
+ * (its style, no scripts, nothing loaded) with the comparison section.
+ * 0, or -1 on a write error. */
+int compare_html_page(FILE *out, const json_t *doc);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "report/report_html.h"
 #include "report/svg_draw.h"
 
 /* An <h3> under the section's <h2>. */
@@ -67,4 +68,15 @@ int compare_html_write(FILE *out, const json_t *doc)
 	compare_layout(out, doc, &html_format);
 	fputs("</section>\n", out);
 	return ferror(out) ? -1 : 0;
+}
+
+/* compare_html_write as a page body. */
+static int comparison_body(FILE *out, const void *doc)
+{
+	return compare_html_write(out, doc);
+}
+
+int compare_html_page(FILE *out, const json_t *doc)
+{
+	return report_html_page(out, "EBS benchmark comparison", comparison_body, doc);
 }

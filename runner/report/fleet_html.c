@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report_html.h"
 #include "report/svg_draw.h"
 
 /* A paragraph or list item holding text, escaped. */
@@ -59,7 +60,8 @@ static int html_chart(FILE *out, const struct fleet *f)
 		return -1;
 	}
 	const char *start = strstr(svg, "<svg");
-	fprintf(out, "<figure class=\"fleet-chart\">\n%s</figure>\n", start ? start : svg);
+	fprintf(out, "<figure class=\"chart\" data-artifact=\"%s\">\n%s</figure>\n", FLEET_SVG_FILE,
+		start ? start : svg);
 	free(svg);
 	return 0;
 }
@@ -84,4 +86,15 @@ int fleet_html_write(FILE *out, const struct fleet *f)
 	int rc = html_chart(out, f);
 	fputs("</section>\n", out);
 	return rc || ferror(out) ? -1 : 0;
+}
+
+/* fleet_html_write as a page body. */
+static int fleet_body(FILE *out, const void *f)
+{
+	return fleet_html_write(out, f);
+}
+
+int fleet_html_page(FILE *out, const struct fleet *f)
+{
+	return report_html_page(out, "EBS fleet report", fleet_body, f);
 }

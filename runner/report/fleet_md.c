@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report_format.h"
+#include "run/run.h"
 
 const char *const fleet_dist_headings[FLEET_DIST_COLUMNS] = { "Figure", "Volumes", "Min", "p25",
 							      "Median", "p75",	   "Max" };
@@ -171,11 +172,14 @@ int fleet_render(const struct fleet *f, const char *dir, char *err, size_t errle
 		fleet_render_fn *render;
 	} files[] = { { FLEET_MD_FILE, fleet_md_write },
 		      { FLEET_JSON_FILE, fleet_json_write },
-		      { FLEET_SVG_FILE, svg_fleet } };
+		      { FLEET_SVG_FILE, svg_fleet },
+		      { NULL,
+			fleet_html_page } }; /* NULL: report.html, as run/artifacts.c names it */
 	char path[4200];
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		const char *name = files[i].name ? files[i].name : artifacts_name(ARTIFACT_HTML);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		FILE *out = fopen(path, "w");
 		if (!out) {
 			snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));

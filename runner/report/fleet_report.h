@@ -54,7 +54,11 @@ int svg_fleet(FILE *out, const struct fleet *f);
 /* The fleet as an HTML fragment (a <section>, text escaped, the chart
  * inline) for report.html. */
 int fleet_html_write(FILE *out, const struct fleet *f);
-/* Writes fleet.md, fleet.json and fleet.svg into dir; -1 with a reason
+/* The fleet's report.html: the page of report.html (its style, no scripts,
+ * nothing loaded) with the fleet section; with several directories it
+ * takes the place of the side-by-side page, which does not scale. */
+int fleet_html_page(FILE *out, const struct fleet *f);
+/* Writes fleet.md, fleet.json, fleet.svg and report.html into dir; -1 with a reason
  * naming the file. */
 int fleet_render(const struct fleet *f, const char *dir, char *err, size_t errlen);
 

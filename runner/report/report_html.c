@@ -183,22 +183,35 @@ static int write_part(FILE *out, const struct html_part *p, struct html_ctx *c)
 	return rc;
 }
 
-/* The head (style, no scripts, a policy that loads nothing), then the parts. */
+int report_html_page(FILE *out, const char *title, int (*body)(FILE *, const void *),
+		     const void *ctx)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta name=\"color-scheme\" content=\"light dark\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">\n"
+	      "<title>",
+	      out);
+	report_html_text(out, title, strlen(title));
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n", html_style);
+	int rc = body(out, ctx);
+	fputs("</main>\n</body>\n</html>\n", out);
+	return rc || fflush(out) || ferror(out) ? -1 : 0;
+}
+
+/* The run's parts in order, each in its article. */
+static int write_parts(FILE *out, const void *ctx)
+{
+	struct html_ctx c = *(const struct html_ctx *)ctx;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < sizeof(html_parts) / sizeof(html_parts[0]); i++)
+		rc = write_part(out, &html_parts[i], &c);
+	return rc;
+}
+
 int report_html_write(FILE *out, json_t *const *runs, size_t nruns)
 {
 	struct html_ctx c = { runs, nruns };
-	int rc = 0;
-	fprintf(out,
-		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		"<meta name=\"color-scheme\" content=\"light dark\">\n"
-		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-		"style-src 'unsafe-inline'\">\n"
-		"<title>EBS benchmark report</title>\n<style>\n%s</style>\n</head>\n<body>\n"
-		"<main>\n",
-		html_style);
-	for (size_t i = 0; !rc && i < sizeof(html_parts) / sizeof(html_parts[0]); i++)
-		rc = write_part(out, &html_parts[i], &c);
-	fputs("</main>\n</body>\n</html>\n", out);
-	return rc || fflush(out) || ferror(out) ? -1 : 0;
+	return report_html_page(out, "EBS benchmark report", write_parts, &c);
 }

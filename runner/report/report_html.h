@@ -21,6 +21,12 @@
 /* The whole page: a report renderer (report.c).  0, or -1 on a write error. */
 int report_html_write(FILE *out, json_t *const *runs, size_t nruns);
 
+/* A page titled title (escaped) in the report's style and policy, its
+ * content what body writes for ctx: for the pages of compare and of the
+ * fleet view.  0, or -1 when body or a write fails. */
+int report_html_page(FILE *out, const char *title, int (*body)(FILE *, const void *),
+		     const void *ctx);
+
 /* What the Markdown formatter asks its caller about links and images. */
 struct report_html_hooks {
 	void *ctx;

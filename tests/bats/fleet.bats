@@ -12,6 +12,7 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 load_bats_libs
+load html_helpers
 
 FLEET_SLOTS=4
 FLEET_DROP_S=2.0      # gp2: the cap falls to 300 this long into randread
@@ -217,6 +218,12 @@ outlier_dirs() {
 	grep -q 'class="outlier-label"[^>]*>gp2-11:gp2 +[0-9]* %<' fleet/fleet.svg
 	# Several runs' own report too, as before.
 	[ -s fleet/summary.md ]
+	# report.html is the fleet's page: in Chromium self-contained, the
+	# fleet section with its chart inline.
+	chromium_open fleet/report.html light fleet.png
+	assert_self_contained
+	assert_equal "$(page '.dom.h2 | map(select(. == "Fleet")) | length')" 1
+	assert_equal "$(page '[.dom.figures[] | select(.artifact == "fleet.svg" and .svg)] | length')" 1
 }
 
 # ref_p99 TYPE -> "P99_NS COUNT": the p99 of every I/O in that class's

@@ -117,3 +117,14 @@ setup() {
 	[ "$(jq --arg s "$HOSTILE" '.dom.text | split($s) | length - 1' "$PAGE")" -ge 4 ] ||
 		fail "the label is not shown as text"
 }
+
+@test "compare --out writes report.html: the comparison in the report's page, self-contained" {
+	run --separate-stderr "$EBSBENCH" compare "$BATS_FILE_TMPDIR/fixture" "$BATS_FILE_TMPDIR/fixture" --out cmp
+	assert_success
+	chromium_open cmp/report.html light compare.png
+	assert_self_contained
+	assert_equal "$(page '.dom.h2 | map(select(. == "Comparison: B against A")) | length')" 1
+	[ "$(page '.dom.tables')" -ge 1 ] || fail "no table: $(page '.dom.tables')"
+	run page '.dom.text'
+	assert_output --partial 'not significant'
+}
