@@ -125,6 +125,9 @@ static int loadcurve_step(struct plan *p, const struct phase_template *t, json_t
 {
 	struct plan_step *s = &p->steps[p->count++];
 	char rate[32], depth[32];
+	/* The slot may have held a randread step before they moved: nothing
+	 * of it (its histogram log's name) may carry over. */
+	memset(s, 0, sizeof(*s));
 	snprintf(rate, sizeof(rate), "%.0f", load->offered_iops);
 	snprintf(depth, sizeof(depth), "%u", plan_loadcurve_iodepth(load->offered_iops));
 	json_t *opts = json_pack("{ssssss}", "rate_iops", rate, "rate_process", "poisson",

@@ -65,6 +65,12 @@ static void check_lc(struct checks *checks, const struct plan_step *s, const str
 			(unsigned long long)w->runtime_ms);
 	if (!CHECK(!strcmp(s->iops_log, w->log)))
 		fprintf(stderr, "  log %s, want %s\n", s->iops_log, w->log);
+	/* A step keeps no histogram or per-I/O log, whatever its slot held
+	 * before the randread steps moved (gp2's 110 % step had taken gp3's
+	 * randread histogram log). */
+	if (!CHECK(!s->hist_log[0] && !s->lat_log[0]))
+		fprintf(stderr, "  %.0f %%: hist_log '%s', lat_log '%s'\n", w->percent, s->hist_log,
+			s->lat_log);
 	/* A bursting volume's steps above its baseline hold a minute for their lead-in. */
 	CHECK(s->load.bursting == (w->device == 0));
 	CHECK_EQ_U64(s->planned_ns,
