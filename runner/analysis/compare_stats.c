@@ -75,25 +75,9 @@ struct compare_interval compare_batch_means(const double *x, size_t n)
 double compare_hist_percentile(const uint64_t *counts, unsigned bins, unsigned coarseness,
 			       double pct)
 {
-	uint64_t sum = 0, below = 0;
-
-	for (unsigned j = 0; j < bins; j++)
-		sum += counts[j];
-	if (!sum)
-		return NAN;
-	double need = pct / 100 * (double)sum;
-	for (unsigned j = 0; j < bins; j++) {
-		if (!counts[j] || (double)(below + counts[j]) < need) {
-			below += counts[j];
-			continue;
-		}
-		double low = (double)histogram_bucket_low(j << coarseness);
-		uint64_t top = histogram_bucket_high(((j + 1) << coarseness) - 1);
-		double high = top == UINT64_MAX ? 2 * low : (double)top + 1;
-		double into = ((need - (double)below) / (double)counts[j]);
-		return low + fmax(0, fmin(1, into)) * (high - low);
-	}
-	return NAN;
+	struct histogram_coarse_pct p;
+	histogram_coarse_percentile(counts, bins, coarseness, pct, &p);
+	return p.ns;
 }
 
 /* The bins and coarseness of a clat_hist; false when it is not one this

@@ -112,33 +112,11 @@ bool fleet_is_outlier(const struct fleet_dist *d, double x)
 	return d->n >= FLEET_OUTLIER_MIN && isfinite(x) && fabs(fleet_mads(d, x)) > FLEET_OUTLIER_K;
 }
 
-/* Bin j's bounds in ns at coarseness c: [low, high). */
-static void bin_bounds(unsigned j, unsigned c, double *low, double *high)
-{
-	uint64_t top = histogram_bucket_high(((j + 1) << c) - 1);
-	*low = (double)histogram_bucket_low(j << c);
-	*high = top == UINT64_MAX ? 2 * *low : (double)top + 1;
-}
-
 bool fleet_hist_pct(const uint64_t *counts, unsigned bins, unsigned coarseness, double pct,
 		    struct fleet_pct *out)
 {
-	uint64_t sum = 0, below = 0;
-
-	for (unsigned j = 0; j < bins; j++)
-		sum += counts[j];
-	*out = (struct fleet_pct){ NAN, NAN, NAN };
-	if (!sum)
-		return false;
-	double need = pct / 100 * (double)sum;
-	for (unsigned j = 0; j < bins; j++) {
-		if (counts[j] && (double)(below + counts[j]) >= need) {
-			double into = fmax(0, fmin(1, (need - (double)below) / (double)counts[j]));
-			bin_bounds(j, coarseness, &out->bin_low_ns, &out->bin_high_ns);
-			out->ns = out->bin_low_ns + into * (out->bin_high_ns - out->bin_low_ns);
-			return true;
-		}
-		below += counts[j];
-	}
-	return false; /* rounding left the rank past the last count: cannot happen at pct <= 100 */
+	struct histogram_coarse_pct p;
+	bool found = histogram_coarse_percentile(counts, bins, coarseness, pct, &p);
+	*out = (struct fleet_pct){ p.ns, p.low_ns, p.high_ns };
+	return found;
 }

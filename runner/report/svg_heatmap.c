@@ -69,40 +69,12 @@ static double bin_high(const struct hm_panel *p, unsigned j)
 	return high == UINT64_MAX ? 2 * bin_low(p, j) : (double)high + 1;
 }
 
-/* The first bin at which counts reach pct percent of their sum, and how
- * far into it (0..1) as a linear guess; false when counts are all zero. */
-static bool hm_rank(const uint64_t *counts, unsigned n, double pct, unsigned *bin, double *into)
-{
-	uint64_t sum = 0, below = 0;
-	double need;
-
-	for (unsigned j = 0; j < n; j++)
-		sum += counts[j];
-	if (!sum)
-		return false;
-	need = pct / 100 * (double)sum;
-	for (unsigned j = 0; j < n; j++) {
-		if (counts[j] && (double)(below + counts[j]) >= need) {
-			*bin = j;
-			*into = fmax(0, fmin(1, (need - (double)below) / (double)counts[j]));
-			return true;
-		}
-		below += counts[j];
-	}
-	*bin = n - 1;
-	*into = 1;
-	return true;
-}
-
 /* The pct-th percentile of counts in ns, interpolated in its bin; NaN if empty. */
 static double hm_percentile(const struct hm_panel *p, const uint64_t *counts, double pct)
 {
-	unsigned bin;
-	double into;
-
-	if (!hm_rank(counts, p->bins, pct, &bin, &into))
-		return NAN;
-	return bin_low(p, bin) + into * (bin_high(p, bin) - bin_low(p, bin));
+	struct histogram_coarse_pct at;
+	histogram_coarse_percentile(counts, p->bins, p->coarseness, pct, &at);
+	return at.ns;
 }
 
 /* Bins per band: 4, 2 or 1 band per octave, the finest whose bands are
@@ -123,10 +95,12 @@ static unsigned hm_group(const struct hm_panel *p)
  * (one band more each side when they are the same band). */
 static void hm_y_range(struct hm_panel *p)
 {
-	double into;
+	struct histogram_coarse_pct edge;
 
-	hm_rank(p->total, p->bins, HM_EDGE_PCT, &p->low_bin, &into);
-	hm_rank(p->total, p->bins, 100 - HM_EDGE_PCT, &p->high_bin, &into);
+	histogram_coarse_percentile(p->total, p->bins, p->coarseness, HM_EDGE_PCT, &edge);
+	p->low_bin = edge.bin;
+	histogram_coarse_percentile(p->total, p->bins, p->coarseness, 100 - HM_EDGE_PCT, &edge);
+	p->high_bin = edge.bin;
 	p->group = hm_group(p);
 	p->low_bin -= p->low_bin % p->group;
 	p->high_bin += p->group - 1 - p->high_bin % p->group;

@@ -4,6 +4,7 @@
  * the highest set bit, the low msb - 6 bits are dropped ("error bits") and
  * the next 6 pick one of 64 buckets in group msb - 5.  Group g >= 2 thus
  * spans [64 << (g - 1), 64 << g) in buckets 1 << (g - 1) wide. */
+#include <math.h>
 #include <string.h>
 
 #include "stats/histogram.h"
@@ -126,4 +127,38 @@ uint64_t histogram_percentile(const struct histogram *h, double pct)
 	if (value < h->min)
 		value = h->min;
 	return value;
+}
+
+/* Coarse bin j's bounds in ns: [low, high). */
+static void coarse_bounds(unsigned j, unsigned coarseness, double *low, double *high)
+{
+	uint64_t top = histogram_bucket_high(((j + 1) << coarseness) - 1);
+	*low = (double)histogram_bucket_low(j << coarseness);
+	*high = top == UINT64_MAX ? 2 * *low : (double)top + 1;
+}
+
+bool histogram_coarse_percentile(const uint64_t *counts, unsigned bins, unsigned coarseness,
+				 double pct, struct histogram_coarse_pct *out)
+{
+	uint64_t sum = 0, below = 0;
+	unsigned last = 0;
+
+	*out = (struct histogram_coarse_pct){ NAN, NAN, NAN, 0 };
+	for (unsigned j = 0; j < bins; j++) {
+		sum += counts[j];
+		last = counts[j] ? j : last;
+	}
+	if (!sum)
+		return false;
+	double need = pct / 100 * (double)sum, into;
+	unsigned j = 0;
+	/* The first counted bin whose running count reaches the rank; the last
+	 * counted one when rounding leaves the rank past it. */
+	while (j < last && (!counts[j] || (double)(below + counts[j]) < need))
+		below += counts[j++];
+	into = fmax(0, fmin(1, (need - (double)below) / (double)counts[j]));
+	out->bin = j;
+	coarse_bounds(j, coarseness, &out->low_ns, &out->high_ns);
+	out->ns = out->low_ns + into * (out->high_ns - out->low_ns);
+	return true;
 }

@@ -9,6 +9,7 @@
 #ifndef EBSBENCH_HISTOGRAM_H
 #define EBSBENCH_HISTOGRAM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define HISTOGRAM_BITS 6
@@ -39,5 +40,20 @@ uint64_t histogram_bucket_value(unsigned index); /* fio's representative: the mi
  * [min, max] so no percentile is ever reported above the observed max.
  * Returns 0 for an empty histogram. */
 uint64_t histogram_percentile(const struct histogram *h, double pct);
+
+/* A percentile of coarse counts: counts[bins] of the buckets merged
+ * 2^coarseness at a time, as a histogram log's row (fio's
+ * log_hist_coarseness).  The bin holding the pct-th I/O, [low_ns, high_ns),
+ * and ns placed in it linearly by rank: the one reading of such counts
+ * compare, the fleet view and the heatmap share. */
+struct histogram_coarse_pct {
+	double ns;
+	double low_ns, high_ns; /* high: exclusive */
+	unsigned bin;		/* its index in counts */
+};
+
+/* Fills out (NaN when false); false when the counts are all zero. */
+bool histogram_coarse_percentile(const uint64_t *counts, unsigned bins, unsigned coarseness,
+				 double pct, struct histogram_coarse_pct *out);
 
 #endif
