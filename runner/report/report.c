@@ -38,20 +38,27 @@ report_render_fn *report_renderer(const char *name)
 	return NULL;
 }
 
-/* Whether some run's plan had the phase a file needs (artifacts_needs_phase),
- * as the run that planned it decided: a run without a sweep gets no chart. */
-static bool runs_planned(json_t *const *runs, size_t nruns, const char *phase)
+bool report_run_draws(const json_t *run, enum artifact file)
 {
-	for (size_t r = 0; r < nruns; r++) {
-		size_t i;
-		json_t *name;
-		json_array_foreach(json_object_get(json_object_get(runs[r], "plan"), "phases"), i,
-				   name)
-		{
-			if (results_str_is(name, phase))
-				return true;
-		}
+	size_t i;
+	const json_t *name;
+	if (!artifacts_needs_phase(file))
+		return true;
+	json_array_foreach(json_object_get(json_object_get(run, "plan"), "phases"), i, name)
+	{
+		if (json_is_string(name) && artifacts_draws_phase(file, json_string_value(name)))
+			return true;
 	}
+	return false;
+}
+
+/* Whether some run's plan had a phase the file draws (artifacts_needs_phase),
+ * as the run that planned it decided: a run without a sweep gets no chart. */
+static bool runs_planned(json_t *const *runs, size_t nruns, enum artifact file)
+{
+	for (size_t r = 0; r < nruns; r++)
+		if (report_run_draws(runs[r], file))
+			return true;
 	return false;
 }
 
@@ -76,8 +83,7 @@ static int render_file(const char *dir, const char *name, report_render_fn *rend
 int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < ARTIFACT_REPORT_COUNT; i++) {
-		const char *needs = artifacts_needs_phase(renderers[i].file);
-		if (needs && !runs_planned(runs, nruns, needs))
+		if (!runs_planned(runs, nruns, renderers[i].file))
 			continue;
 		if (render_file(dir, artifacts_name(renderers[i].file), renderers[i].render, runs,
 				nruns, err, errlen))

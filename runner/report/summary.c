@@ -14,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "results/results.h"
+#include "report/report.h"
 #include "report/report_format.h"
 #include "report/summary_cells.h"
 #include "report/summary_loadcurve.h"
@@ -458,14 +459,14 @@ static void write_phase_row(FILE *out, size_t index, const json_t *p)
 }
 
 /* The charts report_render writes beside summary.md, by their artifact
- * names, so a renamed chart cannot leave a broken link. */
-static void write_chart_links(FILE *out)
+ * names, so a renamed chart cannot leave a broken link; the heatmap only
+ * when some run had a phase it draws. */
+static void write_chart_links(FILE *out, bool heatmap)
 {
-	fprintf(out,
-		"\n![IOPS timeline](%s)\n\n![Latency percentiles](%s)\n\n"
-		"![Latency heatmap](%s)\n\n",
-		artifacts_name(ARTIFACT_IOPS_SVG), artifacts_name(ARTIFACT_LATENCY_SVG),
-		artifacts_name(ARTIFACT_HEATMAP_SVG));
+	fprintf(out, "\n![IOPS timeline](%s)\n\n![Latency percentiles](%s)\n\n",
+		artifacts_name(ARTIFACT_IOPS_SVG), artifacts_name(ARTIFACT_LATENCY_SVG));
+	if (heatmap)
+		fprintf(out, "![Latency heatmap](%s)\n\n", artifacts_name(ARTIFACT_HEATMAP_SVG));
 	fprintf(out, "Which volume to buy for this: [%s](%s).\n\n",
 		artifacts_name(ARTIFACT_RECOMMEND), artifacts_name(ARTIFACT_RECOMMEND));
 }
@@ -500,7 +501,7 @@ static void write_single(FILE *out, const json_t *run, const struct results_colu
 	write_environment(out, run, false);
 	fputs("## TL;DR\n\n", out);
 	write_tldr(out, c);
-	write_chart_links(out);
+	write_chart_links(out, report_run_draws(run, ARTIFACT_HEATMAP_SVG));
 	write_phase_sections(out, run, c);
 	fputs("## Findings\n\n", out);
 	write_findings(out, run);
@@ -522,7 +523,10 @@ static void write_fleet(FILE *out, json_t *const *runs, size_t nruns,
 	}
 	fputs("\n## TL;DR\n\n", out);
 	write_tldr(out, c);
-	write_chart_links(out);
+	bool heatmap = false;
+	for (r = 0; r < nruns; r++)
+		heatmap = heatmap || report_run_draws(runs[r], ARTIFACT_HEATMAP_SVG);
+	write_chart_links(out, heatmap);
 	write_cost(out, c);
 	for (r = 0; r < nruns; r++) {
 		fprintf(out, "## Run %zu findings\n\n", r + 1);

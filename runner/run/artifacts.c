@@ -31,10 +31,15 @@ static const char *const content_types[ARTIFACT_COUNT] = {
 	[ARTIFACT_HTML] = "text/html; charset=utf-8",
 };
 
-/* The phase without which a file is not written (see artifacts_needs_phase). */
-static const char *const needed_phase[ARTIFACT_COUNT] = {
-	[ARTIFACT_LOAD_SVG] = RESULTS_PHASE_LOADCURVE,
-	[ARTIFACT_SWEEP_SVG] = RESULTS_PHASE_SWEEP,
+/* The phases a file draws, any of which it needs (see artifacts_needs_phase):
+ * the heatmap's are also the phases the plan keeps histogram logs for. */
+static const char *const load_phases[] = { RESULTS_PHASE_LOADCURVE, NULL };
+static const char *const sweep_phases[] = { RESULTS_PHASE_SWEEP, NULL };
+static const char *const heatmap_phases[] = { "randread", "lat", NULL };
+static const char *const *const needed_phases[ARTIFACT_COUNT] = {
+	[ARTIFACT_HEATMAP_SVG] = heatmap_phases,
+	[ARTIFACT_LOAD_SVG] = load_phases,
+	[ARTIFACT_SWEEP_SVG] = sweep_phases,
 };
 
 /* fio's name for write_iops_log=P: P_iops.1.log (job 1 of one). */
@@ -49,9 +54,18 @@ const char *artifacts_name(enum artifact a)
 	return a < ARTIFACT_COUNT ? run_files[a] : NULL;
 }
 
-const char *artifacts_needs_phase(enum artifact a)
+const char *const *artifacts_needs_phase(enum artifact a)
 {
-	return a < ARTIFACT_COUNT ? needed_phase[a] : NULL;
+	return a < ARTIFACT_COUNT ? needed_phases[a] : NULL;
+}
+
+bool artifacts_draws_phase(enum artifact a, const char *phase)
+{
+	const char *const *needs = artifacts_needs_phase(a);
+	for (size_t i = 0; needs && needs[i]; i++)
+		if (!strcmp(needs[i], phase))
+			return true;
+	return false;
 }
 
 /* Whether name ends with suffix. */

@@ -37,11 +37,15 @@ enum artifact {
 
 /* The name of a file written once per run ("summary.md"). */
 const char *artifacts_name(enum artifact a);
-/* The phase a report file needs ("sweep" for the sweep's chart), or NULL
+/* The phases a report file draws, NULL-terminated, any of which it needs
+ * ("sweep" for the sweep's chart; randread or lat for the heatmap), or NULL
  * for one every run writes: presign signs, the run renders and uploads
- * such a file only when the plan has that phase, so a run without a sweep
+ * such a file only when the plan has one of them, so a run without a sweep
  * uploads no empty chart. */
-const char *artifacts_needs_phase(enum artifact a);
+const char *const *artifacts_needs_phase(enum artifact a);
+/* Whether phase is one that file a draws (the heatmap: randread and lat,
+ * the phases whose steps keep a histogram log). */
+bool artifacts_draws_phase(enum artifact a, const char *phase);
 /* The Content-Type a file goes up with, so a presigned link opens it as
  * what it is ("text/html; charset=utf-8" for report.html, text/plain for
  * the logs): by its name, application/octet-stream for a name no run

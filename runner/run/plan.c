@@ -202,11 +202,7 @@ int plan_step_job(struct plan_step *s, const struct phase_template *t, json_t *o
 static int hist_log_step(struct plan_step *s, const char *label, unsigned log_msec, char *err,
 			 size_t errlen)
 {
-	static const char *const heatmap_phases[] = { "randread", "lat" };
-	bool shown = false;
-	for (size_t i = 0; i < sizeof(heatmap_phases) / sizeof(heatmap_phases[0]); i++)
-		shown = shown || !strcmp(s->phase, heatmap_phases[i]);
-	if (!shown)
+	if (!artifacts_draws_phase(ARTIFACT_HEATMAP_SVG, s->phase))
 		return 0;
 	return artifacts_hist_log(s->hist_log, sizeof(s->hist_log), label, s->short_name, err,
 				  errlen) ||
@@ -352,8 +348,11 @@ size_t plan_report_files(const struct plan *p, const char *names[ARTIFACT_REPORT
 {
 	size_t n = 0;
 	for (size_t i = ARTIFACT_FIRST_REPORT; i < ARTIFACT_COUNT; i++) {
-		const char *needs = artifacts_needs_phase((enum artifact)i);
-		if (!needs || plan_has_phase(p, needs))
+		const char *const *needs = artifacts_needs_phase((enum artifact)i);
+		bool planned = !needs;
+		for (size_t k = 0; needs && needs[k]; k++)
+			planned = planned || plan_has_phase(p, needs[k]);
+		if (planned)
 			names[n++] = artifacts_name((enum artifact)i);
 	}
 	return n;

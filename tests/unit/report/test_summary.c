@@ -253,6 +253,7 @@ static void test_cmd_report(struct checks *checks)
 	CHECK(file_exists(dir, "summary.md"));
 	CHECK(file_exists(dir, "iops_timeline.svg"));
 	CHECK(file_exists(dir, "latency_percentiles.svg"));
+	CHECK(file_exists(dir, "latency_heatmap.svg"));
 	CHECK(cmd_report(2, (char *[]){ dir, dir, NULL }, NULL) == 2);
 	CHECK(cmd_report(1, (char *[]){ "--bogus", NULL }, NULL) == 2);
 	CHECK(cmd_report(0, (char *[]){ NULL }, NULL) == 2);
@@ -264,6 +265,20 @@ static void test_cmd_report(struct checks *checks)
 	CHECK(cmd_report(4, (char *[]){ "--out", out, dir, dir, NULL }, NULL) == 0);
 	CHECK(file_exists(out, "summary.md"));
 	CHECK(file_exists(out, "fleet.md"));
+	check_remove_tree(out);
+	/* A plan with neither randread nor lat gets no heatmap, and no link to one. */
+	json_object_set_new(json_object_get(run, "plan"), "phases", json_pack("[s]", "seqread"));
+	snprintf(out, sizeof(out), "%s-seq", dir);
+	CHECK(mkdir(out, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/results.json", out);
+	CHECK(json_dump_file(run, path, JSON_COMPACT) == 0);
+	CHECK(cmd_report(1, (char *[]){ out, NULL }, NULL) == 0);
+	CHECK(file_exists(out, "summary.md") && !file_exists(out, "latency_heatmap.svg"));
+	json_t *seq = json_load_file(path, 0, NULL);
+	char *md = render_summary(&seq, 1);
+	CHECK(has(md, "iops_timeline.svg") && !has(md, "latency_heatmap.svg"));
+	free(md);
+	json_decref(seq);
 	json_decref(run);
 	check_remove_tree(out);
 	check_remove_tree(dir);

@@ -156,9 +156,13 @@ static void test_sweep_chart_only_with_a_sweep(struct checks *checks)
 	const char *chart = artifacts_name(ARTIFACT_SWEEP_SVG);
 	static const char *const phases[] = { "\"sweep\"", "{\"phase\": \"randread\"}" };
 	CHECK(chart && !strcmp(chart, "throughput_vs_block_size.svg"));
-	const char *needs = artifacts_needs_phase(ARTIFACT_SWEEP_SVG);
-	CHECK(needs && !strcmp(needs, "sweep"));
+	const char *const *needs = artifacts_needs_phase(ARTIFACT_SWEEP_SVG);
+	CHECK(needs && !strcmp(needs[0], "sweep") && !needs[1]);
 	CHECK(artifacts_needs_phase(ARTIFACT_SUMMARY) == NULL);
+	/* The heatmap draws randread and lat, and needs one of them. */
+	CHECK(artifacts_draws_phase(ARTIFACT_HEATMAP_SVG, "randread") &&
+	      artifacts_draws_phase(ARTIFACT_HEATMAP_SVG, "lat") &&
+	      !artifacts_draws_phase(ARTIFACT_HEATMAP_SVG, "loadcurve"));
 	for (size_t i = 0; i < 2; i++) {
 		bool sweep = i == 0;
 		struct run_config c;
@@ -169,9 +173,11 @@ static void test_sweep_chart_only_with_a_sweep(struct checks *checks)
 		CHECK(config_with(&c, phases[i], err, sizeof(err)) == 0);
 		CHECK(sweep_plan(&p, &c, err, sizeof(err)) == 0);
 		size_t n = plan_report_files(&p, report);
-		/* Neither plan has a load curve, so its chart is never among them. */
-		CHECK_EQ_U64(n, sweep ? ARTIFACT_REPORT_COUNT - 1 : ARTIFACT_REPORT_COUNT - 2);
+		/* Neither plan has a load curve, so its chart is never among them;
+		 * the sweep has no randread or lat, so no heatmap either. */
+		CHECK_EQ_U64(n, ARTIFACT_REPORT_COUNT - 2);
 		CHECK(!has_name(report, n, artifacts_name(ARTIFACT_LOAD_SVG)));
+		CHECK(has_name(report, n, artifacts_name(ARTIFACT_HEATMAP_SVG)) == !sweep);
 		CHECK(has_name(report, n, chart) == sweep);
 		CHECK(has_name(report, n, "summary.md"));
 		CHECK(presign_names_from_config(&names, &c, err, sizeof(err)) == 0);
