@@ -1,7 +1,8 @@
 /* fuzz_results_json.c - `ebsbench report`'s reading of results.json: the
  * schema check, the analysis re-run on it, then summary.md, the console
  * TL;DR, the SVG charts (the heatmap's compact histograms included),
- * recommend.md and report.html, for one run and for a fleet of two. */
+ * recommend.md and report.html, for one run and for a fleet of two; then
+ * compare (the run against itself) and the fleet view of two. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include "analysis/ebs_model.h"
 #include "input.h"
 #include "results/results.h"
+#include "report/compare.h"
+#include "report/fleet_report.h"
 #include "report/recommend_md.h"
 #include "report/report_html.h"
 #include "report/summary.h"
@@ -27,6 +30,28 @@ static void render(FILE *out, json_t *const *runs, size_t nruns)
 	(void)svg_latency_heatmap(out, runs, nruns);
 	(void)svg_loadcurve(out, runs, nruns);
 	(void)report_html_write(out, runs, nruns);
+}
+
+/* compare and the fleet view of the analysed runs, each of their writers. */
+static void render_two(FILE *out, json_t *const *runs)
+{
+	static const char *const dirs[2] = { "a", "b" };
+	json_t *doc = compare_build(runs[0], runs[1], dirs[0], dirs[1]);
+	struct fleet f;
+	char err[256];
+
+	if (doc) {
+		(void)compare_md_write(out, doc);
+		(void)compare_html_page(out, doc);
+		json_decref(doc);
+	}
+	if (fleet_build(&f, runs, dirs, 2, err, sizeof(err)) == 0) {
+		(void)fleet_md_write(out, &f);
+		(void)fleet_json_write(out, &f);
+		(void)svg_fleet(out, &f);
+		(void)fleet_html_page(out, &f);
+		fleet_free(&f);
+	}
 }
 
 /* One input: a results.json document. */
@@ -51,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	render(out, runs, 2);
 	analysis_build(root, &prices);
 	render(out, runs, 1);
+	render_two(out, runs);
 	fclose(out);
 	json_decref(root);
 	return 0;
