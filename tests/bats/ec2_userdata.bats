@@ -270,14 +270,14 @@ powered_off_once() {
 	assert_file_not_exists "$ROOT/results"
 }
 
-@test "user-data: filled in for the seed's run (35 PUT URLs), it fits EC2's 16 KB user-data limit gzipped" {
+@test "user-data: filled in for the seed's run (36 PUT URLs), it fits EC2's 16 KB user-data limit gzipped" {
 	# The default plan on two volumes named by id; presign signs offline.
 	jq -n '{devices: [{volume_id: "vol-0fedcba9876543210", label: "gp3", type: "gp3", size_gib: 100},
 	                  {volume_id: "vol-0123456789abcdef0", label: "gp2", type: "gp2", size_gib: 100}],
 	        region: "ap-northeast-2"}' >plan.json
 	"$EBSBENCH" presign --bucket my-ebsbench-results --prefix runs/2026-09-02-gp2-vs-gp3/ \
 		--region ap-northeast-2 --expires 3h --plan plan.json 2>/dev/null >upload.json
-	assert_equal "$(jq '.upload.put | length' upload.json)" 35
+	assert_equal "$(jq '.upload.put | length' upload.json)" 36
 	jq -s '.[0] + .[1]' plan.json upload.json >config.json
 	fill "$BIN_URL" "$BIN_SHA" config.json
 	gzip -9n <user-data.sh >user-data.sh.gz
