@@ -236,9 +236,10 @@ config_for() {
 	run --separate-stderr "$EBSBENCH" run --config cfg.json
 	assert_success
 	ls -A out | sort >written
-	# 6 once-per-run files, 2 phases x 3 devices of IOPS logs, and the
-	# randread phase's histogram log on each device (the heatmap's).
-	[ "$(wc -l <written)" = 15 ]
+	# 7 once-per-run files (report.html the seventh), 2 phases x 3 devices
+	# of IOPS logs, and the randread phase's histogram log on each device
+	# (the heatmap's).
+	[ "$(wc -l <written)" = 16 ] || fail "$(wc -l <written) files: $(xargs <written)"
 	[ "$(wc -l <planned_hist)" = 3 ]
 	grep -qx "gp3_rr_clat_hist.1.log" written || fail "no histogram log for gp3's randread"
 	grep -qx "${kernel_name}_qd4_iops.1.log" written || fail "no log labelled $kernel_name"
