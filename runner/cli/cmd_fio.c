@@ -18,7 +18,8 @@ static const char usage_head[] =
 	"Runs jobs the way fio would, from fio job files and fio's option names:\n"
 	"  --size --offset --rw=read|write|trim|randread|randwrite|randtrim|rw|randrw|\n"
 	"  trimwrite|randtrimwrite --rwmixread --bs --fsync=N|--fdatasync=N\n"
-	"  --iodepth --runtime --time_based --ramp_time --ioengine=";
+	"  --iodepth --iodepth_batch_submit=N|--iodepth_batch=N (4; 0: iodepth)\n"
+	"  --runtime --time_based --ramp_time --ioengine=";
 static const char usage_tail[] =
 	"\n"
 	"  --direct --norandommap --randrepeat --randseed --group_reporting\n"

@@ -113,12 +113,16 @@ static int submit_batch(struct job_loop *L, unsigned queued)
 				L->batch[i]->issue_ns = issued;
 	}
 	L->inflight += queued;
+	if (L->measuring)
+		L->s->submit_batch[stats_batch_index(queued)]++;
 	return 0;
 }
 
 /* Accounts the got completions in done[] at now and frees their units. */
 static void retire(struct job_loop *L, int got, uint64_t now)
 {
+	if (L->measuring && got > 0)
+		L->s->complete_batch[stats_batch_index((unsigned)got)]++;
 	for (int i = 0; i < got; i++) {
 		struct io_unit *u = L->done[i];
 		job_account(L, u, now);
@@ -136,18 +140,21 @@ static int reap_failed(struct job_loop *L, int got)
 }
 
 /* The unthrottled loop: keep the queue full, no clock read but one per
- * submission and one per reap. */
+ * submission and one per reap.  The queue refills submit_max I/Os a call;
+ * between calls the loop takes what has completed without waiting, and it
+ * waits (for one completion) only when nothing more can be queued. */
 static int run_loop(struct job_loop *L, const volatile sig_atomic_t *stop)
 {
 	uint64_t now = clock_now_ns();
 	for (;;) {
 		check_time(L, now, stop);
-		unsigned queued = job_fill_queue(L, now);
+		unsigned queued = job_fill_queue(L, now, L->submit_max);
 		if (queued && submit_batch(L, queued))
 			return -1;
 		if (L->inflight == 0)
 			return 0;
-		int got = L->engine.ops->reap(&L->engine, 1, L->done, L->depth);
+		unsigned wait_for = queued == L->submit_max && L->free_list ? 0 : 1;
+		int got = L->engine.ops->reap(&L->engine, wait_for, L->done, L->depth);
 		if (got < 0)
 			return reap_failed(L, got);
 		now = clock_now_ns();
@@ -255,6 +262,7 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 
 	/* Sync engines complete inside submit: more depth would only queue. */
 	L.depth = o->ioengine->synchronous ? 1 : o->iodepth;
+	L.submit_max = o->iodepth_batch && o->iodepth_batch < L.depth ? o->iodepth_batch : L.depth;
 	L.seed = seed;
 	L.rated = options_rated(o);
 	rng_init(&L.mix, seed ^ 0x5bd1e995u);

@@ -170,13 +170,13 @@ static void count_depth(struct job_loop *L, unsigned queued)
 		L->s->depth_level[stats_depth_level_index(L->inflight + queued)] += queued;
 }
 
-/* Fills the queue back up to depth; returns how many were queued.  A due
- * sync waits for the writes before it to complete (fio's sync engines and
- * libaio drain the same way) and goes alone. */
-unsigned job_fill_queue(struct job_loop *L, uint64_t now)
+/* Queues up to max I/Os while units are free; returns how many were
+ * queued.  A due sync waits for the writes before it to complete (fio's
+ * sync engines and libaio drain the same way) and goes alone. */
+unsigned job_fill_queue(struct job_loop *L, uint64_t now, unsigned max)
 {
 	unsigned queued = 0;
-	while (!L->stopping && L->free_list && !L->sync_inflight) {
+	while (queued < max && !L->stopping && L->free_list && !L->sync_inflight) {
 		struct io_unit *u;
 		if (sync_due(L)) {
 			if (L->inflight || queued)

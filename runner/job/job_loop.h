@@ -33,6 +33,7 @@ struct job_loop {
 	struct io_unit *free_list;
 	void *buffers;
 	unsigned depth;
+	unsigned submit_max; /* I/Os per submit call at most: iodepth_batch_submit */
 	unsigned inflight;
 	struct offset_gen offsets;
 	struct rng mix;
@@ -65,7 +66,7 @@ struct job_loop {
 /* job_issue.c: fills the queue back up to depth (a rated job: with every
  * I/O due by now), each I/O counted from now (its due time); returns how
  * many were queued into batch[]. */
-unsigned job_fill_queue(struct job_loop *L, uint64_t now);
+unsigned job_fill_queue(struct job_loop *L, uint64_t now, unsigned max);
 unsigned job_fill_due(struct job_loop *L, uint64_t now);
 
 /* job_account.c: one completion (at now) into the statistics, windows and

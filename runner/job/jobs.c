@@ -286,6 +286,8 @@ static void merge_job(struct job_stats *into, const struct job_stats *from)
 	if (from->max_rss_kib > into->max_rss_kib)
 		into->max_rss_kib = from->max_rss_kib;
 	add_counts(into->depth_level, from->depth_level, DEPTH_LEVELS);
+	add_counts(into->submit_batch, from->submit_batch, BATCH_LEVELS);
+	add_counts(into->complete_batch, from->complete_batch, BATCH_LEVELS);
 	add_counts(into->latency_ns, from->latency_ns, LATENCY_NS_LEVELS);
 	add_counts(into->latency_us, from->latency_us, LATENCY_US_LEVELS);
 	add_counts(into->latency_ms, from->latency_ms, LATENCY_MS_LEVELS);

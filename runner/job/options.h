@@ -77,7 +77,8 @@ struct job_options {
 	unsigned rwmixread; /* percent of reads in mixed patterns */
 	uint32_t bs;
 	unsigned iodepth;
-	uint64_t runtime_ns; /* 0 = no limit */
+	unsigned iodepth_batch; /* most I/Os per submit call; 0 = iodepth */
+	uint64_t runtime_ns;	/* 0 = no limit */
 	uint64_t ramp_ns;
 	bool time_based;
 	const struct engine_ops *ioengine; /* from the engine registry */

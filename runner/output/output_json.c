@@ -220,18 +220,14 @@ static void add_levels(json_t *job, const char *key, const char *const *labels,
 	json_object_set_new(job, key, levels);
 }
 
-/* We do not track submit/complete batch sizes.  These are the figures fio
- * prints for its default batching (everything in the "4" bucket, meaning
- * 1 to 4 per call), fixed here so consumers find the keys. */
-static void add_batches(json_t *job, const char *key, bool any_io)
+/* Submit calls or reaps by how many I/Os each carried, in percent of all
+ * of them, as fio's iodepth_submit and iodepth_complete. */
+static void add_batches(json_t *job, const char *key, const uint64_t *calls)
 {
-	static const char *const labels[] = { "0", "4", "8", "16", "32", "64", ">=64" };
-	json_t *levels = json_object();
-	unsigned i;
-
-	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
-		set_real(levels, labels[i], any_io && i == 1 ? 100.0 : 0.0);
-	json_object_set_new(job, key, levels);
+	uint64_t total = 0;
+	for (unsigned i = 0; i < BATCH_LEVELS; i++)
+		total += calls[i];
+	add_levels(job, key, stats_batch_label, calls, BATCH_LEVELS, total, 0.1);
 }
 
 static void add_depths_and_latencies(json_t *job, const struct job_stats *s)
@@ -244,8 +240,8 @@ static void add_depths_and_latencies(json_t *job, const struct job_stats *s)
 		depths += s->depth_level[i];
 	add_levels(job, "iodepth_level", stats_depth_level_label, s->depth_level, DEPTH_LEVELS,
 		   depths, 0.1);
-	add_batches(job, "iodepth_submit", ios > 0);
-	add_batches(job, "iodepth_complete", ios > 0);
+	add_batches(job, "iodepth_submit", s->submit_batch);
+	add_batches(job, "iodepth_complete", s->complete_batch);
 	add_levels(job, "latency_ns", stats_latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS, ios,
 		   0.01);
 	add_levels(job, "latency_us", stats_latency_us_label, s->latency_us, LATENCY_US_LEVELS, ios,

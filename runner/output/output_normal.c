@@ -270,16 +270,16 @@ static void print_lat_levels(FILE *out, const char *unit, const char *const *lab
 		fputc('\n', out);
 }
 
-/* We do not track submit/complete batch sizes; like the JSON, these are the
- * figures fio prints for its default batching, fixed. */
-static void print_batches(FILE *out, const char *name, bool any_io)
+/* Submit calls or reaps by how many I/Os each carried, as fio prints them. */
+static void print_batches(FILE *out, const char *name, const uint64_t *calls)
 {
-	double four = any_io ? 100.0 : 0.0;
-
-	fprintf(out,
-		"     %-10s: 0=0.0%%, 4=%3.1f%%, 8=0.0%%, 16=0.0%%, 32=0.0%%, 64=0.0%%, "
-		">=64=0.0%%\n",
-		name, four);
+	uint64_t total = 0;
+	for (unsigned i = 0; i < BATCH_LEVELS; i++)
+		total += calls[i];
+	fprintf(out, "     %-10s:", name);
+	for (unsigned i = 0; i < BATCH_LEVELS; i++)
+		fprintf(out, " %s=%3.1f%%%s", stats_batch_label[i],
+			output_percent_of(calls[i], total, 0.1), i + 1 < BATCH_LEVELS ? "," : "\n");
 }
 
 static void print_job_totals(FILE *out, const struct job_options *o, const struct job_stats *s)
@@ -305,8 +305,8 @@ static void print_job_totals(FILE *out, const struct job_options *o, const struc
 		fprintf(out, " %s=%3.1f%%%s", stats_depth_level_label[i],
 			output_percent_of(s->depth_level[i], depths, 0.1),
 			i + 1 < DEPTH_LEVELS ? "," : "\n");
-	print_batches(out, "submit", ios > 0);
-	print_batches(out, "complete", ios > 0);
+	print_batches(out, "submit", s->submit_batch);
+	print_batches(out, "complete", s->complete_batch);
 	fprintf(out,
 		"     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
 		"dropped=0,0,0,0\n",

@@ -11,6 +11,11 @@ const char *const stats_depth_level_label[DEPTH_LEVELS] = {
 	"1", "2", "4", "8", "16", "32", ">=64",
 };
 
+/* fio labels a batch bucket by its (inclusive) upper bound: "4" is 1-4. */
+const char *const stats_batch_label[BATCH_LEVELS] = {
+	"0", "4", "8", "16", "32", "64", ">=64",
+};
+
 /* fio labels a bucket by its (exclusive) upper bound. */
 const char *const stats_latency_ns_label[LATENCY_NS_LEVELS] = {
 	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
@@ -177,6 +182,15 @@ unsigned stats_depth_level_index(unsigned depth)
 	if (depth >= 2)
 		return 1;
 	return 0;
+}
+
+unsigned stats_batch_index(unsigned n)
+{
+	static const unsigned upper[BATCH_LEVELS - 1] = { 0, 4, 8, 16, 32, 64 };
+	unsigned i = 0;
+	while (i < BATCH_LEVELS - 1 && n > upper[i])
+		i++;
+	return i;
 }
 
 /* Lower bounds of fio's ns/us/ms buckets; the ms scale adds 1000 and 2000. */

@@ -72,6 +72,7 @@ struct direction_stats {
 
 /* fio's depth buckets: 1, 2, 4, 8, 16, 32, >=64. */
 #define DEPTH_LEVELS 7
+#define BATCH_LEVELS 7
 /* fio's latency buckets: 2..1000 ns, 2..1000 us, 2..2000 ms and >=2000 ms. */
 #define LATENCY_NS_LEVELS 10
 #define LATENCY_US_LEVELS 10
@@ -114,6 +115,8 @@ struct job_stats {
 	uint64_t usr_ns, sys_ns; /* CPU seconds, for the bench */
 	uint64_t max_rss_kib;
 	uint64_t depth_level[DEPTH_LEVELS];	/* submissions seen at each depth */
+	uint64_t submit_batch[BATCH_LEVELS];	/* submit calls, by I/Os each carried */
+	uint64_t complete_batch[BATCH_LEVELS];	/* reaps, by completions each returned */
 	uint64_t latency_ns[LATENCY_NS_LEVELS]; /* completions per total-latency bucket */
 	uint64_t latency_us[LATENCY_US_LEVELS];
 	uint64_t latency_ms[LATENCY_MS_LEVELS];
@@ -145,11 +148,14 @@ uint64_t stats_data_ios(const struct job_stats *s);
 
 void stats_job_init(struct job_stats *s);
 unsigned stats_depth_level_index(unsigned depth);
+/* fio's io_u_mark_submit/complete bucket of a call that carried n I/Os. */
+unsigned stats_batch_index(unsigned n);
 /* Counts one completion's total latency into latency_ns/us/ms. */
 void stats_count_latency(struct job_stats *s, uint64_t lat_ns);
 
 /* Labels fio prints for the buckets above, in order. */
 extern const char *const stats_depth_level_label[DEPTH_LEVELS];
+extern const char *const stats_batch_label[BATCH_LEVELS];
 extern const char *const stats_latency_ns_label[LATENCY_NS_LEVELS];
 extern const char *const stats_latency_us_label[LATENCY_US_LEVELS];
 extern const char *const stats_latency_ms_label[LATENCY_MS_LEVELS];

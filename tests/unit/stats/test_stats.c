@@ -122,6 +122,20 @@ static void test_depth_levels(struct checks *checks)
 	CHECK(strcmp(stats_depth_level_label[DEPTH_LEVELS - 1], ">=64") == 0);
 }
 
+/* fio's io_u_mark_submit: 0 alone, then 1-4, 5-8, 9-16, 17-32, 33-64, more. */
+static void test_batch_levels(struct checks *checks)
+{
+	static const unsigned n_and_level[][2] = {
+		{ 0, 0 },  { 1, 1 },  { 4, 1 },		  { 5, 2 },  { 8, 2 },
+		{ 9, 3 },  { 16, 3 }, { 17, 4 },	  { 32, 4 }, { 33, 5 },
+		{ 64, 5 }, { 65, 6 }, { 0xffffffffu, 6 },
+	};
+	for (size_t i = 0; i < sizeof(n_and_level) / sizeof(n_and_level[0]); i++)
+		CHECK_EQ_U64(stats_batch_index(n_and_level[i][0]), n_and_level[i][1]);
+	CHECK(strcmp(stats_batch_label[1], "4") == 0);
+	CHECK(strcmp(stats_batch_label[BATCH_LEVELS - 1], ">=64") == 0);
+}
+
 enum scale { NS, US, MS };
 
 struct latency_case {
@@ -213,5 +227,5 @@ static void test_job_stats_init(struct checks *checks)
 	free(s);
 }
 
-CHECK_MAIN(test_running_stat, test_sample_stat, test_depth_levels, test_latency_levels,
-	   test_job_stats_init)
+CHECK_MAIN(test_running_stat, test_sample_stat, test_depth_levels, test_batch_levels,
+	   test_latency_levels, test_job_stats_init)
