@@ -63,9 +63,9 @@ struct job_loop {
 	size_t errlen;
 };
 
-/* job_issue.c: fills the queue back up to depth (a rated job: with every
- * I/O due by now), each I/O counted from now (its due time); returns how
- * many were queued into batch[]. */
+/* job_issue.c: queues up to max I/Os while units are free (a rated job:
+ * every I/O due by now), each I/O counted from now (its due time); returns
+ * how many were queued into batch[]. */
 unsigned job_fill_queue(struct job_loop *L, uint64_t now, unsigned max);
 unsigned job_fill_due(struct job_loop *L, uint64_t now);
 
