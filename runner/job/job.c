@@ -141,8 +141,10 @@ static int reap_failed(struct job_loop *L, int got)
 
 /* The unthrottled loop: keep the queue full, no clock read but one per
  * submission and one per reap.  The queue refills submit_max I/Os a call;
- * between calls the loop takes what has completed without waiting, and it
- * waits (for one completion) only when nothing more can be queued. */
+ * between calls the loop takes, without waiting, what the engine already
+ * holds (io_uring: what its submit posted; libaio: trims and syncs done in
+ * queue), and it waits (for one completion) only when nothing more can be
+ * queued. */
 static int run_loop(struct job_loop *L, const volatile sig_atomic_t *stop)
 {
 	uint64_t now = clock_now_ns();
