@@ -224,22 +224,17 @@ static void add_levels(json_t *job, const char *key, const char *const *labels,
  * of them, as fio's iodepth_submit and iodepth_complete. */
 static void add_batches(json_t *job, const char *key, const uint64_t *calls)
 {
-	uint64_t total = 0;
-	for (unsigned i = 0; i < BATCH_LEVELS; i++)
-		total += calls[i];
-	add_levels(job, key, stats_batch_label, calls, BATCH_LEVELS, total, 0.1);
+	add_levels(job, key, stats_batch_label, calls, BATCH_LEVELS,
+		   stats_counts_sum(calls, BATCH_LEVELS), 0.1);
 }
 
 static void add_depths_and_latencies(json_t *job, const struct job_stats *s)
 {
-	uint64_t ios = stats_data_ios(s), depths = 0;
-	unsigned i;
+	uint64_t ios = stats_data_ios(s);
 
 	/* Our levels count submissions, so their sum is the honest total. */
-	for (i = 0; i < DEPTH_LEVELS; i++)
-		depths += s->depth_level[i];
 	add_levels(job, "iodepth_level", stats_depth_level_label, s->depth_level, DEPTH_LEVELS,
-		   depths, 0.1);
+		   stats_counts_sum(s->depth_level, DEPTH_LEVELS), 0.1);
 	add_batches(job, "iodepth_submit", s->submit_batch);
 	add_batches(job, "iodepth_complete", s->complete_batch);
 	add_levels(job, "latency_ns", stats_latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS, ios,

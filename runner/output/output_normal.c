@@ -273,9 +273,7 @@ static void print_lat_levels(FILE *out, const char *unit, const char *const *lab
 /* Submit calls or reaps by how many I/Os each carried, as fio prints them. */
 static void print_batches(FILE *out, const char *name, const uint64_t *calls)
 {
-	uint64_t total = 0;
-	for (unsigned i = 0; i < BATCH_LEVELS; i++)
-		total += calls[i];
+	uint64_t total = stats_counts_sum(calls, BATCH_LEVELS);
 	fprintf(out, "     %-10s:", name);
 	for (unsigned i = 0; i < BATCH_LEVELS; i++)
 		fprintf(out, " %s=%3.1f%%%s", stats_batch_label[i],
@@ -286,7 +284,7 @@ static void print_job_totals(FILE *out, const struct job_options *o, const struc
 {
 	const struct direction_stats *r = &s->dir[DDIR_READ], *w = &s->dir[DDIR_WRITE];
 	const struct direction_stats *t = &s->dir[DDIR_TRIM];
-	uint64_t ios = stats_data_ios(s), depths = 0;
+	uint64_t ios = stats_data_ios(s), depths = stats_counts_sum(s->depth_level, DEPTH_LEVELS);
 	unsigned i;
 
 	print_lat_levels(out, "nsec", stats_latency_ns_label, s->latency_ns, LATENCY_NS_LEVELS,
@@ -298,8 +296,6 @@ static void print_job_totals(FILE *out, const struct job_options *o, const struc
 	fprintf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 		s->usr_cpu, s->sys_cpu, (unsigned long long)s->ctx, (unsigned long long)s->majf,
 		(unsigned long long)s->minf);
-	for (i = 0; i < DEPTH_LEVELS; i++)
-		depths += s->depth_level[i];
 	fputs("  IO depths    :", out);
 	for (i = 0; i < DEPTH_LEVELS; i++)
 		fprintf(out, " %s=%3.1f%%%s", stats_depth_level_label[i],

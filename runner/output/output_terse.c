@@ -92,12 +92,11 @@ static int put_directions(FILE *out, const struct job_options *o, const struct j
  * counts the sub-microsecond completions in the first microsecond field. */
 static void put_distributions(FILE *out, const struct job_stats *s)
 {
-	uint64_t ios = stats_data_ios(s), depths = 0, nsec = 0;
+	uint64_t ios = stats_data_ios(s), depths = stats_counts_sum(s->depth_level, DEPTH_LEVELS);
+	uint64_t nsec = 0;
 	fprintf(out, ";%f%%;%f%%;%llu;%llu;%llu", s->usr_cpu, s->sys_cpu,
 		(unsigned long long)s->ctx, (unsigned long long)s->majf,
 		(unsigned long long)s->minf);
-	for (unsigned i = 0; i < DEPTH_LEVELS; i++)
-		depths += s->depth_level[i];
 	for (unsigned i = 0; i < DEPTH_LEVELS; i++)
 		fprintf(out, ";%3.1f%%", output_percent_of(s->depth_level[i], depths, 0.1));
 	for (unsigned i = 0; i < LATENCY_NS_LEVELS; i++)

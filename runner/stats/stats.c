@@ -184,6 +184,14 @@ unsigned stats_depth_level_index(unsigned depth)
 	return 0;
 }
 
+uint64_t stats_counts_sum(const uint64_t *counts, unsigned n)
+{
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < n; i++)
+		sum += counts[i];
+	return sum;
+}
+
 unsigned stats_batch_index(unsigned n)
 {
 	static const unsigned upper[BATCH_LEVELS - 1] = { 0, 4, 8, 16, 32, 64 };

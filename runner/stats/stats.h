@@ -148,6 +148,8 @@ uint64_t stats_data_ios(const struct job_stats *s);
 
 void stats_job_init(struct job_stats *s);
 unsigned stats_depth_level_index(unsigned depth);
+/* The sum of n bucket counts: the total a bucket's percentage is of. */
+uint64_t stats_counts_sum(const uint64_t *counts, unsigned n);
 /* fio's io_u_mark_submit/complete bucket of a call that carried n I/Os. */
 unsigned stats_batch_index(unsigned n);
 /* Counts one completion's total latency into latency_ns/us/ms. */

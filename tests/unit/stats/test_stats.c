@@ -133,6 +133,9 @@ static void test_batch_levels(struct checks *checks)
 	for (size_t i = 0; i < sizeof(n_and_level) / sizeof(n_and_level[0]); i++)
 		CHECK_EQ_U64(stats_batch_index(n_and_level[i][0]), n_and_level[i][1]);
 	CHECK(strcmp(stats_batch_label[1], "4") == 0);
+	static const uint64_t counts[] = { 1, 20, 300 };
+	CHECK_EQ_U64(stats_counts_sum(counts, 3), 321);
+	CHECK_EQ_U64(stats_counts_sum(counts, 0), 0);
 	CHECK(strcmp(stats_batch_label[BATCH_LEVELS - 1], ">=64") == 0);
 }
 
