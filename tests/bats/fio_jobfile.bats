@@ -107,6 +107,7 @@ in_cap() {
 }
 
 @test "four stonewalled jobs with include files: fio's names, groups and order, every job's IOPS within the cap bounds for both tools" {
+	require_blkio_throttle
 	write_stonewalled_jobs
 	export JOBS_DEV=$LOOP
 	in_cap ours.json "$EBSBENCH" fio jobs/four.fio
@@ -139,6 +140,7 @@ in_cap() {
 }
 
 @test "jobs without a stonewall run at once: one cap shared, one runtime" {
+	require_blkio_throttle
 	local t0 t1 r1 r2
 	t0=$(date +%s%N)
 	in_cap ours.json "$EBSBENCH" fio --filename="$LOOP" --ioengine=libaio --direct=1 \

@@ -250,6 +250,7 @@ check_percentiles() {
 }
 
 @test "windowed logs write 0 for a window with no I/O (device capped at 2 IOPS)" {
+	require_blkio_throttle
 	local g
 	g=$(unique_name zero)
 	make_group "$g" "$LOOP" 2 0

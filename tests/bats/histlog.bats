@@ -155,6 +155,7 @@ agree() {
 }
 
 @test "an idle window is a row of zeros, not a gap (device capped at 2 IOPS)" {
+	require_blkio_throttle
 	local g zeros
 	g=$(unique_name histidle)
 	make_group "$g" "$LOOP" 2 0

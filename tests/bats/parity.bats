@@ -137,16 +137,19 @@ capped_randread() {
 }
 
 @test "(a) libaio 4k randread qd32 capped at 3000 IOPS: at most the cap, Little's law, counts the device agrees with" {
+	require_blkio_throttle
 	capped_randread libaio
 }
 
 @test "(a) io_uring 4k randread qd32 capped at 3000 IOPS: at most the cap, Little's law, counts the device agrees with" {
+	require_blkio_throttle
 	capped_randread io_uring
 }
 
 # --- (b) 100 MiB/s cap ------------------------------------------------------------
 
 @test "(b) 1 MiB sequential read qd8 capped at 100 MiB/s: at most the cap, Little's law, bytes the device agrees with" {
+	require_blkio_throttle
 	local cap=$((100 << 20)) bw
 	measure "$G_BW" --name=seqcap --rw=read --bs=1M --iodepth=8 --direct=1 --ioengine=libaio \
 		--runtime=8 --time_based --ramp_time=1

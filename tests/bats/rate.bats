@@ -102,6 +102,7 @@ rated_run() {
 }
 
 @test "linear 1500 IOPS on a 3000-IOPS cap: every second 1500 +-1 %, never ahead of the schedule" {
+	require_blkio_throttle
 	local tol lat_max
 	rated_run linear 10 lin
 	lat_max=$(rd lin.json lat_ns.max)
@@ -122,6 +123,7 @@ rated_run() {
 # arrivals (fixed by randrepeat, pinned in tests/unit/job/test_rate.c) are
 # 59,897 in 40 s: -0.17 %.
 @test "poisson 1500 IOPS on a 3000-IOPS cap: mean within 1 %, a Poisson process's dispersion" {
+	require_blkio_throttle
 	local d
 	rated_run poisson 40 poi
 	d=$(dispersion poi_iops.1.log)
@@ -134,6 +136,7 @@ rated_run() {
 }
 
 @test "p50 latency at 1500 IOPS: far below the mean queueing time at the cap (qd32 unrated)" {
+	require_blkio_throttle
 	local service p50 queued
 	"$EBSBENCH" fio --name=service --filename="$LOOP" --rw=randread --bs=4k --direct=1 --iodepth=1 \
 		--runtime=3 --time_based --output-format=json >service.json 2>stderr.log ||
@@ -156,6 +159,7 @@ rated_run() {
 }
 
 @test "4000 IOPS at qd4 above a 3000-IOPS cap: at most 4 in flight, latency grows as the schedule falls behind" {
+	require_blkio_throttle
 	local iops clat inflight p50 deeper
 	capped over.json --iodepth=4 --rate_iops=4000 --runtime=6 --time_based \
 		--write_lat_log=over --log_avg_msec=1000

@@ -135,6 +135,7 @@ config_for() {
 }
 
 @test "a scaled seed sequence on two devices, one capped at 3,000 IOPS, writes every artifact" {
+	require_blkio_throttle
 	local g
 	g=$(unique_name runcap)
 	make_group "$g" "$SLOW" 3000 3000

@@ -137,15 +137,49 @@ run_under() {
 # The filter matches io_uring_setup by its x86-64 number: a call through
 # another ABI's table (where that number means something else, and
 # io_uring_setup has another) must not get past it.
-@test "no-io-uring kills a process making a system call through the i386 or x32 table" {
-	local abi
-	for abi in i386 x32; do
-		# Control: without the filter the call returns (x32 may say ENOSYS).
-		run "$FOREIGN_SYSCALL" "$abi"
-		assert_success
-		[[ $output =~ ^-?[0-9]+$ ]] || fail "$abi: unfiltered output '$output'"
-		run "$NO_IO_URING" ENOSYS "$FOREIGN_SYSCALL" "$abi"
-		[ "$status" -eq $((128 + 31)) ] ||
-			fail "$abi: not killed by SIGSYS under the filter: exit $status, output '$output'"
-	done
+# assert_foreign_call_killed ABI: without the filter the call returns (x32
+# may say ENOSYS); under it the process dies of SIGSYS.
+assert_foreign_call_killed() {
+	local abi=$1
+	run "$FOREIGN_SYSCALL" "$abi"
+	assert_success
+	[[ $output =~ ^-?[0-9]+$ ]] || fail "$abi: unfiltered output '$output'"
+	run "$NO_IO_URING" ENOSYS "$FOREIGN_SYSCALL" "$abi"
+	[ "$status" -eq $((128 + 31)) ] ||
+		fail "$abi: not killed by SIGSYS under the filter: exit $status, output '$output'"
+}
+
+# The i386 table is reached through int 0x80, which some kernels do not
+# serve to a 64-bit process (ia32_emulation=0, or a hypervisor such as PVM
+# that leaves the gate out): there the unfiltered call already dies of
+# SIGSEGV, the kernel itself shuts that door, and the filter has nothing
+# to shut.  Found out first, then tested where it is served.
+@test "no-io-uring kills a process making a system call through the i386 table" {
+	run "$FOREIGN_SYSCALL" i386
+	if [ "$status" -eq $((128 + 11)) ]; then
+		skip_unavailable no-ia32-int80 "foreign-syscall i386 died of SIGSEGV with no filter installed"
+	fi
+	assert_foreign_call_killed i386
+}
+
+@test "no-io-uring kills a process making a system call through the x32 table" {
+	assert_foreign_call_killed x32
+}
+
+# The finding-out itself, on a host that serves int 0x80 or not: a stand-in
+# for foreign-syscall that dies of SIGSEGV on the i386 call, as the call does
+# where the kernel does not serve it.
+@test "where int 0x80 ends in SIGSEGV, the i386 case is a listed skip and the x32 case still runs" {
+	cat >segv-i386 <<-SH
+	#!/bin/sh
+	[ "\$1" != i386 ] || kill -SEGV \$\$
+	exec "$FOREIGN_SYSCALL" "\$@"
+	SH
+	chmod +x segv-i386
+	run env FOREIGN_SYSCALL="$PWD/segv-i386" bats --tap --filter 'through the (i386|x32) table$' \
+		"$BATS_TEST_FILENAME"
+	assert_success
+	assert_line --index 0 "1..2"
+	assert_line --index 1 --regexp '^ok 1 no-io-uring kills a process making a system call through the i386 table # skip no-ia32-int80: the kernel does not serve int 0x80 '
+	assert_line --index 2 "ok 2 no-io-uring kills a process making a system call through the x32 table"
 }

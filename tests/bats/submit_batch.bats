@@ -45,6 +45,7 @@ bucket() {
 }
 
 @test "by default every submit carries 1 to 4 I/Os and the queue still reaches iodepth (io_uring, libaio)" {
+	require_blkio_throttle
 	local engine
 	for engine in io_uring libaio; do
 		capped_json "$engine"
@@ -58,6 +59,7 @@ bucket() {
 }
 
 @test "--iodepth_batch_submit=0 submits up to iodepth at once: the first fill carries all 32" {
+	require_blkio_throttle
 	capped_json io_uring --iodepth_batch_submit=0
 	awk -v p="$(bucket iodepth_submit 32)" 'BEGIN { exit !(p > 0) }' ||
 		fail "no submit of 17-32: $(jq -c '.jobs[0].iodepth_submit' <<<"$output")"
@@ -66,6 +68,7 @@ bucket() {
 }
 
 @test "--iodepth_batch=8, fio's alias, at iodepth 8: the first fill goes in one call, in the normal output too" {
+	require_blkio_throttle
 	local eight
 	run --separate-stderr in_group "$G_CAP" "$EBSBENCH" fio --name=eight --filename="$LOOP" \
 		--rw=randread --bs=4k --size=1M --iodepth=8 --direct=1 --iodepth_batch=8
