@@ -182,11 +182,25 @@ unit-asan: $(addprefix build/unit-asan/,$(UNIT_NAMES))
 
 unit: unit-musl unit-asan
 
-bats: build/ebsbench build/ebsbench-init build/no-io-uring build/foreign-syscall build/ebsbench-asan
+# Everything the suites share is built first: files run side by side must
+# never race to build the same target (or the kernel) in this tree.
+bats: build/ebsbench build/ebsbench-init build/no-io-uring build/foreign-syscall build/ebsbench-asan \
+		build/initramfs.cpio.gz kernel
 	bash tests/run-bats.sh
 
 # lint too: a style or cppcheck finding fails CI, not only a later reader.
-test: unit lint fuzz-smoke bats
+# Every program the steps run is built first, on every CPU; then the steps
+# run one after another, each its own make (so `make -j test` cannot run
+# the unit tests beside the bats files, which choose their own concurrency).
+TEST_PROGRAMS := $(addprefix build/unit-musl/,$(UNIT_NAMES)) $(addprefix build/unit-asan/,$(UNIT_NAMES)) \
+	$(addprefix build/fuzz/,$(FUZZ_TARGETS)) build/ebsbench build/ebsbench-init build/no-io-uring \
+	build/foreign-syscall build/ebsbench-asan build/initramfs.cpio.gz
+test:
+	$(Q)$(MAKE) --no-print-directory -j$(shell nproc) $(TEST_PROGRAMS)
+	$(Q)$(MAKE) --no-print-directory unit
+	$(Q)$(MAKE) --no-print-directory lint
+	$(Q)$(MAKE) --no-print-directory fuzz-smoke
+	$(Q)$(MAKE) --no-print-directory bats
 
 asan: build/ebsbench-asan
 

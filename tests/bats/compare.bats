@@ -12,6 +12,8 @@
 #     results.json with another environment.instance_type gives the
 #     instance-type warning (two demo runs give none).
 
+# run-bats: alone: two runs of one job under QEMU must differ by nothing significant
+
 bats_require_minimum_version 1.5.0
 
 QEMU_DIR="$BATS_TEST_DIRNAME/../qemu"

@@ -12,6 +12,8 @@
 # completed, leaks at the 300 IOPS baseline over the drain and the idle gap
 # after it; in model seconds it is divided by the time scale.
 
+# run-bats: alone: a gp2 bucket's balance inferred from its cliff, within 5 % of QEMU's
+
 bats_require_minimum_version 1.5.0
 
 QEMU_DIR="$BATS_TEST_DIRNAME/../qemu"

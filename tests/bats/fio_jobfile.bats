@@ -17,6 +17,8 @@
 #     then one JSON whose cpu_idleness (--idle-prof, the command line's
 #     only) covers the run, and the normal report's CPU idleness block.
 
+# run-bats: alone: every job's IOPS under a shared cap against fio's, and jobs run at once taking one runtime
+
 bats_require_minimum_version 1.5.0
 
 load helpers

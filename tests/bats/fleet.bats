@@ -8,6 +8,8 @@
 # each I/O's completion latency ("io_latency_log"), so the fleet's merged
 # p99 is checked against the p99 of the concatenated I/Os.
 
+# run-bats: alone: 52 capped runs whose cliffs and p99s the fleet report must tell apart
+
 bats_require_minimum_version 1.5.0
 
 load helpers

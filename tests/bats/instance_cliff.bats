@@ -16,6 +16,8 @@
 # own 300 at 20 s: the summary must name a volume cliff.
 # EBSBENCH_QEMU_OUT=DIR keeps each boot's console and results under DIR.
 
+# run-bats: alone: the instance's and the volume's cliffs told apart by their timing under QEMU
+
 bats_require_minimum_version 1.5.0
 
 QEMU_DIR="$BATS_TEST_DIRNAME/../qemu"

@@ -22,6 +22,8 @@
 # The appliance's kernel needs high-resolution timers for the first: with
 # HZ=250 ticks alone every scheduled issue wakes up to 4 ms late.
 
+# run-bats: alone: latency per offered load under QEMU, against the qd1 service time
+
 bats_require_minimum_version 1.5.0
 
 QEMU_DIR="$BATS_TEST_DIRNAME/../qemu"

@@ -17,6 +17,8 @@
 # as much as on ebsbench: that comparison is `make bench`
 # (tests/bench/parity.sh), which prints both tools' figures side by side.
 
+# run-bats: alone: IOPS, bandwidth and Little's law under blkio caps, within a few per cent
+
 bats_require_minimum_version 1.5.0
 
 load helpers

@@ -13,6 +13,8 @@
 # EBSBENCH_QEMU_OUT=DIR keeps the main boot's console and results there;
 # EBSBENCH_QEMU_ATTEMPTS (default 2) boots in all when the drive stalls.
 
+# run-bats: alone: the appliance's cliff and IOPS under QEMU's throttles
+
 bats_require_minimum_version 1.5.0
 
 QEMU_DIR="$BATS_TEST_DIRNAME/../qemu"

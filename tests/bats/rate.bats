@@ -19,6 +19,8 @@
 # the machine's wake-up latency as much as on ebsbench: printed here, and
 # by `make bench-rate` (tests/bench/rate.sh), not asserted.
 
+# run-bats: alone: a rate schedule held to 1 % a second, and latencies against the cap's queueing time
+
 bats_require_minimum_version 1.5.0
 
 load helpers

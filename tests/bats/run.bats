@@ -4,6 +4,8 @@
 # by checksum), allow_destroy, and a time-scaled seed sequence on two
 # devices, one capped at 3,000 IOPS, producing every artifact.
 
+# run-bats: alone: a capped seed sequence whose cliff and IOPS the analysis reads
+
 bats_require_minimum_version 1.5.0
 
 load helpers

@@ -8,6 +8,8 @@
 # so completions come far slower than a submit call: the queue still
 # reaches iodepth in chunks of 4, and an unbatched first fill carries all 32.
 
+# run-bats: alone: how full the queue gets between completions under a blkio cap
+
 bats_require_minimum_version 1.5.0
 
 load helpers

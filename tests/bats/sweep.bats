@@ -10,6 +10,8 @@
 # The shapes asserted hold on a loaded 2-core machine: ratios between
 # steps and a band around the emulated cap (facts.json), not speeds.
 
+# run-bats: alone: throughput per block size under QEMU's caps
+
 bats_require_minimum_version 1.5.0
 
 QEMU_DIR="$BATS_TEST_DIRNAME/../qemu"
