@@ -5,8 +5,9 @@
 # endpoint that comes back) and the appliance under QEMU (tests/qemu): a
 # device returning EIO mid-phase (blkdebug), S3 answering 500 until the
 # retries run out, a URL that expires mid-run, the endpoint down for a while
-# then back, the watchdog's SIGTERM mid-phase, report's re-analysis, and
-# the exit codes the README lists.
+# then back, the watchdog's SIGTERM mid-phase, report's re-analysis, the
+# exit codes the README lists, and the appliance with no IMDS, malformed
+# user-data, an unreachable S3 or a stalled drive.
 #
 # The host has no device-mapper (no /dev/mapper/control, no modules), so a
 # dm `error`/`flakey` target cannot give a second EIO test outside QEMU.
@@ -323,6 +324,64 @@ boot_not_ok() {
 	# Cut short: well under its 27 s.
 	[ "$(jq '.phases[0].job.job_runtime' "$results")" -lt 15000 ]
 	assert_equal "$(jq '[.uploads[] | select(.status != "uploaded")] | length' "$results")" 0
+}
+
+# The appliance's own failure paths, each a boot that must end by itself
+# with the verdict naming what went wrong (moved here from qemu.bats: they
+# measure nothing, so they run beside other files, under the expiry run's
+# five minutes).
+@test "appliance: IMDS unreachable and no other config: says so, powers off long before the watchdog" {
+	local out="$BATS_TEST_TMPDIR/no-imds"
+	qemu_build
+	boot "$out" --no-imds --timeout 120
+	[ "$status" -eq 1 ]
+	powered_off_by_itself "$out"
+	grep -q 'ebsbench-init: IMDS unreachable at http://169.254.169.254' "$out/console.txt"
+	grep -q 'ebsbench-init: verdict: FAILED: no config: none on the command line or in fw_cfg, and IMDS is unreachable' \
+		"$out/console.txt"
+	# The watchdog would fire at 600 s; the guest gave up in seconds.
+	jq -e '.boot.qemu_wall_s < 90' "$out/facts.json"
+}
+
+@test "appliance: malformed user-data JSON: a clear console error, then power-off" {
+	local out="$BATS_TEST_TMPDIR/bad-user-data"
+	printf '{"devices": [{"volume_id": "vol-0123456789abcdef0",}]}\n' >"$BATS_TEST_TMPDIR/bad.json"
+	qemu_build
+	boot "$out" --user-data "$BATS_TEST_TMPDIR/bad.json" --timeout 120
+	[ "$status" -eq 1 ]
+	powered_off_by_itself "$out"
+	grep -q 'ebsbench-init: verdict: FAILED: user-data is not valid JSON: line 1 column' "$out/console.txt"
+	# No run was attempted.
+	run ! grep -q 'ebsbench-init: plan:' "$out/console.txt"
+}
+
+@test "appliance: S3 unreachable: the summary still reaches the console, then power-off" {
+	local out="$BATS_TEST_TMPDIR/no-s3" port
+	# A port nothing listens on: connections are refused.
+	port=$(free_port)
+	jq '.phases = [{"phase": "randread", "runtime": 200}] | .upload = {"max_attempts": 2, "max_retry_s": 3}' \
+		"$QEMU_DIR/guest-config.json" >"$BATS_TEST_TMPDIR/cfg.json"
+	qemu_build
+	boot "$out" --config "$BATS_TEST_TMPDIR/cfg.json" --s3 "https://s3.ebsbench.test:$port" \
+		--ca "$CA_FILE" --timeout 180
+	[ "$status" -eq 1 ]
+	powered_off_by_itself "$out"
+	grep -q -- '----- summary.md -----' "$out/console.txt"
+	grep -q -- '----- end of summary.md -----' "$out/console.txt"
+	grep -q 'ebsbench-init: verdict: MEASURED: 2 phase(s) on 2 device(s) .*the upload FAILED' "$out/console.txt"
+	# Nothing reached the real bucket either.
+	[ ! -f "$out/results/results.json" ]
+}
+
+@test "appliance: a stalled emulated NVMe drive is reported as such (exit 3), not as a pass or a hang" {
+	local out="$BATS_TEST_TMPDIR/stall"
+	# gp2 capped at 1 IOPS and a guest I/O timeout of 1 s: the guest
+	# kernel logs the same NVMe timeouts and aborts as in the real stall.
+	qemu_build
+	boot "$out" --simulate-stall --timeout 90
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"QEMU NVMe drive stalled (guest I/O timeout): known TCG issue"* ]]
+	grep -Eq 'nvme[0-9]+: I/O [0-9]+ .*timeout' "$out/console.txt"
 }
 
 # expiring_run (in the background from setup_file, in its own directory):

@@ -5,8 +5,8 @@
 # 300, burst 3,000 for 20 s at time_scale 0.01) and a flat 3,000-IOPS
 # gp3-like drive.  The config comes as EC2 user-data from an IMDSv2
 # emulator; results go to the S3 peer (TLS, SigV4) and are fetched back
-# from there.  Then the failure paths: no IMDS, malformed user-data, an
-# unreachable S3, a stalled drive.
+# from there.  The appliance's failure paths (no IMDS, malformed
+# user-data, an unreachable S3, a stalled drive) are in faults.bats.
 #
 # tests/qemu/run-guest.sh is the harness; the kernel build is cached in
 # /var/cache/ebsbench/kernel (about 6.5 min on 2 cores the first time).
@@ -98,54 +98,4 @@ check() {
 	jq -r "$gp3"' | "# gp3: \(.status), \(.before.mean | round) IOPS mean"' "$RESULTS" >&3
 	jq -r '"# appliance (\(.accel)): kernel start to first I/O \(.boot.kernel_to_first_io_s) s; QEMU ran \(.boot.qemu_wall_s) s"' \
 		"$OUT/facts.json" >&3
-}
-
-@test "appliance: IMDS unreachable and no other config: says so, powers off long before the watchdog" {
-	local out="$BATS_TEST_TMPDIR/no-imds"
-	boot "$out" --no-imds --timeout 120
-	[ "$status" -eq 1 ]
-	powered_off_by_itself "$out"
-	grep -q 'ebsbench-init: IMDS unreachable at http://169.254.169.254' "$out/console.txt"
-	grep -q 'ebsbench-init: verdict: FAILED: no config: none on the command line or in fw_cfg, and IMDS is unreachable' \
-		"$out/console.txt"
-	# The watchdog would fire at 600 s; the guest gave up in seconds.
-	jq -e '.boot.qemu_wall_s < 90' "$out/facts.json"
-}
-
-@test "appliance: malformed user-data JSON: a clear console error, then power-off" {
-	local out="$BATS_TEST_TMPDIR/bad-user-data"
-	printf '{"devices": [{"volume_id": "vol-0123456789abcdef0",}]}\n' >"$BATS_TEST_TMPDIR/bad.json"
-	boot "$out" --user-data "$BATS_TEST_TMPDIR/bad.json" --timeout 120
-	[ "$status" -eq 1 ]
-	powered_off_by_itself "$out"
-	grep -q 'ebsbench-init: verdict: FAILED: user-data is not valid JSON: line 1 column' "$out/console.txt"
-	# No run was attempted.
-	run ! grep -q 'ebsbench-init: plan:' "$out/console.txt"
-}
-
-@test "appliance: S3 unreachable: the summary still reaches the console, then power-off" {
-	local out="$BATS_TEST_TMPDIR/no-s3" port
-	# A port nothing listens on: connections are refused.
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	jq '.phases = [{"phase": "randread", "runtime": 200}] | .upload = {"max_attempts": 2, "max_retry_s": 3}' \
-		"$QEMU_DIR/guest-config.json" >"$BATS_TEST_TMPDIR/cfg.json"
-	boot "$out" --config "$BATS_TEST_TMPDIR/cfg.json" --s3 "https://s3.ebsbench.test:$port" \
-		--ca "$CA_FILE" --timeout 180
-	[ "$status" -eq 1 ]
-	powered_off_by_itself "$out"
-	grep -q -- '----- summary.md -----' "$out/console.txt"
-	grep -q -- '----- end of summary.md -----' "$out/console.txt"
-	grep -q 'ebsbench-init: verdict: MEASURED: 2 phase(s) on 2 device(s) .*the upload FAILED' "$out/console.txt"
-	# Nothing reached the real bucket either.
-	[ ! -f "$out/results/results.json" ]
-}
-
-@test "appliance: a stalled emulated NVMe drive is reported as such (exit 3), not as a pass or a hang" {
-	local out="$BATS_TEST_TMPDIR/stall"
-	# gp2 capped at 1 IOPS and a guest I/O timeout of 1 s: the guest
-	# kernel logs the same NVMe timeouts and aborts as in the real stall.
-	boot "$out" --simulate-stall --timeout 90
-	[ "$status" -eq 3 ]
-	[[ "$output" == *"QEMU NVMe drive stalled (guest I/O timeout): known TCG issue"* ]]
-	grep -Eq 'nvme[0-9]+: I/O [0-9]+ .*timeout' "$out/console.txt"
 }
