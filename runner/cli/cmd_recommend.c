@@ -15,6 +15,7 @@
 
 #include "report/report.h"
 #include "results/results.h"
+#include "run/run.h"
 
 #define EXIT_USAGE 2
 
@@ -43,8 +44,9 @@ static int usage_error(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* A positive, finite number for option `name`; EXIT_USAGE otherwise. */
-static int positive(const char *name, const char *text, double *out)
+/* A positive number for option `name`, at most max (unit: its unit);
+ * EXIT_USAGE otherwise, with one line naming the range. */
+static int positive(const char *name, const char *text, double max, const char *unit, double *out)
 {
 	char *end = NULL;
 	errno = 0;
@@ -54,21 +56,35 @@ static int positive(const char *name, const char *text, double *out)
 			text ? text : "");
 		return EXIT_USAGE;
 	}
+	if (v > max) {
+		fprintf(stderr, "ebsbench recommend: %s is %s, outside 0..%g %s\n", name, text, max,
+			unit);
+		return EXIT_USAGE;
+	}
 	*out = v;
 	return 0;
 }
 
-/* The option's number target, or NULL for an option that takes none. */
-static double *number_option(struct recommend_args *a, const char *arg)
+/* The option's number target and its range, or NULL for an option that
+ * takes none: a volume's numbers up to the most any EBS type allows. */
+static double *number_option(struct recommend_args *a, const char *arg, double *max,
+			     const char **unit)
 {
-	if (!strcmp(arg, "--iops"))
-		return &a->ask.iops;
-	if (!strcmp(arg, "--mibs"))
-		return &a->ask.mibs;
-	if (!strcmp(arg, "--p99-ms"))
-		return &a->ask.p99_ms;
-	if (!strcmp(arg, "--gib"))
-		return &a->ask.gib;
+	const struct {
+		const char *name, *unit;
+		double *target, max;
+	} opts[] = {
+		{ "--iops", "IOPS", &a->ask.iops, config_volume_max(VOLUME_IOPS) },
+		{ "--mibs", "MiB/s", &a->ask.mibs, config_volume_max(VOLUME_MIBS) },
+		{ "--p99-ms", "ms", &a->ask.p99_ms, CONFIG_P99_MS_MAX },
+		{ "--gib", "GiB", &a->ask.gib, config_volume_max(VOLUME_SIZE_GIB) },
+	};
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
+		if (!strcmp(arg, opts[k].name)) {
+			*max = opts[k].max;
+			*unit = opts[k].unit;
+			return opts[k].target;
+		}
 	return NULL;
 }
 
@@ -76,13 +92,13 @@ static double *number_option(struct recommend_args *a, const char *arg)
 static int parse_args(int argc, char **argv, struct recommend_args *a)
 {
 	for (int i = 0; i < argc; i++) {
-		const char *arg = argv[i];
-		double *num = number_option(a, arg);
+		const char *arg = argv[i], *unit = "";
+		double max = 0, *num = number_option(a, arg, &max, &unit);
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			fputs(usage, stdout);
 			return -1;
 		} else if (num) {
-			if (positive(arg, i + 1 < argc ? argv[++i] : NULL, num))
+			if (positive(arg, i + 1 < argc ? argv[++i] : NULL, max, unit, num))
 				return EXIT_USAGE;
 		} else if (!strcmp(arg, "--json")) {
 			a->json = true;

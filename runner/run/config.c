@@ -2,6 +2,8 @@
 #include "run/config.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,6 +75,101 @@ static int device_member(struct device_config *d, const char *key, json_t *v, ch
 	return -1;
 }
 
+/* ---- ranges ----
+ * Every number a run config carries is checked against its range as it is
+ * read, so no later arithmetic meets a value nobody means (a gp2 of 22
+ * billion GiB overflowed presign's byte count).  A volume's size, IOPS and
+ * throughput take the EBS model's own limits (ebs_model.c's type table):
+ * its type's where it names one, else the widest any type allows; the
+ * other ranges are stated here and in config.h. */
+#define TIME_SCALE_MIN 1e-6 /* below it, a 900 s phase is under a millisecond */
+#define TIME_SCALE_MAX 100.0
+#define TIME_SCALE_RANGE "0.000001..100"
+#define TEST_SIZE_MIN 4096ull
+#define TEST_SIZE_MAX (64ull << 40) /* the largest EBS volume, io2's 64 TiB */
+#define TEST_SIZE_RANGE "4 KiB..64 TiB"
+
+int config_out_of_range(const char *key, const char *value, const char *range, char *err,
+			size_t errlen)
+{
+	snprintf(err, errlen, "config: '%s' is %s, outside %s", key, value, range);
+	return -1;
+}
+
+/* A volume's numbers, each with its limits in a row of the type table. */
+static void rule_limits(const struct ebs_type_rules *r, enum volume_number n, double *lo,
+			double *hi)
+{
+	*lo = *hi = 0;
+	switch (n) {
+	case VOLUME_SIZE_GIB:
+		*lo = r->min_gib;
+		*hi = r->max_gib;
+		break;
+	case VOLUME_IOPS: /* a floor only where they are provisioned */
+		*lo = r->size_derived ? 0 : r->iops_min;
+		*hi = r->iops_max;
+		break;
+	case VOLUME_MIBS:
+		*lo = r->mibs_provisioned ? r->mibs_min : 0;
+		*hi = r->max_mibs;
+		break;
+	}
+}
+
+/* n's range for d: its type's row, else from 0 to the widest any row allows. */
+static void volume_range(const struct device_config *d, enum volume_number n, double *lo,
+			 double *hi)
+{
+	double row_lo = 0, row_hi = 0;
+	*lo = *hi = 0;
+	for (int t = 0; t < EBS_TYPE_COUNT; t++) {
+		const struct ebs_type_rules *r = ebs_type_rules((enum ebs_type)t);
+		if (d->has_type && r->type != d->type)
+			continue;
+		rule_limits(r, n, &row_lo, &row_hi);
+		if (d->has_type)
+			*lo = row_lo;
+		*hi = fmax(*hi, row_hi);
+	}
+}
+
+double config_volume_max(enum volume_number n)
+{
+	struct device_config any = { .has_type = false };
+	double lo, hi;
+	volume_range(&any, n, &lo, &hi);
+	return hi;
+}
+
+static int device_ranges(const struct device_config *d, size_t i, char *err, size_t errlen)
+{
+	const struct {
+		const char *name, *unit;
+		double v;
+		enum volume_number n;
+	} n[] = {
+		{ "size_gib", "GiB", d->size_gib, VOLUME_SIZE_GIB },
+		{ "iops", "IOPS", d->iops, VOLUME_IOPS },
+		{ "throughput_mibs", "MiB/s", d->throughput_mibs, VOLUME_MIBS },
+	};
+	for (size_t k = 0; k < sizeof(n) / sizeof(n[0]); k++) {
+		double lo = 0, hi = 0;
+		char key[48], value[32], range[64];
+		if (n[k].v == 0) /* not given: the device's size, the type's default */
+			continue;
+		volume_range(d, n[k].n, &lo, &hi);
+		if (n[k].v >= lo && n[k].v <= hi)
+			continue;
+		snprintf(key, sizeof(key), "devices[%zu].%s", i, n[k].name);
+		snprintf(value, sizeof(value), "%.15g", n[k].v);
+		snprintf(range, sizeof(range), "%g..%g %s for %s", lo, hi, n[k].unit,
+			 d->has_type ? ebs_type_rules(d->type)->name : "any EBS type");
+		return config_out_of_range(key, value, range, err, errlen);
+	}
+	return 0;
+}
+
 static int parse_devices(struct run_config *c, json_t *list, char *err, size_t errlen)
 {
 	size_t i;
@@ -93,6 +190,8 @@ static int parse_devices(struct run_config *c, json_t *list, char *err, size_t e
 		}
 		json_object_foreach(item, key,
 				    v) if (device_member(d, key, v, err, errlen)) return -1;
+		if (device_ranges(d, i, err, errlen))
+			return -1;
 		if (!d->path[0] == !d->volume_id[0]) {
 			snprintf(err, errlen,
 				 "config: devices[%zu] needs exactly one of 'path' and "
@@ -133,9 +232,19 @@ int config_prices_apply(struct ebs_prices *p, json_t *obj, unsigned *count, char
 	}
 	json_object_foreach(obj, key, v)
 	{
-		if (!json_is_number(v) || ebs_prices_set(p, key, json_number_value(v))) {
+		double usd = json_number_value(v); /* or an included amount */
+		if (!json_is_number(v) || ebs_prices_set(p, key, usd)) {
 			snprintf(err, errlen, "config: unknown price '%s' or not a number", key);
 			return -1;
+		}
+		bool included = strstr(key, "_included") != NULL;
+		if (!(usd >= 0 && usd <= (included ? CONFIG_INCLUDED_MAX : CONFIG_PRICE_MAX_USD))) {
+			char name[80], value[32];
+			snprintf(name, sizeof(name), "prices.%s", key);
+			snprintf(value, sizeof(value), "%.15g", usd);
+			return config_out_of_range(
+				name, value, included ? CONFIG_INCLUDED_RANGE : CONFIG_PRICE_RANGE,
+				err, errlen);
 		}
 		(*count)++;
 	}
@@ -188,15 +297,26 @@ static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *
 		return copy_string(v, key, c->ioengine, sizeof(c->ioengine), err, errlen);
 	if (!strcmp(key, "output_dir"))
 		return copy_string(v, key, c->output_dir, sizeof(c->output_dir), err, errlen);
-	if (!strcmp(key, "time_scale"))
-		return get_positive(v, key, &c->time_scale, err, errlen);
+	if (!strcmp(key, "time_scale")) {
+		if (get_positive(v, key, &c->time_scale, err, errlen))
+			return -1;
+		if (c->time_scale >= TIME_SCALE_MIN && c->time_scale <= TIME_SCALE_MAX)
+			return 0;
+		char value[32];
+		snprintf(value, sizeof(value), "%.15g", c->time_scale);
+		return config_out_of_range(key, value, TIME_SCALE_RANGE, err, errlen);
+	}
 	if (!strcmp(key, "test_size")) {
 		if (!json_is_string(v) || options_parse_size(json_string_value(v), &c->test_size) ||
 		    c->test_size == 0) {
 			snprintf(err, errlen, "config: 'test_size' must be a size such as \"8G\"");
 			return -1;
 		}
-		return 0;
+		if (c->test_size >= TEST_SIZE_MIN && c->test_size <= TEST_SIZE_MAX)
+			return 0;
+		char value[32];
+		snprintf(value, sizeof(value), "%" PRIu64 " bytes", c->test_size);
+		return config_out_of_range(key, value, TEST_SIZE_RANGE, err, errlen);
 	}
 	snprintf(err, errlen, "config: unknown key '%s'", key);
 	return -1;

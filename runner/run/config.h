@@ -11,7 +11,9 @@
  *     "upload": { "put": { "results.json": "https://...", ... } | "post": { ... },
  *                 "ca_file": "/etc/ebsbench/ca.pem", "max_retry_s": 120 } }   (see upload.h)
  *
- * Every key is optional; an unknown key is an error, as for fio options. */
+ * Every key is optional; an unknown key is an error, as for fio options, and
+ * so is a number outside its range (config.c states them; a volume's come
+ * from the EBS model's type table). */
 #ifndef EBSBENCH_CONFIG_H
 #define EBSBENCH_CONFIG_H
 
@@ -57,6 +59,29 @@ struct run_config {
 	char image_digest[96];
 	struct upload_config upload; /* mode UPLOAD_NONE: no "upload" key */
 };
+
+/* A phase's "runtime", in the benchmark's seconds (before time_scale): at
+ * most a week, so no planned duration overflows a nanosecond count. */
+#define CONFIG_RUNTIME_MAX_S 604800.0
+#define CONFIG_RUNTIME_RANGE "0..604800 s (a week)"
+/* A price override, USD per unit-month (AWS's are cents and fractions),
+ * or what a price includes ("gp3.iops_included": 3000), in IOPS or MiB/s. */
+#define CONFIG_PRICE_MAX_USD 1000.0
+#define CONFIG_PRICE_RANGE "0..1000 USD"
+#define CONFIG_INCLUDED_MAX 256000.0
+#define CONFIG_INCLUDED_RANGE "0..256000"
+
+/* A volume's numbers; config_volume_max is the most any EBS type allows
+ * for one (ebs_model.c's type table): what `recommend` may be asked for. */
+enum volume_number { VOLUME_SIZE_GIB, VOLUME_IOPS, VOLUME_MIBS };
+double config_volume_max(enum volume_number n);
+/* recommend's --p99-ms: at most a minute. */
+#define CONFIG_P99_MS_MAX 60000.0
+
+/* The one form of a range error: "config: 'KEY' is VALUE, outside RANGE"
+ * in err; returns -1. */
+int config_out_of_range(const char *key, const char *value, const char *range, char *err,
+			size_t errlen);
 
 void config_defaults(struct run_config *c);
 int config_from_json(struct run_config *c, json_t *root, char *err, size_t errlen);

@@ -124,6 +124,31 @@ write_counter() {
 	assert_equal "$(write_counter "$DEV")" "$before"
 }
 
+@test "exit 2: a number outside its range is one line naming the key, for run, --dry-run and presign --plan" {
+	local before
+	before=$(write_counter "$DEV")
+	# The config the run_config fuzzer found (tests/fuzz/corpus/run_config/
+	# huge-size-gib.json): presign's byte count of it overflowed.
+	jq -n --arg dev "$DEV" '{devices: [{path: $dev, type: "gp2", size_gib: 22222222100}],
+	  allow_destroy: [$dev], time_scale: 0.01, test_size: "16M", output_dir: "out"}' >cfg.json
+	local want="config: 'devices[0].size_gib' is 22222222100, outside 1..16384 GiB for gp2"
+	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	assert_failure 2
+	assert_equal "$stderr" "ebsbench run: $want"
+	run --separate-stderr "$EBSBENCH" run --config cfg.json --dry-run
+	assert_failure 2
+	assert_equal "$output" ""
+	assert_equal "$stderr" "ebsbench run: $want"
+	run --separate-stderr env AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=secret \
+		"$EBSBENCH" presign --bucket bkt --prefix p/ --region us-east-1 --expires 6h --plan cfg.json
+	assert_failure 2
+	assert_equal "$output" ""
+	[[ $stderr == *"$want" ]] || fail "presign: $stderr"
+	assert_equal "$(wc -l <<<"$stderr")" 1
+	[ ! -e out ]
+	assert_equal "$(write_counter "$DEV")" "$before"
+}
+
 # ---------------------------------------------------------------------------
 # report runs the analysis again (README "ebsbench run": Analysis).
 

@@ -160,6 +160,10 @@ pick() {
 	$SEED --iops 0|--iops needs a positive number, not '0'
 	$SEED --mibs 12x|--mibs needs a positive number, not '12x'
 	$SEED --p99-ms|--p99-ms needs a positive number, not ''
+	$SEED --iops 1e300|--iops is 1e300, outside 0..256000 IOPS
+	$SEED --mibs 4001|--mibs is 4001, outside 0..4000 MiB/s
+	$SEED --gib 65537|--gib is 65537, outside 0..65536 GiB
+	$SEED --p99-ms 60001|--p99-ms is 60001, outside 0..60000 ms
 	$SEED --fast|unknown option --fast
 	$SEED $SEED|one results directory or file, not two
 	--iops 3000|no results directory or results.json given

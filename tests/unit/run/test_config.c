@@ -287,5 +287,69 @@ static void test_load_file(struct checks *checks)
 	check_remove_tree(dir);
 }
 
+/* Every number the config carries, just outside its range, is one line
+ * naming the key, the value and the range (the EBS model's limits for a
+ * volume's), and just inside it is taken. */
+static void test_ranges(struct checks *checks)
+{
+	static const struct {
+		const char *doc, *message; /* message NULL: accepted */
+	} cases[] = {
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp2\", \"size_gib\": "
+		  "22222222100}]}",
+		  "config: 'devices[0].size_gib' is 22222222100, outside 1..16384 GiB for gp2" },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp2\", \"size_gib\": 16384}]}",
+		  NULL },
+		{ "{\"devices\": [{\"path\": \"/d\", \"size_gib\": 65537}]}",
+		  "config: 'devices[0].size_gib' is 65537, outside 0..65536 GiB for any EBS type" },
+		{ "{\"devices\": [{\"size_gib\": 124, \"type\": \"st1\", \"path\": \"/d\"}]}",
+		  "config: 'devices[0].size_gib' is 124, outside 125..16384 GiB for st1" },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp3\", \"iops\": 2999}]}",
+		  "config: 'devices[0].iops' is 2999, outside 3000..80000 IOPS for gp3" },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp3\", \"iops\": 80000}]}", NULL },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"io2\", \"iops\": 256001}]}",
+		  "config: 'devices[0].iops' is 256001, outside 100..256000 IOPS for io2" },
+		{ "{\"devices\": [{\"path\": \"/d\", \"iops\": 1e300}]}",
+		  "config: 'devices[0].iops' is 1e+300, outside 0..256000 IOPS for any EBS type" },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp3\", \"throughput_mibs\": "
+		  "124}]}",
+		  "config: 'devices[0].throughput_mibs' is 124, outside 125..2000 MiB/s for gp3" },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp2\", \"throughput_mibs\": "
+		  "251}]}",
+		  "config: 'devices[0].throughput_mibs' is 251, outside 0..250 MiB/s for gp2" },
+		{ "{\"devices\": [{\"path\": \"/a\"}, {\"path\": \"/b\", \"type\": \"sc1\", "
+		  "\"size_gib\": 1e9}]}",
+		  "config: 'devices[1].size_gib' is 1000000000, outside 125..16384 GiB for sc1" },
+		{ "{\"time_scale\": 9e-7}",
+		  "config: 'time_scale' is 9e-07, outside 0.000001..100" },
+		{ "{\"time_scale\": 1e308}",
+		  "config: 'time_scale' is 1e+308, outside 0.000001..100" },
+		{ "{\"time_scale\": 0.000001}", NULL },
+		{ "{\"time_scale\": 100}", NULL },
+		{ "{\"test_size\": \"4095\"}",
+		  "config: 'test_size' is 4095 bytes, outside 4 KiB..64 TiB" },
+		{ "{\"test_size\": \"65T\"}",
+		  "config: 'test_size' is 71468255805440 bytes, outside 4 KiB..64 TiB" },
+		{ "{\"test_size\": \"64T\"}", NULL },
+		{ "{\"prices\": {\"gp3.iops_month\": -0.005}}",
+		  "config: 'prices.gp3.iops_month' is -0.005, outside 0..1000 USD" },
+		{ "{\"prices\": {\"gp2.gib_month\": 1e30}}",
+		  "config: 'prices.gp2.gib_month' is 1e+30, outside 0..1000 USD" },
+		{ "{\"prices\": {\"gp2.gib_month\": 0}}", NULL },
+		{ "{\"prices\": {\"gp3.iops_included\": 3000}}", NULL },
+		{ "{\"prices\": {\"gp3.mibs_included\": 1e7}}",
+		  "config: 'prices.gp3.mibs_included' is 10000000, outside 0..256000" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run_config c;
+		char err[256];
+		int rc = config_of(&c, cases[i].doc, err, sizeof(err));
+		if (cases[i].message ? !CHECK(rc == -1 && !strcmp(err, cases[i].message))
+				     : !CHECK(rc == 0))
+			fprintf(stderr, "  case %zu: %s -> %d '%s'\n", i, cases[i].doc, rc, err);
+		config_free(&c);
+	}
+}
+
 CHECK_MAIN(test_defaults, test_every_key, test_sizes, test_strictness, test_device_limit,
-	   test_region_prices, test_prices_apply, test_load_file)
+	   test_region_prices, test_prices_apply, test_load_file, test_ranges)
