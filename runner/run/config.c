@@ -96,6 +96,14 @@ int config_out_of_range(const char *key, const char *value, const char *range, c
 	return -1;
 }
 
+int config_number_out_of_range(const char *key, double value, const char *range, char *err,
+			       size_t errlen)
+{
+	char text[32];
+	snprintf(text, sizeof(text), "%.15g", value);
+	return config_out_of_range(key, text, range, err, errlen);
+}
+
 /* A volume's numbers, each with its limits in a row of the type table. */
 static void rule_limits(const struct ebs_type_rules *r, enum volume_number n, double *lo,
 			double *hi)
@@ -155,17 +163,16 @@ static int device_ranges(const struct device_config *d, size_t i, char *err, siz
 	};
 	for (size_t k = 0; k < sizeof(n) / sizeof(n[0]); k++) {
 		double lo = 0, hi = 0;
-		char key[48], value[32], range[64];
+		char key[48], range[64];
 		if (n[k].v == 0) /* not given: the device's size, the type's default */
 			continue;
 		volume_range(d, n[k].n, &lo, &hi);
 		if (n[k].v >= lo && n[k].v <= hi)
 			continue;
 		snprintf(key, sizeof(key), "devices[%zu].%s", i, n[k].name);
-		snprintf(value, sizeof(value), "%.15g", n[k].v);
 		snprintf(range, sizeof(range), "%g..%g %s for %s", lo, hi, n[k].unit,
 			 d->has_type ? ebs_type_rules(d->type)->name : "any EBS type");
-		return config_out_of_range(key, value, range, err, errlen);
+		return config_number_out_of_range(key, n[k].v, range, err, errlen);
 	}
 	return 0;
 }
@@ -238,13 +245,12 @@ int config_prices_apply(struct ebs_prices *p, json_t *obj, unsigned *count, char
 			return -1;
 		}
 		bool included = strstr(key, "_included") != NULL;
-		if (!(usd >= 0 && usd <= (included ? CONFIG_INCLUDED_MAX : CONFIG_PRICE_MAX_USD))) {
-			char name[80], value[32];
+		double max = included ? config_volume_max(VOLUME_IOPS) : CONFIG_PRICE_MAX_USD;
+		if (!(usd >= 0 && usd <= max)) {
+			char name[80], range[32];
 			snprintf(name, sizeof(name), "prices.%s", key);
-			snprintf(value, sizeof(value), "%.15g", usd);
-			return config_out_of_range(
-				name, value, included ? CONFIG_INCLUDED_RANGE : CONFIG_PRICE_RANGE,
-				err, errlen);
+			snprintf(range, sizeof(range), "0..%g%s", max, included ? "" : " USD");
+			return config_number_out_of_range(name, usd, range, err, errlen);
 		}
 		(*count)++;
 	}
@@ -302,9 +308,8 @@ static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *
 			return -1;
 		if (c->time_scale >= TIME_SCALE_MIN && c->time_scale <= TIME_SCALE_MAX)
 			return 0;
-		char value[32];
-		snprintf(value, sizeof(value), "%.15g", c->time_scale);
-		return config_out_of_range(key, value, TIME_SCALE_RANGE, err, errlen);
+		return config_number_out_of_range(key, c->time_scale, TIME_SCALE_RANGE, err,
+						  errlen);
 	}
 	if (!strcmp(key, "test_size")) {
 		if (!json_is_string(v) || options_parse_size(json_string_value(v), &c->test_size) ||

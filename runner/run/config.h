@@ -65,11 +65,9 @@ struct run_config {
 #define CONFIG_RUNTIME_MAX_S 604800.0
 #define CONFIG_RUNTIME_RANGE "0..604800 s (a week)"
 /* A price override, USD per unit-month (AWS's are cents and fractions),
- * or what a price includes ("gp3.iops_included": 3000), in IOPS or MiB/s. */
+ * or what a price includes ("gp3.iops_included": 3000), in IOPS or MiB/s:
+ * at most the most IOPS any EBS type allows. */
 #define CONFIG_PRICE_MAX_USD 1000.0
-#define CONFIG_PRICE_RANGE "0..1000 USD"
-#define CONFIG_INCLUDED_MAX 256000.0
-#define CONFIG_INCLUDED_RANGE "0..256000"
 
 /* A volume's numbers; config_volume_max is the most any EBS type allows
  * for one (ebs_model.c's type table): what `recommend` may be asked for. */
@@ -82,6 +80,9 @@ double config_volume_max(enum volume_number n);
  * in err; returns -1. */
 int config_out_of_range(const char *key, const char *value, const char *range, char *err,
 			size_t errlen);
+/* The same for a plain number, written as %.15g. */
+int config_number_out_of_range(const char *key, double value, const char *range, char *err,
+			       size_t errlen);
 
 void config_defaults(struct run_config *c);
 int config_from_json(struct run_config *c, json_t *root, char *err, size_t errlen);

@@ -251,10 +251,10 @@ static int phase_entry(json_t *phases, size_t i, const char **name, json_t **ove
 		}
 		*runtime_s = json_number_value(runtime);
 		if (*runtime_s > CONFIG_RUNTIME_MAX_S) {
-			char key[40], value[32];
+			char key[40];
 			snprintf(key, sizeof(key), "phases[%zu].runtime", i);
-			snprintf(value, sizeof(value), "%.15g", *runtime_s);
-			return config_out_of_range(key, value, CONFIG_RUNTIME_RANGE, err, errlen);
+			return config_number_out_of_range(key, *runtime_s, CONFIG_RUNTIME_RANGE,
+							  err, errlen);
 		}
 		json_object_del(*overrides, "runtime");
 	}
