@@ -79,8 +79,7 @@ static void update_progress(struct job_loop *L, uint64_t now)
 		done = (double)elapsed / (double)total;
 	if (done > 1)
 		done = 1;
-	uint64_t eta = done > 0 ? (uint64_t)((double)elapsed * (1 - done) / done) : 0;
-	progress_update(&L->progress, now, ios, bytes, done, eta);
+	progress_update(&L->progress, now, ios, bytes, done, progress_eta_ns(elapsed, done));
 }
 
 /* Checks the clock-driven transitions once per loop turn. */

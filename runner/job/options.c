@@ -223,7 +223,8 @@ struct option_spec {
 	const char *name;
 	enum value_kind kind;
 	size_t field; /* offsetof into struct job_options */
-	size_t cap;   /* VALUE_TEXT: buffer size; VALUE_UINT: maximum */
+	uint64_t cap; /* VALUE_TEXT: buffer size; VALUE_UINT, _SIZE, _DURATION: maximum
+		       * (0 for a size: any 64-bit number) */
 	int (*custom)(struct job_options *o, const char *value);
 	const char *expects; /* for the error message; NULL: the engine names */
 };
@@ -238,8 +239,10 @@ struct option_spec {
 static const struct option_spec option_table[] = {
 	TEXT("name", name),
 	TEXT("filename", filename),
-	{ "size", VALUE_SIZE, FIELD(size), 0, NULL, "a size such as 8G" },
-	{ "offset", VALUE_SIZE, FIELD(offset), 0, NULL, "a size such as 1M" },
+	{ "size", VALUE_SIZE, FIELD(size), OPTIONS_MAX_SIZE, NULL,
+	  "a size such as 8G, at most 1E" },
+	{ "offset", VALUE_SIZE, FIELD(offset), OPTIONS_MAX_SIZE, NULL,
+	  "a size such as 1M, at most 1E" },
 	{ "rw", VALUE_CUSTOM, 0, 0, options_set_rw,
 	  "read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite or "
 	  "randtrimwrite" },
@@ -248,8 +251,10 @@ static const struct option_spec option_table[] = {
 	{ "iodepth", VALUE_UINT, FIELD(iodepth), 4096, NULL, "a queue depth 1-4096" },
 	{ "iodepth_batch_submit", VALUE_UINT, FIELD(iodepth_batch), 4096, NULL,
 	  "a number of I/Os per submit 0-4096 (0: iodepth)" },
-	{ "runtime", VALUE_DURATION, FIELD(runtime_ns), 0, NULL, "a duration such as 60 or 10m" },
-	{ "ramp_time", VALUE_DURATION, FIELD(ramp_ns), 0, NULL, "a duration such as 5 or 500ms" },
+	{ "runtime", VALUE_DURATION, FIELD(runtime_ns), OPTIONS_MAX_DURATION_NS, NULL,
+	  "a duration such as 60 or 10m, at most 3650d" },
+	{ "ramp_time", VALUE_DURATION, FIELD(ramp_ns), OPTIONS_MAX_DURATION_NS, NULL,
+	  "a duration such as 5 or 500ms, at most 3650d" },
 	{ "time_based", VALUE_BOOL, FIELD(time_based), 0, NULL, "0 or 1" },
 	{ "ioengine", VALUE_CUSTOM, 0, 0, set_engine, NULL }, /* the registry names them */
 	{ "direct", VALUE_BOOL, FIELD(direct), 0, NULL, "0 or 1" },
@@ -338,9 +343,9 @@ static int apply_value(struct job_options *o, const struct option_spec *spec, co
 	uint64_t n;
 	switch (spec->kind) {
 	case VALUE_TEXT:
-		return value ? copy_text(field, spec->cap, value) : -1;
+		return value ? copy_text(field, (size_t)spec->cap, value) : -1;
 	case VALUE_SIZE:
-		if (!value || options_parse_size(value, &n))
+		if (!value || options_parse_size(value, &n) || (spec->cap && n > spec->cap))
 			return -1;
 		if (spec->field == FIELD(bs)) {
 			if (n == 0 || n > (64u << 20))
@@ -351,7 +356,7 @@ static int apply_value(struct job_options *o, const struct option_spec *spec, co
 		}
 		return 0;
 	case VALUE_DURATION:
-		if (!value || options_parse_duration_ns(value, &n))
+		if (!value || options_parse_duration_ns(value, &n) || n > spec->cap)
 			return -1;
 		memcpy(field, &n, sizeof(n));
 		return 0;

@@ -17,6 +17,11 @@
 #define OPTIONS_PATH_MAX 4096
 /* Most clones one job may ask for with numjobs. */
 #define OPTIONS_MAX_NUMJOBS 256
+/* Largest size or offset: 1 EiB, so offset + size and a byte count of a
+ * region never wrap, and the longest runtime or ramp_time: ten years, so
+ * a start time plus both never does. */
+#define OPTIONS_MAX_SIZE (1ull << 60)
+#define OPTIONS_MAX_DURATION_NS (3650ull * 86400 * 1000000000)
 
 /* fio's rw values; the trims discard blocks (BLKDISCARD, or a punched
  * hole in a file), trimwrite and randtrimwrite write each block right

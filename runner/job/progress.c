@@ -48,6 +48,14 @@ void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t
 	p->next_ns = now_ns + p->interval_ns;
 }
 
+uint64_t progress_eta_ns(uint64_t elapsed_ns, double fraction_done)
+{
+	if (!(fraction_done > 0))
+		return 0;
+	double left = (double)elapsed_ns * (1 - fraction_done) / fraction_done;
+	return left < (double)PROGRESS_ETA_MAX_NS ? (uint64_t)left : PROGRESS_ETA_MAX_NS;
+}
+
 void progress_finish(struct progress *p)
 {
 	if (p->live && p->drawn)

@@ -27,4 +27,11 @@ void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t
 		     double fraction_done, uint64_t eta_ns);
 void progress_finish(struct progress *p);
 
+/* The longest ETA shown: a year. */
+#define PROGRESS_ETA_MAX_NS (365ull * 86400 * 1000000000)
+/* The time left when fraction_done (in (0,1]) took elapsed_ns: early on
+ * the quotient can pass what uint64_t holds, and it stops at
+ * PROGRESS_ETA_MAX_NS; 0 when nothing is done yet. */
+uint64_t progress_eta_ns(uint64_t elapsed_ns, double fraction_done);
+
 #endif

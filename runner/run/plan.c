@@ -213,13 +213,22 @@ static int hist_log_step(struct plan_step *s, const char *label, unsigned log_ms
 		       : 0;
 }
 
+/* A pass over bytes of d at its baseline throughput (100 MiB/s when the
+ * model has none). */
+static uint64_t pass_ns(uint64_t bytes, const struct run_device *d)
+{
+	double mibs = d->randread.baseline_mibs > 0 ? d->randread.baseline_mibs : 100.0;
+	return (uint64_t)((double)bytes / (mibs * 1048576.0) * 1e9);
+}
+
 uint64_t plan_step_estimate_ns(const struct plan_step *s, const struct run_device *d)
 {
 	const struct job_options *o = &s->job;
 	if (o->time_based)
 		return o->ramp_ns + o->runtime_ns;
-	double mibs = d->randread.baseline_mibs > 0 ? d->randread.baseline_mibs : 100.0;
-	return (uint64_t)((double)o->size / (mibs * 1048576.0) * 1e9) + o->ramp_ns;
+	/* A pass covers what the device has at most, whatever size says. */
+	uint64_t bytes = o->size && o->size < d->info.size_bytes ? o->size : d->info.size_bytes;
+	return pass_ns(bytes, d) + o->ramp_ns;
 }
 
 /* The config's "phases" entry i: a reference phase by name, adjusted, or a new
@@ -279,9 +288,14 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 	    hist_log_step(s, dev->label, p->log_avg_msec, err, errlen))
 		return -1;
 	s->planned_ns = plan_step_estimate_ns(s, dev);
-	p->total_ns += s->planned_ns;
+	plan_add_time(p, s->planned_ns);
 	p->writes |= options_rw_changes_data(s->job.rw); /* trims destroy data too */
 	return 0;
+}
+
+void plan_add_time(struct plan *p, uint64_t ns)
+{
+	p->total_ns = ns > UINT64_MAX - p->total_ns ? UINT64_MAX : p->total_ns + ns;
 }
 
 int plan_reserve(struct plan *p, size_t more, char *err, size_t errlen)

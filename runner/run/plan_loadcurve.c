@@ -150,7 +150,7 @@ static int loadcurve_step(struct plan *p, const struct phase_template *t, json_t
 	s->planned_ns = plan_step_estimate_ns(s, &devices[di]);
 	if (load->bursting && load->above_sustained) /* room for its lead-in */
 		s->planned_ns += (uint64_t)(LOADCURVE_RAMP_MAX_S * 1e9);
-	p->total_ns += s->planned_ns;
+	plan_add_time(p, s->planned_ns);
 	return 0;
 }
 

@@ -17,6 +17,10 @@ int plan_step_job(struct plan_step *s, const struct phase_template *t, json_t *o
 		  unsigned log_msec, char *err, size_t errlen);
 /* The step's expected length, for ETAs and URL expiry checks. */
 uint64_t plan_step_estimate_ns(const struct plan_step *s, const struct run_device *d);
+/* ns into the plan's total, which stops at UINT64_MAX (584 years) rather
+ * than wrap to minutes: sixteen phases of 700 days on sixteen devices pass
+ * it, and the URL expiry check must see them. */
+void plan_add_time(struct plan *p, uint64_t ns);
 /* Room for `more` steps after the ones planned; -1 with a reason. */
 int plan_reserve(struct plan *p, size_t more, char *err, size_t errlen);
 

@@ -68,6 +68,31 @@ static void test_units(struct checks *checks)
 	CHECK(options_parse_duration_ns("1y", &v) < 0);
 }
 
+/* Sizes and offsets up to 1 EiB, runtime and ramp_time up to ten years: so
+ * offset + size, and a start time plus ramp and runtime, never wrap. */
+static void test_limits(struct checks *checks)
+{
+	struct job_options o;
+	char err[256];
+	char *ok[] = { "--name=a", "--size=1024p", "--offset=1024p", "--runtime=3650d",
+		       "--ramp_time=87600h" };
+	CHECK(parse(&o, err, 5, ok) == 0);
+	CHECK_EQ_U64(o.size, OPTIONS_MAX_SIZE);
+	CHECK_EQ_U64(o.runtime_ns, OPTIONS_MAX_DURATION_NS);
+	CHECK_EQ_U64(o.ramp_ns, OPTIONS_MAX_DURATION_NS);
+	const char *too_big[][2] = { { "--size=1025p", "'size'" },
+				     { "--offset=2048p", "'offset'" },
+				     { "--runtime=3651d", "'runtime'" },
+				     { "--ramp_time=18446744073s", "'ramp_time'" } };
+	for (size_t i = 0; i < sizeof(too_big) / sizeof(too_big[0]); i++) {
+		char *argv[] = { "--name=a", (char *)too_big[i][0] };
+		err[0] = '\0';
+		CHECK(parse(&o, err, 2, argv) < 0);
+		if (!CHECK(strstr(err, too_big[i][1]) && strstr(err, "at most")))
+			fprintf(stderr, "error for %s was: %s\n", too_big[i][0], err);
+	}
+}
+
 static void expect_error(struct checks *checks, const char *word, const char *needle)
 {
 	struct job_options o;
@@ -298,4 +323,5 @@ static void test_bssplit(struct checks *checks)
 
 CHECK_MAIN(test_benchmark_command, test_units, test_errors_name_the_option,
 	   test_second_job_is_refused, test_validate, test_percentile_list,
-	   test_json_job_uses_the_same_table, test_fio_script_options, test_cmdprio, test_bssplit)
+	   test_json_job_uses_the_same_table, test_fio_script_options, test_cmdprio, test_bssplit,
+	   test_limits)

@@ -59,4 +59,15 @@ static void test_eta_minutes_and_seconds_padded(struct checks *checks)
 	capture_close(&c);
 }
 
-CHECK_MAIN(test_plain_line_with_eta, test_eta_minutes_and_seconds_padded)
+/* 10 s for a billionth of a billionth of the region: the quotient is
+ * 10^25 ns, past what uint64_t holds (a cast of it is undefined). */
+static void test_eta_stops_at_a_year(struct checks *checks)
+{
+	CHECK_EQ_U64(progress_eta_ns(10 * SEC, 0.25), 30 * SEC);
+	CHECK_EQ_U64(progress_eta_ns(10 * SEC, 1.0), 0);
+	CHECK_EQ_U64(progress_eta_ns(10 * SEC, 0.0), 0);
+	CHECK_EQ_U64(progress_eta_ns(10 * SEC, 1e-18), PROGRESS_ETA_MAX_NS);
+	CHECK_EQ_U64(progress_eta_ns(UINT64_MAX, 0.5), PROGRESS_ETA_MAX_NS);
+}
+
+CHECK_MAIN(test_plain_line_with_eta, test_eta_minutes_and_seconds_padded, test_eta_stops_at_a_year)

@@ -337,6 +337,39 @@ static void test_phase_limit(struct checks *checks)
 	CHECK(strstr(err, "more than 16 phases") != NULL);
 }
 
+/* Sixteen phases with ten years of ramp_time each on sixteen devices: 2,560
+ * years, past what a uint64_t of ns holds (584).  The total stops there, so
+ * the URL expiry check sees a plan that never ends, not one that wrapped
+ * to a few years. */
+static void test_total_saturates(struct checks *checks)
+{
+	struct discovered_device found[CONFIG_MAX_DEVICES];
+	struct run_device devices[CONFIG_MAX_DEVICES];
+	char doc[8192] = "{\"devices\": [", err[256];
+	struct plan p;
+
+	for (int i = 0; i < CONFIG_MAX_DEVICES; i++) {
+		char name[16], entry[64];
+		snprintf(name, sizeof(name), "nvme%dn1", i + 1);
+		found[i] = plan_fixture_volume(name, 100 * GIB);
+		snprintf(entry, sizeof(entry), "%s{\"path\": \"/dev/%s\"}", i ? ", " : "", name);
+		strcat(doc, entry);
+	}
+	strcat(doc, "], \"phases\": [");
+	for (int i = 0; i < PLAN_MAX_PHASES; i++)
+		strcat(doc, i ? ", {\"phase\": \"lat\", \"ramp_time\": \"3650d\"}"
+			      : "{\"phase\": \"lat\", \"ramp_time\": \"3650d\"}");
+	strcat(doc, "]}");
+	if (!CHECK(plan_fixture_build(&p, doc, found, CONFIG_MAX_DEVICES, devices, err,
+				      sizeof(err)) == 0)) {
+		fprintf(stderr, "  %s\n", err);
+		return;
+	}
+	CHECK_EQ_U64(p.count, CONFIG_MAX_DEVICES * PLAN_MAX_PHASES);
+	CHECK_EQ_U64(p.total_ns, UINT64_MAX);
+	plan_free(&p);
+}
+
 CHECK_MAIN(test_gp2_gp3_sequence, test_randread_follows_the_burst, test_time_scale,
 	   test_region_size, test_phases_override, test_read_only, test_bad_phases,
-	   test_phase_limit)
+	   test_phase_limit, test_total_saturates)
