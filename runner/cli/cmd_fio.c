@@ -23,6 +23,8 @@ static const char usage_head[] =
 static const char usage_tail[] =
 	"\n"
 	"  --direct --norandommap --randrepeat --randseed --group_reporting\n"
+	"  --allow_destroy=1 (not fio's: a job writing a block device first reads all it\n"
+	"  may overwrite and runs only on zeros or ebsbench's own data; this skips that)\n"
 	"  --numjobs=N --stonewall|--wait_for_previous (options before the first --name\n"
 	"  apply to every job; a job file's [global] to the jobs after it)\n"
 	"  --output-format=normal|json|json+|terse[,...] --output=FILE --percentile_list=A:B:...\n"
@@ -32,7 +34,9 @@ static const char usage_tail[] =
 	"  --idle-prof=system|percpu --max-jobs --thread --verify=0\n"
 	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
 	"  --write_hist_log=P --log_hist_msec=MS --log_hist_coarseness=0-6\n"
-	"Results go to stdout (or --output); progress and errors to stderr.\n";
+	"Results go to stdout (or --output); progress and errors to stderr.\n"
+	"Exit: 0 ok, 1 a job failed, 2 usage, 3 refused to write a block device holding\n"
+	"data (nothing written), 5 a signal cut it short.\n";
 
 /* The reports fio prints: a job each, or with group_reporting (set on a
  * group's first job) one per group, its jobs' stats merged into merged[]. */
@@ -137,8 +141,12 @@ static int run_status(const struct job_list *l, const struct jobs_result *res,
 static int run_jobs(const struct job_list *l, const volatile sig_atomic_t *stop)
 {
 	struct jobs_result res;
-	char err[512];
+	char err[1024];
 	int code = 1;
+	if (jobs_read_first(l, stop, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench fio: %s\n", err);
+		return stop && *stop ? 5 : 3;
+	}
 	if (jobs_run(&res, l, stop, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench fio: %s\n", err);
 	} else {

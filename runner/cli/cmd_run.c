@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,9 @@ static const char usage[] =
 	"usage: ebsbench run --config FILE|- [--out DIR] [--dry-run] [--plan sweep]\n"
 	"Runs the EKS gp2/gp3 benchmark sequence on the configured (or discovered) EBS volumes,\n"
 	"one device at a time, and writes results.json, fio-format IOPS logs, summary.md and\n"
-	"SVG charts to DIR.  --dry-run prints the plan and touches no device.\n"
+	"SVG charts to DIR.  Before its first write it reads all it will overwrite, and writes\n"
+	"only over zeros and ebsbench's own data.  --dry-run prints the plan (and how much is\n"
+	"read first) and touches no device.\n"
 	"--plan sweep runs the dd/hdparm block-size sweep (O_DIRECT writes of 16k..1M, then\n"
 	"2M reads, one I/O at a time) in place of the config's phases.\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
@@ -237,6 +240,30 @@ static json_t *results_start(const struct run_state *st)
 			 "devices", devices, "phases", json_array());
 }
 
+/* What the run reads before its first write, as --dry-run shows it: a
+ * line each on stderr, and the plan's "read_first". */
+static json_t *read_first_json(const struct run_state *st)
+{
+	json_t *reads = json_array();
+	for (size_t i = 0; i < st->device_count; i++) {
+		const struct plan_read_first *r = &st->plan.read_first[i];
+		const struct run_device *d = &st->devices[i];
+		if (!r->length)
+			continue;
+		fprintf(stderr,
+			"ebsbench run: before its first write the run reads %.1f MiB of %s (%s) "
+			"from byte %" PRIu64 ", and writes only if they hold zeros or ebsbench's "
+			"own data\n",
+			(double)r->length / 1048576.0, d->info.dev_path, d->label, r->offset);
+		json_array_append_new(reads,
+				      json_pack("{sssssIsIsf}", "device", d->label, "path",
+						d->info.dev_path, "offset", (json_int_t)r->offset,
+						"bytes", (json_int_t)r->length, "planned_s",
+						(double)r->planned_ns / 1e9));
+	}
+	return reads;
+}
+
 static void print_plan(FILE *out, const struct run_state *st)
 {
 	json_t *steps = json_array();
@@ -261,9 +288,9 @@ static void print_plan(FILE *out, const struct run_state *st)
 			json_object_set_new(json_array_get(steps, i), "load",
 					    plan_load_json(&s->load, NAN));
 	}
-	json_t *doc = json_pack("{sOsfsbso}", "devices", json_object_get(st->results, "devices"),
+	json_t *doc = json_pack("{sOsfsbsoso}", "devices", json_object_get(st->results, "devices"),
 				"planned_s", (double)st->plan.total_ns / 1e9, "writes",
-				st->plan.writes, "steps", steps);
+				st->plan.writes, "read_first", read_first_json(st), "steps", steps);
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', out);
 	json_decref(doc);
@@ -371,6 +398,20 @@ static int make_out_dir(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/* The second look before the first write (run_devices_read_first):
+ * returns 0 to go on, 3 when a device holds data.  A signal that ends the
+ * reading goes on to save results with no phase run. */
+static int read_first(struct run_state *st, const volatile sig_atomic_t *stop)
+{
+	char err[1024];
+	if (!st->plan.writes || !run_devices_read_first(&st->plan, st->devices, st->device_count,
+							json_object_get(st->results, "devices"),
+							stop, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "ebsbench run: %s\n", err);
+	return stop && *stop ? 0 : 3;
+}
+
 static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
 {
 	char err[512];
@@ -455,11 +496,14 @@ int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 		code = 2;
 	} else {
 		print_notes(st);
-		code = execute(st, stop);
-		int end = finish(st, stop && *stop);
-		/* A failed phase says more than a failed upload. */
-		if (end == 1 || (end && !code))
-			code = end;
+		code = read_first(st, stop);
+		if (code == 0) {
+			code = execute(st, stop);
+			int end = finish(st, stop && *stop);
+			/* A failed phase says more than a failed upload. */
+			if (end == 1 || (end && !code))
+				code = end;
+		}
 	}
 	upload_free(&st->up);
 	json_decref(st->results);

@@ -75,12 +75,29 @@ static int libblkid_probe(int fd, struct blkdev_contents *c)
 	return rc == -1 ? -EIO : 0;
 }
 
+/* Words OR-ed together with no early exit, which compilers vectorise: a
+ * region read scans gigabytes, and a byte loop (musl's memcmp is one)
+ * would cost seconds of CPU for each. */
 static bool zeros(const uint8_t *p, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (p[i])
-			return false;
-	return true;
+	uint64_t any = 0, word;
+	size_t i = 0;
+	for (; i + sizeof(word) <= len; i += sizeof(word)) {
+		memcpy(&word, p + i, sizeof(word));
+		any |= word;
+	}
+	for (; i < len; i++)
+		any |= p[i];
+	return any == 0;
+}
+
+/* Areas may come in any order (a region read keeps several reads in
+ * flight): c keeps the lowest offset. */
+static void note_unrecognised(struct blkdev_contents *c, uint64_t at)
+{
+	if (!c->unrecognised || at < c->unrecognised_at)
+		c->unrecognised_at = at;
+	c->unrecognised = true;
 }
 
 void blkdev_scan_area(const uint8_t *buf, size_t len, uint64_t at, struct blkdev_contents *c)
@@ -93,17 +110,12 @@ void blkdev_scan_area(const uint8_t *buf, size_t len, uint64_t at, struct blkdev
 			c->ebsbench_data = true;
 			continue;
 		}
-		if (!c->unrecognised) {
-			c->unrecognised = true;
-			c->unrecognised_at = at + i;
-		}
+		note_unrecognised(c, at + i);
 	}
 	/* A tail shorter than a sector (odd-sized image files). */
 	size_t whole = len - len % DATA_MARK_SECTOR;
-	if (!zeros(buf + whole, len - whole) && !c->unrecognised) {
-		c->unrecognised = true;
-		c->unrecognised_at = at + whole;
-	}
+	if (!zeros(buf + whole, len - whole))
+		note_unrecognised(c, at + whole);
 }
 
 size_t blkdev_scan_areas(uint64_t size, uint64_t *off, size_t *len)

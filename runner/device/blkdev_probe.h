@@ -48,7 +48,9 @@ void blkdev_contents_describe(const struct blkdev_contents *c, char *buf, size_t
 
 /* The scan of one area read from byte offset at of the device: each
  * DATA_MARK_SECTOR-byte sector is zeros, marked by ebsbench, or
- * unrecognised (the first recorded in c).  Pure, for tests. */
+ * unrecognised (the lowest offset of all areas scanned into c is kept,
+ * whatever their order).  Pure; the probe's and a region read's
+ * (job/read_first.h). */
 void blkdev_scan_area(const uint8_t *buf, size_t len, uint64_t at, struct blkdev_contents *c);
 
 /* The areas the scan reads on a device of size bytes: the two ends, then

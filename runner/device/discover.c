@@ -409,7 +409,7 @@ static bool listed(const struct discovered_device *d, const char *entry)
 	       strcmp(vol, d->volume_id) == 0;
 }
 
-static bool allowed(const struct discovered_device *d, const char *const *allow, size_t n)
+bool discover_allows_destroy(const struct discovered_device *d, const char *const *allow, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (allow[i] && listed(d, allow[i]))
@@ -464,7 +464,7 @@ int discover_blocker(const struct discovered_device *d, const char *const *allow
 			      "cannot read it to check for existing data: %s",
 			      strerror(-d->probe_status));
 	if ((blkdev_contents_found(&d->contents) || d->partitions) &&
-	    !allowed(d, allow_destroy, n)) {
+	    !discover_allows_destroy(d, allow_destroy, n)) {
 		char data[256];
 		describe_data(d, data, sizeof(data));
 		return refuse(DISCOVER_REFUSE_HAS_DATA, what, len, "holds %s", data);

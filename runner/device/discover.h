@@ -88,6 +88,11 @@ void discover_device_name(const struct discovered_device *d, char *out, size_t l
 int discover_blocker(const struct discovered_device *d, const char *const *allow_destroy, size_t n,
 		     char *what, size_t len);
 
+/* Whether allow_destroy (n entries: volume ids, "vol..." serials, /dev
+ * paths) names d: its data may be overwritten. */
+bool discover_allows_destroy(const struct discovered_device *d, const char *const *allow_destroy,
+			     size_t n);
+
 /* Whether a write plan may run on d.  allow_destroy lists volume ids
  * ("vol-..." or the serial form "vol...") and /dev paths whose data may be
  * overwritten; it never overrides SYSTEM, MOUNTED, HELD or UNREADABLE.

@@ -257,7 +257,13 @@ static void preset_prios(const struct job_options *o, struct job_stats *s)
 int job_run(const struct job_options *o, const struct target *t, struct iolog *logs,
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen)
 {
-	struct job_loop L = { .o = o, .t = t, .s = s, .logs = logs, .err = err, .errlen = errlen };
+	struct job_loop L = { .o = o,
+			      .t = t,
+			      .s = s,
+			      .logs = logs,
+			      .check_reads = ctx->check_reads,
+			      .err = err,
+			      .errlen = errlen };
 	struct timespec wall;
 	uint64_t seed = o->randrepeat ? o->randseed : clock_now_ns();
 

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "device/device.h"
 #include "job/iolog.h"
 #include "job/options.h"
 #include "stats/stats.h"
@@ -21,6 +22,10 @@ struct job_context {
 	const char *label;
 	/* Planned time after this job, so progress shows the whole run's ETA. */
 	uint64_t remaining_after_ns;
+	/* NULL, or: every read's data is scanned into it as the write guard
+	 * scans a device (blkdev_scan_area), and the job stops at the first
+	 * sector that is neither zeros nor ebsbench's own (read_first.h). */
+	struct blkdev_contents *check_reads;
 };
 
 /* Returns 0 when the job ran (an I/O error is reported in s->error and
@@ -32,6 +37,7 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 #include "job/jobfile.h"
 #include "job/jobs.h"
 #include "job/options_json.h"
+#include "job/read_first.h"
 #include "job/window.h"
 
 #endif

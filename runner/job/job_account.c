@@ -53,6 +53,16 @@ static void account_latencies(struct job_loop *L, struct direction_stats *d,
 	}
 }
 
+/* A read of a checked job (job_context.check_reads): its data scanned as
+ * the write guard scans a device; the job stops at a sector that is
+ * neither zeros nor ebsbench's. */
+static void check_read(struct job_loop *L, const struct io_unit *u)
+{
+	blkdev_scan_area(u->buf, (size_t)u->result, u->offset, L->check_reads);
+	if (L->check_reads->unrecognised)
+		L->stopping = true;
+}
+
 void job_account(struct job_loop *L, struct io_unit *u, uint64_t reaped)
 {
 	/* An I/O the engine completed itself ended then, not at the reap. */
@@ -61,6 +71,8 @@ void job_account(struct job_loop *L, struct io_unit *u, uint64_t reaped)
 		L->sync_inflight = false;
 	if (u->result < 0)
 		return record_error(L, u);
+	if (L->check_reads && u->ddir == DDIR_READ)
+		check_read(L, u);
 	if (!L->measuring)
 		return;
 	if (u->ddir >= DDIR_COUNT)

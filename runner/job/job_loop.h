@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "device/device.h"
 #include "engine/engine.h"
 #include "job/iolog.h"
 #include "job/offsets.h"
@@ -57,6 +58,7 @@ struct job_loop {
 	bool write_trimmed;
 	uint64_t trimmed_offset;
 	uint32_t trimmed_length;
+	struct blkdev_contents *check_reads; /* job_context's */
 	struct rusage usage_start;
 	struct disk_sample disk_start;
 	char *err;

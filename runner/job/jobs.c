@@ -254,6 +254,50 @@ int jobs_run(struct jobs_result *r, const struct job_list *l, const volatile sig
 	return 0;
 }
 
+/* Whether an earlier job of l writes the same region of the same device
+ * as job i (numjobs clones do): it is read once. */
+static bool read_before(const struct job_list *l, unsigned i)
+{
+	const struct job_options *o = &l->jobs[i].o;
+	for (unsigned k = 0; k < i; k++) {
+		const struct job_options *e = &l->jobs[k].o;
+		if (!e->allow_destroy && !e->ioengine->diskless && options_rw_changes_data(e->rw) &&
+		    !strcmp(e->filename, o->filename) && e->offset == o->offset &&
+		    e->size == o->size && options_min_bs(e) == options_min_bs(o))
+			return true;
+	}
+	return false;
+}
+
+int jobs_read_first(const struct job_list *l, const volatile sig_atomic_t *stop, char *why,
+		    size_t len)
+{
+	for (unsigned i = 0; i < l->count && !(stop && *stop); i++) {
+		const struct job_options *o = &l->jobs[i].o;
+		char label[192], err[512];
+		struct read_first r;
+		if (read_before(l, i))
+			continue;
+		snprintf(label, sizeof(label), "[read first] %.40s on %.100s", o->name,
+			 o->filename);
+		struct job_context ctx = { .stop = stop, .label = label };
+		if (read_first_job(&r, o, &ctx, err, sizeof(err))) {
+			snprintf(why, len, "refusing to write: cannot check %s for data: %s",
+				 o->filename, err);
+			return -1;
+		}
+		if (r.length && !read_first_clean(&r)) {
+			char what[256];
+			read_first_describe(&r, what, sizeof(what));
+			snprintf(why, len,
+				 "refusing to write: %s: %s; allow_destroy=1 overwrites it",
+				 o->filename, what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void jobs_result_free(struct jobs_result *r)
 {
 	for (unsigned i = 0; r->outcomes && i < r->count; i++)

@@ -35,6 +35,14 @@ int jobs_run(struct jobs_result *r, const struct job_list *l, const volatile sig
 	     char *err, size_t errlen);
 void jobs_result_free(struct jobs_result *r);
 
+/* Before any job of l runs: the region of each job that writes a block
+ * device, unless it says allow_destroy=1, read whole (read_first.h), each
+ * region once.  Returns 0 when every one held only zeros and ebsbench's
+ * own data, or -1 with a one-line refusal in why naming the device and the
+ * byte (or why it could not be read, or that stop ended the reading). */
+int jobs_read_first(const struct job_list *l, const volatile sig_atomic_t *stop, char *why,
+		    size_t len);
+
 /* fio's sum_thread_stats over a group, for group_reporting: the n jobs'
  * I/O added up, histograms merged exactly, latency moments combined, window
  * samples summed (the group's bandwidth is its jobs' together), the runtime

@@ -258,6 +258,7 @@ static const struct option_spec option_table[] = {
 	{ "time_based", VALUE_BOOL, FIELD(time_based), 0, NULL, "0 or 1" },
 	{ "ioengine", VALUE_CUSTOM, 0, 0, set_engine, NULL }, /* the registry names them */
 	{ "direct", VALUE_BOOL, FIELD(direct), 0, NULL, "0 or 1" },
+	{ "allow_destroy", VALUE_BOOL, FIELD(allow_destroy), 0, NULL, "0 or 1" },
 	{ "group_reporting", VALUE_BOOL, FIELD(group_reporting), 0, NULL, "0 or 1" },
 	{ "stonewall", VALUE_BOOL, FIELD(stonewall), 0, NULL, "0 or 1" },
 	{ "numjobs", VALUE_UINT, FIELD(numjobs), OPTIONS_MAX_NUMJOBS, NULL,

@@ -88,6 +88,10 @@ struct job_options {
 	bool time_based;
 	const struct engine_ops *ioengine; /* from the engine registry */
 	bool direct;
+	/* Not fio's: a job that writes a block device first reads all it may
+	 * overwrite, and runs only on zeros and ebsbench's own data
+	 * (read_first.h); allow_destroy=1 writes whatever the device holds. */
+	bool allow_destroy;
 	bool group_reporting;
 	bool stonewall;	  /* stonewall, wait_for_previous: wait for the jobs before */
 	unsigned numjobs; /* clones of this job, run together (only `ebsbench fio`) */

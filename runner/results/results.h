@@ -14,9 +14,10 @@
  *    was written).
  * 2: phases[].load on a loadcurve step ({"percent": 25, "offered_iops":
  *    750, "on_burst": false}) and the sweep's phases.
+ * 3: devices[].read_first, what the run read before its first write.
  *
  * {
- *   "schema": 2,
+ *   "schema": 3,
  *   "ebsbench": { "version": "0.1.0", "build_id": "sha256 of the binary", "image_digest": null },
  *   "environment": { "instance_type": "m5.xlarge" | null, "instance_id": ..., "zone": ...,
  *                    "kernel": "6.1.0", "hostname": ..., "started": "ISO 8601 UTC",
@@ -32,7 +33,12 @@
  *       "size_bytes": N, "logical_block_size": 512,
  *       "volume": { "type": "gp2", "size_gib": 100, "iops": 300, "throughput_mibs": 128,
  *                   "assumed": ["type", "iops", ...] },   facts not given in the config
- *       "instance_limits": { ... } | null
+ *       "instance_limits": { ... } | null,
+ *       "read_first": { "offset": 0, "bytes": N, "bytes_read": N, "seconds": 1.2,
+ *                       "found": "zeros" | "ebsbench data" | "unrecognised data" }
+ *                                         the region the writes reach, read whole before the
+ *                                         first (job/read_first.h); absent when nothing was
+ *                                         read: a read-only plan, or allow_destroy names it
  *   } ],
  *   "phases": [ {                         in the order they ran
  *       "phase": "randread", "device": "gp2",   the sweep's steps are all "sweep"
@@ -123,7 +129,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#define RESULTS_SCHEMA 2
+#define RESULTS_SCHEMA 3
 #define RESULTS_SCHEMA_OLDEST 1
 #define RESULTS_FILE "results.json"
 /* The block-size sweep's steps: "phase": "sweep", told apart by rw and bs. */

@@ -395,6 +395,13 @@ int config_load_file(struct run_config *c, const char *path, char *err, size_t e
 	return rc;
 }
 
+size_t config_allow_list(const struct run_config *c, const char *list[CONFIG_MAX_ALLOW])
+{
+	for (size_t i = 0; i < c->allow_count; i++)
+		list[i] = c->allow_destroy[i];
+	return c->allow_count;
+}
+
 void config_free(struct run_config *c)
 {
 	json_decref(c->phases);

@@ -60,6 +60,10 @@ struct run_config {
 	struct upload_config upload; /* mode UPLOAD_NONE: no "upload" key */
 };
 
+/* c's allow_destroy entries as discover's functions take them, into
+ * list[CONFIG_MAX_ALLOW]; returns how many. */
+size_t config_allow_list(const struct run_config *c, const char *list[CONFIG_MAX_ALLOW]);
+
 /* A phase's "runtime", in the benchmark's seconds (before time_scale): at
  * most a week, so no planned duration overflows a nanosecond count. */
 #define CONFIG_RUNTIME_MAX_S 604800.0

@@ -186,6 +186,14 @@ int plan_step_job(struct plan_step *s, const struct phase_template *t, json_t *o
 		json_decref(opts);
 	if (bad)
 		return -1;
+	if (o->allow_destroy) { /* the run reads first unless the config lists the volume */
+		snprintf(
+			err, errlen,
+			"config: phase '%s': allow_destroy is the config's list of volumes that "
+			"may be overwritten (\"allow_destroy\": [\"vol-...\"]), not a phase option",
+			s->phase);
+		return -1;
+	}
 	if (runtime_s > 0) {
 		uint64_t ms = (uint64_t)llround(runtime_s * c->time_scale * 1000.0);
 		char text[32];
@@ -378,6 +386,36 @@ size_t plan_report_files(const struct plan *p, const char *names[ARTIFACT_REPORT
 	return n;
 }
 
+/* Each device's read first: the span of its writing steps' regions,
+ * unless allow_destroy names it; its estimate joins the total. */
+static void plan_reads_first(struct plan *p, const struct run_config *c,
+			     const struct run_device *devices, size_t device_count)
+{
+	const char *allow[CONFIG_MAX_ALLOW];
+	size_t allowed = config_allow_list(c, allow);
+	for (size_t k = 0; k < p->count; k++) {
+		const struct plan_step *s = &p->steps[k];
+		const struct run_device *d = &devices[s->device];
+		struct plan_read_first *r = &p->read_first[s->device];
+		uint64_t offset, length;
+		if (discover_allows_destroy(&d->info, allow, allowed) ||
+		    !read_first_region(&s->job, d->info.size_bytes, &offset, &length))
+			continue;
+		uint64_t end = offset + length;
+		if (r->length && r->offset + r->length > end)
+			end = r->offset + r->length;
+		if (r->length && r->offset < offset)
+			offset = r->offset;
+		r->offset = offset;
+		r->length = end - offset;
+	}
+	for (size_t i = 0; i < device_count; i++) {
+		struct plan_read_first *r = &p->read_first[i];
+		r->planned_ns = r->length ? pass_ns(r->length, &devices[i]) : 0;
+		plan_add_time(p, r->planned_ns);
+	}
+}
+
 int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,
 	       size_t device_count, char *err, size_t errlen)
 {
@@ -402,6 +440,7 @@ int plan_build(struct plan *p, const struct run_config *c, const struct run_devi
 			return -1;
 		}
 	}
+	plan_reads_first(p, c, devices, device_count);
 	return 0;
 }
 

@@ -62,13 +62,23 @@ struct plan_step {
 	struct plan_load load;
 };
 
+/* What the run reads of one device before its first write
+ * (job/read_first.h): from the lowest offset its writing steps reach to
+ * the highest.  length 0: it is not written, or allow_destroy names it
+ * (then nothing is read). */
+struct plan_read_first {
+	uint64_t offset, length;
+	uint64_t planned_ns;
+};
+
 struct plan {
 	struct plan_step *steps;
 	size_t count, cap;
 	char phases[PLAN_MAX_PHASES][32];
 	size_t phase_count;
-	bool writes;	       /* some step writes: the safety check applies */
-	uint64_t total_ns;     /* sum of the estimates */
+	bool writes; /* some step writes: the safety check applies */
+	struct plan_read_first read_first[CONFIG_MAX_DEVICES]; /* by device index */
+	uint64_t total_ns;     /* sum of the estimates, the reads first included */
 	unsigned log_avg_msec; /* per-second windows, time-scaled */
 	/* What the plan left out and why, one line each ("no load curve on
 	 * loop2: ..."): the run says it once it starts, not before a refusal. */

@@ -128,13 +128,64 @@ int run_devices_check_writes(const struct run_config *c, const struct run_device
 			     size_t count, char *err, size_t errlen)
 {
 	const char *allow[CONFIG_MAX_ALLOW];
-	for (size_t i = 0; i < c->allow_count; i++)
-		allow[i] = c->allow_destroy[i];
+	size_t allowed = config_allow_list(c, allow);
 	for (size_t i = 0; i < count; i++) {
 		char why[512];
-		if (discover_write_refusal(&devices[i].info, allow, c->allow_count, why,
-					   sizeof(why)) != DISCOVER_WRITE_OK) {
+		if (discover_write_refusal(&devices[i].info, allow, allowed, why, sizeof(why)) !=
+		    DISCOVER_WRITE_OK) {
 			snprintf(err, errlen, "refusing to write: %s", why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* results.json's devices[].read_first for what r read. */
+static json_t *read_first_json(const struct read_first *r)
+{
+	return json_pack("{sIsIsIsfss}", "offset", (json_int_t)r->offset, "bytes",
+			 (json_int_t)r->length, "bytes_read", (json_int_t)r->bytes_read, "seconds",
+			 (double)r->elapsed_ns / 1e9, "found",
+			 r->found	    ? "unrecognised data"
+			 : r->ebsbench_data ? "ebsbench data"
+					    : "zeros");
+}
+
+int run_devices_read_first(const struct plan *p, const struct run_device *devices, size_t count,
+			   json_t *devices_json, const volatile sig_atomic_t *stop, char *err,
+			   size_t errlen)
+{
+	uint64_t after = p->total_ns;
+	for (size_t i = 0; i < count; i++) {
+		const struct plan_read_first *want = &p->read_first[i];
+		const struct run_device *d = &devices[i];
+		char name[sizeof(d->info.dev_path) + sizeof(d->info.volume_id) + 4], label[160],
+			why[512];
+		struct read_first r;
+		if (!want->length)
+			continue;
+		after -= after > want->planned_ns ? want->planned_ns : after;
+		snprintf(label, sizeof(label), "[read first] %s %s", d->label, d->info.dev_path);
+		struct job_context ctx = { .stop = stop,
+					   .label = label,
+					   .remaining_after_ns = after };
+		discover_device_name(&d->info, name, sizeof(name));
+		if (read_first_device(&r, d->info.dev_path, want->offset, want->length, &ctx, why,
+				      sizeof(why))) {
+			snprintf(err, errlen, "refusing to write: %s: cannot check it for data: %s",
+				 name, why);
+			return -1;
+		}
+		json_object_set_new(json_array_get(devices_json, i), "read_first",
+				    read_first_json(&r));
+		if (!read_first_clean(&r)) {
+			char what[256];
+			read_first_describe(&r, what, sizeof(what));
+			snprintf(err, errlen,
+				 "refusing to write: %s: %s; list %s in allow_destroy to overwrite "
+				 "it",
+				 name, what,
+				 d->info.volume_id[0] ? d->info.volume_id : d->info.dev_path);
 			return -1;
 		}
 	}

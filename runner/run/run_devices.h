@@ -3,6 +3,7 @@
 #ifndef EBSBENCH_RUN_DEVICES_H
 #define EBSBENCH_RUN_DEVICES_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "run/config.h"
@@ -33,5 +34,15 @@ void run_devices_add(struct run_device *devices, size_t *count, const struct dis
  * I/O; the reason names the device and what was found. */
 int run_devices_check_writes(const struct run_config *c, const struct run_device *devices,
 			     size_t count, char *err, size_t errlen);
+
+/* The second look, before the first write: each device's region in
+ * p->read_first read whole (job/read_first.h), the one after the other;
+ * what was read goes into its entry of devices_json as "read_first".
+ * Returns 0 when all held only zeros and ebsbench's own data, -1 with a
+ * one-line refusal naming the device and the byte (or the reason it could
+ * not be read, or that stop ended the reading). */
+int run_devices_read_first(const struct plan *p, const struct run_device *devices, size_t count,
+			   json_t *devices_json, const volatile sig_atomic_t *stop, char *err,
+			   size_t errlen);
 
 #endif

@@ -180,7 +180,8 @@ in_cap() {
 	assert_equal "$(jq -r '.jobs[0].jobname' group.json)" clones
 
 	# Writing clones share their job's exclusive open of the device.
-	"$EBSBENCH" fio "${args[@]/randread/randwrite}" --output-format=json >write.json 2>ours.err ||
+	"$EBSBENCH" fio --allow_destroy=1 "${args[@]/randread/randwrite}" --output-format=json \
+		>write.json 2>ours.err ||
 		fail "ebsbench failed: $(cat ours.err)"
 	assert_equal "$(jq -c '[.jobs[].write.io_bytes]' write.json)" '[4194304,4194304,4194304]'
 }

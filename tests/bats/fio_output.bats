@@ -30,7 +30,8 @@ setup() {
 ebs_json() {
 	local file=$1
 	shift
-	run --separate-stderr "$EBSBENCH" fio "$@" --filename="$LOOP" --ioengine=libaio --direct=1
+	run --separate-stderr "$EBSBENCH" fio "$@" --filename="$LOOP" --ioengine=libaio --direct=1 \
+		--allow_destroy=1
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
 	printf '%s\n' "$output" >"$file"
 }
@@ -169,7 +170,8 @@ check_percentiles() {
 # --- the normal output ----------------------------------------------------------
 
 @test "normal output: IOPS=, clat percentiles, Disk stats for a loop device" {
-	run --separate-stderr "$EBSBENCH" fio --name=normal --filename="$LOOP" --rw=randrw --bs=4k \
+	run --separate-stderr "$EBSBENCH" fio --allow_destroy=1 --name=normal --filename="$LOOP" --rw=randrw \
+		--bs=4k \
 		--iodepth=8 --runtime=2 --time_based --ioengine=libaio --direct=1
 	assert_success
 	local dev=${LOOP#/dev/}

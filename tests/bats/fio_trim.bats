@@ -58,7 +58,7 @@ holes() {
 	backing=$(backing_of "$dev")
 	[ -z "$(holes "$backing")" ] || fail "the filled device already has holes: $(holes "$backing")"
 	dd if="$dev" bs=1M skip=48 count=16 status=none | sha256sum >tail.sum
-	run --separate-stderr "$EBSBENCH" fio --name=t --filename="$dev" --rw=trim --bs=1M \
+	run --separate-stderr "$EBSBENCH" fio --allow_destroy=1 --name=t --filename="$dev" --rw=trim --bs=1M \
 		--offset=16M --size=32M --ioengine=psync --output-format=json
 	assert_success
 	json=$output
@@ -80,7 +80,8 @@ holes() {
 	for engine in io_uring libaio psync; do
 		dev=$(make_filled_loop 16 /dev/urandom)
 		backing=$(backing_of "$dev")
-		run --separate-stderr "$EBSBENCH" fio --name=t --filename="$dev" --rw=randtrim --bs=64k \
+		run --separate-stderr "$EBSBENCH" fio --allow_destroy=1 --name=t --filename="$dev" --rw=randtrim \
+			--bs=64k \
 			--size=8M --iodepth=8 --ioengine=$engine --output-format=json
 		assert_success
 		json=$output
@@ -106,7 +107,8 @@ holes() {
 		fail "fio itself: $(jq -c '.jobs[0].sync' <<<"$output")"
 	for engine in libaio io_uring; do
 		flushes_before=$(awk '{ print $16 }' "/sys/block/${dev#/dev/}/stat")
-		run --separate-stderr "$EBSBENCH" fio --name=s --filename="$dev" --rw=randwrite --bs=4k \
+		run --separate-stderr "$EBSBENCH" fio --allow_destroy=1 --name=s --filename="$dev" --rw=randwrite \
+			--bs=4k \
 			--size=4M --iodepth=8 --direct=1 --fsync=4 --ioengine=$engine --output-format=json+
 		assert_success
 		json=$output

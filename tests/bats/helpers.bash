@@ -47,6 +47,31 @@ cleanup_loops() {
 	rm -f "$BATS_FILE_TMPDIR/loops"
 }
 
+# writes_of DEV -> "writes completed, sectors written" from /sys/block/DEV/stat.
+writes_of() {
+	awk '{ print $5, $7 }' "/sys/block/${1#/dev/}/stat"
+}
+
+# assert_refused DEV WHAT CMD...: CMD refuses to write DEV as the write guard
+# does: exit 3, one stderr line naming DEV, WHAT and allow_destroy, and not a
+# byte of DEV changed nor a write to it counted by the kernel
+# (safety.bats, read_first.bats).
+assert_refused() {
+	local dev=$1 what=$2 before writes
+	shift 2
+	sync
+	before=$(sha256sum "$dev" | cut -d' ' -f1)
+	writes=$(writes_of "$dev")
+	run --separate-stderr "$@"
+	[ "$status" -eq 3 ] || fail "exit $status on $what, want 3; stderr: $stderr"
+	[ "$(wc -l <<<"$stderr")" = 1 ] || fail "want one line, got: $stderr"
+	[[ $stderr == *"$dev"* ]] || fail "the refusal does not name $dev: $stderr"
+	[[ $stderr == *"$what"* ]] || fail "the refusal does not say '$what': $stderr"
+	[[ $stderr == *allow_destroy* ]] || fail "the refusal does not say how to override: $stderr"
+	[ "$(writes_of "$dev")" = "$writes" ] || fail "the kernel counted writes to $dev"
+	[ "$(sha256sum "$dev" | cut -d' ' -f1)" = "$before" ] || fail "$dev changed"
+}
+
 # throttle_group NAME DEV READ_IOPS WRITE_IOPS [READ_BPS] -> a blkio cgroup
 # capping DEV; run a command in it with in_group NAME CMD...  Fails, saying
 # why, when a cap cannot be set (make_group calls it after ||, where set -e

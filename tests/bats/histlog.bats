@@ -41,7 +41,7 @@ hist_run() {
 	local file=$1
 	shift
 	run --separate-stderr "$EBSBENCH" fio --name=h --filename="$LOOP" --ioengine=libaio \
-		--direct=1 --bs=4k --output-format=json "$@"
+		--direct=1 --allow_destroy=1 --bs=4k --output-format=json "$@"
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
 	printf '%s\n' "$output" >"$file"
 }

@@ -32,11 +32,6 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-# writes_of DEV -> "writes completed, sectors written" from /sys/block/DEV/stat.
-writes_of() {
-	awk '{ print $5, $7 }' "/sys/block/${1#/dev/}/stat"
-}
-
 # plan_for DEV [EXTRA_JSON_MEMBERS]: a writing plan on DEV in cfg.json.
 plan_for() {
 	short_config "$1" '[{"phase": "layout"}, {"phase": "randwrite", "runtime": 50}]' "${2:-}" \
@@ -47,19 +42,8 @@ plan_for() {
 # and WHAT, writes nothing (no byte changed, no write counted by the
 # kernel) and leaves no results.
 refused() {
-	local dev=$1 what=$2 before writes
-	sync
-	before=$(sha256sum "$dev" | cut -d' ' -f1)
-	writes=$(writes_of "$dev")
-	plan_for "$dev"
-	run --separate-stderr "$EBSBENCH" run --config cfg.json
-	[ "$status" -eq 3 ] || fail "exit $status on $what, want 3; stderr: $stderr"
-	[ "$(wc -l <<<"$stderr")" = 1 ] || fail "want one line, got: $stderr"
-	[[ $stderr == *"$dev"* ]] || fail "the refusal does not name $dev: $stderr"
-	[[ $stderr == *"$what"* ]] || fail "the refusal does not say '$what': $stderr"
-	[[ $stderr == *allow_destroy* ]] || fail "the refusal does not say how to override: $stderr"
-	[ "$(writes_of "$dev")" = "$writes" ] || fail "the kernel counted writes to $dev"
-	[ "$(sha256sum "$dev" | cut -d' ' -f1)" = "$before" ] || fail "$dev changed"
+	plan_for "$1"
+	assert_refused "$1" "$2" "$EBSBENCH" run --config cfg.json
 	[ ! -e out/results.json ] || fail "a refused run left results"
 }
 

@@ -69,6 +69,15 @@ static void test_scan_area(struct checks *checks)
 	CHECK_EQ_U64(c.unrecognised_at, (1 << 20) + 6 * SECTOR);
 	CHECK(blkdev_contents_found(&c));
 
+	/* Areas scanned out of order (reads in flight complete so): the
+	 * lowest offset is kept, not the first scanned. */
+	memset(&c, 0, sizeof(c));
+	blkdev_scan_area(buf, sizeof(buf), 3 << 20, &c); /* unmarked there */
+	blkdev_scan_area(buf, sizeof(buf), 1 << 20, &c);
+	CHECK_EQ_U64(c.unrecognised_at, (1 << 20) + 6 * SECTOR);
+	blkdev_scan_area(buf, sizeof(buf), 2 << 20, &c);
+	CHECK_EQ_U64(c.unrecognised_at, (1 << 20) + 6 * SECTOR);
+
 	/* A short tail past the last whole sector counts too. */
 	memset(&c, 0, sizeof(c));
 	uint8_t tail[SECTOR + 10] = { 0 };

@@ -107,6 +107,15 @@ static void test_gp2_gp3_sequence(struct checks *checks)
 	      !strcmp(p.phases[6], "seqwrite"));
 	CHECK(p.writes);
 	CHECK_EQ_U64(p.log_avg_msec, 1000);
+	/* Before its first write each volume's 8 GiB test region is read,
+	 * planned as the layout is (below). */
+	for (size_t d = 0; d < 2; d++) {
+		CHECK_EQ_U64(p.read_first[d].offset, 0);
+		CHECK_EQ_U64(p.read_first[d].length, 8 * GIB);
+		CHECK_EQ_U64(p.read_first[d].planned_ns, p.steps[d].planned_ns);
+		total += p.read_first[d].planned_ns;
+	}
+	CHECK_EQ_U64(p.read_first[2].length, 0);
 	CHECK_EQ_U64(p.total_ns, total);
 	/* A timed step is planned at its runtime; the layout at one pass
 	 * over 8 GiB at the volume's baseline throughput: gp2 100 GiB's 300
@@ -245,7 +254,11 @@ static void test_phases_override(struct checks *checks)
 		   &(struct want_step){ "mixed", "mixed", 0, RW_RANDRW, 8192, 1, 30000 }, "gp2");
 	CHECK(p.steps[1].job.ioengine == engine_find("libaio"));
 	CHECK(p.writes); /* randrw writes */
-	CHECK_EQ_U64(p.total_ns, 930000 * MS);
+	/* Only "mixed" writes: its 8 GiB region is read first, 109.23 s at gp2
+	 * 100 GiB's 75 MiB/s. */
+	CHECK_EQ_U64(p.read_first[0].length, 8 * GIB);
+	CHECK_NEAR((double)p.read_first[0].planned_ns / 1e9, 8192.0 / 75, 1e-6);
+	CHECK_EQ_U64(p.total_ns, 930000 * MS + p.read_first[0].planned_ns);
 	plan_free(&p);
 }
 
@@ -271,10 +284,48 @@ static void test_read_only(struct checks *checks)
 	CHECK_EQ_U64(p.count, 3);
 	for (size_t i = 0; i < p.count; i++)
 		CHECK(!options_rw_writes(p.steps[i].job.rw));
+	CHECK_EQ_U64(p.read_first[0].length, 0); /* nothing written, nothing read first */
 	plan_free(&p);
 	if (!CHECK(plan_fixture_build(&p, one_write, found, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK(p.writes);
+	plan_free(&p);
+}
+
+/* What is read first spans every writing step's region on its device, from
+ * the lowest offset to the highest end, and nothing when allow_destroy
+ * names the device. */
+static void test_read_first_span(struct checks *checks)
+{
+	static const char spans[] =
+		"{\"devices\": [{\"path\": \"/dev/nvme1n1\"}, {\"path\": \"/dev/nvme2n1\"}],"
+		" %s \"phases\": [{\"phase\": \"w1\", \"rw\": \"write\", \"offset\": \"1G\","
+		" \"size\": \"1G\"}, {\"phase\": \"randread\", \"offset\": \"20G\"},"
+		" {\"phase\": \"w2\", \"rw\": \"randtrim\", \"offset\": \"4G\", \"size\": "
+		"\"512M\", \"runtime\": 10}]}";
+	struct discovered_device found[2] = { plan_fixture_volume("nvme1n1", 100 * GIB),
+					      plan_fixture_volume("nvme2n1", 100 * GIB) };
+	struct run_device devices[CONFIG_MAX_DEVICES];
+	struct plan p;
+	char doc[1024], err[256];
+
+	snprintf(doc, sizeof(doc), spans, "");
+	if (!CHECK(plan_fixture_build(&p, doc, found, 2, devices, err, sizeof(err)) == 0)) {
+		fprintf(stderr, "  %s\n", err);
+		return;
+	}
+	for (size_t d = 0; d < 2; d++) {
+		CHECK_EQ_U64(p.read_first[d].offset, GIB);
+		CHECK_EQ_U64(p.read_first[d].length, 3 * GIB + GIB / 2); /* to 4.5 GiB */
+	}
+	plan_free(&p);
+	snprintf(doc, sizeof(doc), spans, "\"allow_destroy\": [\"/dev/nvme2n1\"],");
+	if (!CHECK(plan_fixture_build(&p, doc, found, 2, devices, err, sizeof(err)) == 0)) {
+		fprintf(stderr, "  %s\n", err);
+		return;
+	}
+	CHECK_EQ_U64(p.read_first[0].length, 3 * GIB + GIB / 2);
+	CHECK_EQ_U64(p.read_first[1].length, 0);
 	plan_free(&p);
 }
 
@@ -299,6 +350,8 @@ static const struct {
 	{ "[{\"phase\": \"lat\", \"ramp_time\": \"soon\"}]",
 	  "option 'ramp_time': invalid value 'soon'" },
 	{ "[{\"phase\": \"lat\", \"numjobs\": 4}]", "option 'numjobs'" },
+	{ "[{\"phase\": \"randwrite\", \"allow_destroy\": true}]",
+	  "phase 'randwrite': allow_destroy is the config's list" },
 };
 
 static void test_bad_phases(struct checks *checks)
@@ -372,4 +425,4 @@ static void test_total_saturates(struct checks *checks)
 
 CHECK_MAIN(test_gp2_gp3_sequence, test_randread_follows_the_burst, test_time_scale,
 	   test_region_size, test_phases_override, test_read_only, test_bad_phases,
-	   test_phase_limit, test_total_saturates)
+	   test_phase_limit, test_total_saturates, test_read_first_span)
