@@ -7,11 +7,13 @@
 #include <string.h>
 #include <strings.h>
 
-/* Query parameters whose values are credentials: SigV4 and SigV2 presigning. */
-static const char *const secret_params[] = {
+/* Query and form parameters whose values are credentials: SigV4 and SigV2
+ * presigning, and a POST policy's fields. */
+const char *const url_secret_params[] = {
 	"X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
 	"Signature",	   "AWSAccessKeyId",
 };
+const size_t url_secret_param_count = sizeof(url_secret_params) / sizeof(url_secret_params[0]);
 
 #define REDACTED "REDACTED"
 
@@ -166,12 +168,13 @@ static void put(struct out *o, const char *s, size_t n)
 	o->len += n;
 }
 
-static bool is_secret(const char *name, size_t n)
+bool url_param_secret(const char *name, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(secret_params) / sizeof(secret_params[0]); i++)
-		if (strlen(secret_params[i]) == n && strncasecmp(name, secret_params[i], n) == 0)
+	for (i = 0; i < url_secret_param_count; i++)
+		if (strlen(url_secret_params[i]) == n &&
+		    strncasecmp(name, url_secret_params[i], n) == 0)
 			return true;
 	return false;
 }
@@ -181,7 +184,7 @@ static void put_param(struct out *o, const char *p, size_t n)
 {
 	const char *eq = memchr(p, '=', n);
 
-	if (eq && is_secret(p, (size_t)(eq - p))) {
+	if (eq && url_param_secret(p, (size_t)(eq - p))) {
 		put(o, p, (size_t)(eq - p) + 1);
 		put(o, REDACTED, strlen(REDACTED));
 	} else {

@@ -37,11 +37,19 @@ int url_parse(const char *s, struct url *u, char *err, size_t errlen);
  * Returns the length, or -1 if buf is too small. */
 int url_host_header(const struct url *u, char *buf, size_t len);
 
+/* The one list of the query and form parameters whose values are
+ * credentials (X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token,
+ * Signature, AWSAccessKeyId): url_redact blanks them, and upload scrubs
+ * them from what S3 echoes back. */
+extern const char *const url_secret_params[];
+extern const size_t url_secret_param_count;
+/* Whether the n bytes at name are one of them, matched case-insensitively. */
+bool url_param_secret(const char *name, size_t n);
+
 /* Copies url into out (always NUL-terminated when outlen > 0) with the values
- * of X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, Signature and
- * AWSAccessKeyId (names matched case-insensitively) and any user:password@
- * replaced by "REDACTED".  Returns the length the full result needs, like
- * snprintf; a truncated result never holds a secret's bytes. */
+ * of the secret parameters and any user:password@ replaced by "REDACTED".
+ * Returns the length the full result needs, like snprintf; a truncated
+ * result never holds a secret's bytes. */
 size_t url_redact(const char *url, char *out, size_t outlen);
 
 #endif

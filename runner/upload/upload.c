@@ -73,18 +73,6 @@ json_t *upload_record(const char *artifact, const char *url, const char *status,
 	return o;
 }
 
-/* Credentials in a query or form, by parameter name. */
-static const char *const secret_names[] = { "X-Amz-Signature", "X-Amz-Credential",
-					    "X-Amz-Security-Token", "Signature", "AWSAccessKeyId" };
-
-static bool secret_name(const char *name, size_t n)
-{
-	for (size_t i = 0; i < sizeof(secret_names) / sizeof(secret_names[0]); i++)
-		if (strlen(secret_names[i]) == n && !strncasecmp(name, secret_names[i], n))
-			return true;
-	return false;
-}
-
 static void scrub_value(char *text, const char *v, size_t n)
 {
 	char *p;
@@ -96,22 +84,20 @@ static void scrub_value(char *text, const char *v, size_t n)
 	}
 }
 
-/* S3 may echo parts of a request in an error message: none of the
- * credentials that went with it may reach a log or results.json that way. */
-static void scrub(char *text, const struct upload_config *c, const char *url)
+void upload_scrub(char *text, const struct upload_config *c, const char *url)
 {
 	const char *q = strchr(url, '?'), *name;
 	json_t *v;
 	while (q && (*q == '?' || *q == '&')) {
 		q++;
 		size_t len = strcspn(q, "&#"), eq = strcspn(q, "=");
-		if (eq < len && secret_name(q, eq))
+		if (eq < len && url_param_secret(q, eq))
 			scrub_value(text, q + eq + 1, len - eq - 1);
 		q += len;
 	}
 	json_object_foreach(c->post_fields, name, v)
 	{
-		if (secret_name(name, strlen(name)) && json_is_string(v))
+		if (url_param_secret(name, strlen(name)) && json_is_string(v))
 			scrub_value(text, json_string_value(v), json_string_length(v));
 	}
 }
@@ -242,7 +228,7 @@ static int try_once(const struct upload_config *c, struct upload_file *f, uint64
 	f->retryable = http_should_retry(&resp);
 	describe(f, &resp, err);
 	http_response_free(&resp);
-	scrub(f->error, c, f->url);
+	upload_scrub(f->error, c, f->url);
 	return -1;
 }
 

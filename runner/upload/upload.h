@@ -97,6 +97,11 @@ unsigned upload_backoff_ms(unsigned attempt, uint32_t rnd);
 /* A results.json "uploads" entry; the URL goes in redacted, without query. */
 json_t *upload_record(const char *artifact, const char *url, const char *status, unsigned attempts,
 		      int http_status, const char *error);
+/* S3 may echo parts of a request in an error message: every value of a
+ * secret parameter (net's url_secret_params) that went with it, in url's
+ * query or c's POST fields, is blanked in text, so none reaches a log or
+ * results.json that way. */
+void upload_scrub(char *text, const struct upload_config *c, const char *url);
 /* url_redact()'s output cut at the query: enough to say where it went. */
 void upload_url_shown(const char *url, char *out, size_t outlen);
 

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "upload/sigv4.h"
+#include "net/net.h"
 #include "upload/upload.h"
 
 #define SIG "5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7"
@@ -285,6 +286,47 @@ static void test_records_redacted(struct checks *checks)
 	json_decref(r);
 }
 
+/* Every name on net's one list of secret parameters is blanked on both
+ * paths: url_redact (logs, records) and upload_scrub (what S3 echoes back),
+ * from a URL's query and from a POST form's fields.  A name added to the
+ * list is checked here by that alone. */
+static void test_one_secret_list(struct checks *checks)
+{
+	static const char *const known[] = { "X-Amz-Signature", "X-Amz-Credential",
+					     "X-Amz-Security-Token", "Signature",
+					     "AWSAccessKeyId" };
+	const char *policy = "{\"expiration\": \"2026-09-02T01:00:00.000Z\", \"conditions\": []}";
+	char *b64 = sigv4_base64(policy, strlen(policy));
+	CHECK(url_secret_param_count >= sizeof(known) / sizeof(known[0]));
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		CHECK(url_param_secret(known[i], strlen(known[i])));
+	for (size_t i = 0; i < url_secret_param_count; i++) {
+		const char *name = url_secret_params[i];
+		char url[256], shown[256], doc[1024], err[512], text[512];
+		struct upload_config u;
+		snprintf(url, sizeof(url), "https://h/b/k?X-Amz-Date=1&%s=QueryValue%zu&z=1", name,
+			 i);
+		url_redact(url, shown, sizeof(shown));
+		if (!CHECK(!strstr(shown, "QueryValue") && strstr(shown, "=REDACTED&z=1")))
+			fprintf(stderr, "  %s: %s\n", name, shown);
+		snprintf(doc, sizeof(doc),
+			 "{\"post\": {\"url\": \"https://h/b\", \"key_prefix\": \"p/\", "
+			 "\"fields\": {\"policy\": \"%s\", \"%s\": \"FormValue%zu\"}}}",
+			 b64, name, i);
+		if (!CHECK(parse(&u, doc, err, sizeof(err)) == 0)) {
+			fprintf(stderr, "  %s: %s\n", name, err);
+			continue;
+		}
+		snprintf(text, sizeof(text),
+			 "HTTP 403 SignatureDoesNotMatch: QueryValue%zu, FormValue%zu", i, i);
+		upload_scrub(text, &u, url);
+		if (!CHECK(!strstr(text, "QueryValue") && !strstr(text, "FormValue")))
+			fprintf(stderr, "  %s: %s\n", name, text);
+		upload_config_free(&u);
+	}
+	free(b64);
+}
+
 static void test_content_md5(struct checks *checks)
 {
 	const char *fox = "The quick brown fox jumps over the lazy dog";
@@ -342,5 +384,6 @@ static void test_failed_upload_recorded(struct checks *checks)
 }
 
 CHECK_MAIN(test_url_expiry, test_policy_expiry, test_refusal, test_refusal_post, test_config_errors,
-	   test_multipart_layout, test_boundary_not_in_content, test_backoff_bounded,
-	   test_s3_error_xml, test_records_redacted, test_content_md5, test_failed_upload_recorded)
+	   test_one_secret_list, test_multipart_layout, test_boundary_not_in_content,
+	   test_backoff_bounded, test_s3_error_xml, test_records_redacted, test_content_md5,
+	   test_failed_upload_recorded)
