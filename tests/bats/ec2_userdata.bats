@@ -248,10 +248,19 @@ powered_off_once() {
 }
 
 @test "user-data: waits for a volume attached after boot, then runs; one never attached: error, power off" {
-	# gp2 appears 3 s after the script starts, as an attach-volume would.
+	# gp2 appears once the script says it waits for it, as an attach-volume
+	# would (a fixed delay raced the script's own start on a loaded host:
+	# fetching and checking the binary can take longer than the delay).
 	config 100 '{}' "$BATS_TEST_TMPDIR/late-gp2"
 	fill "$BIN_URL" "$BIN_SHA" config.json
-	(sleep 3 && ln -s "$GP2" "$BATS_TEST_TMPDIR/late-gp2") 3>&- &
+	(
+		for _ in $(seq 1 300); do
+			grep -qsF "waiting for $BATS_TEST_TMPDIR/late-gp2" "$BATS_TEST_TMPDIR/console" && break
+			sleep 0.1
+		done
+		sleep 1
+		ln -s "$GP2" "$BATS_TEST_TMPDIR/late-gp2"
+	) 3>&- &
 	run_userdata
 	wait
 	assert_success
