@@ -401,6 +401,14 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 	return 0;
 }
 
+int options_set_number(struct job_options *o, const char *name, uint64_t value, char *err,
+		       size_t errlen)
+{
+	char text[32];
+	snprintf(text, sizeof(text), "%" PRIu64, value);
+	return options_set(o, name, text, err, errlen);
+}
+
 int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	bool named = false;

@@ -148,6 +148,9 @@ void options_defaults(struct job_options *o);
  * Returns 0, or -1 with a one-line reason in err. */
 int options_set(struct job_options *o, const char *name, const char *value, char *err,
 		size_t errlen);
+/* options_set with a number as its value ("size", 8589934592). */
+int options_set_number(struct job_options *o, const char *name, uint64_t value, char *err,
+		       size_t errlen);
 
 /* Parses `--name=value` words (argv[0] is not skipped). */
 int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, size_t errlen);

@@ -21,20 +21,9 @@ bool read_first_region(const struct job_options *o, uint64_t size, uint64_t *off
 {
 	if (!options_rw_changes_data(o->rw) || o->ioengine->diskless || o->offset >= size)
 		return false;
-	uint64_t room = size - o->offset;
-	uint64_t region = o->size && o->size < room ? o->size : room;
-	region -= region % options_min_bs(o);
 	*offset = o->offset;
-	*length = region;
-	return region > 0;
-}
-
-static int set_number(struct job_options *o, const char *name, uint64_t value, char *err,
-		      size_t errlen)
-{
-	char text[32];
-	snprintf(text, sizeof(text), "%" PRIu64, value);
-	return options_set(o, name, text, err, errlen);
+	*length = target_region_bytes(o, size);
+	return *length > 0;
 }
 
 /* The read job over [offset, offset + length) in blocks of bs. */
@@ -46,10 +35,10 @@ static int span_options(struct job_options *o, const char *path, uint64_t offset
 			       options_set(o, "filename", path, err, errlen) ||
 			       options_set(o, "rw", "read", err, errlen) ||
 			       options_set(o, "direct", "1", err, errlen) ||
-			       set_number(o, "bs", bs, err, errlen) ||
-			       set_number(o, "iodepth", READ_FIRST_DEPTH, err, errlen) ||
-			       set_number(o, "offset", offset, err, errlen) ||
-			       set_number(o, "size", length, err, errlen)
+			       options_set_number(o, "bs", bs, err, errlen) ||
+			       options_set_number(o, "iodepth", READ_FIRST_DEPTH, err, errlen) ||
+			       options_set_number(o, "offset", offset, err, errlen) ||
+			       options_set_number(o, "size", length, err, errlen)
 		       ? -1
 		       : 0;
 }

@@ -131,6 +131,13 @@ static int open_block(struct target *t, const struct job_options *o, const struc
 	return 0;
 }
 
+uint64_t target_region_bytes(const struct job_options *o, uint64_t size)
+{
+	uint64_t room = size - o->offset;
+	uint64_t region = o->size && o->size < room ? o->size : room;
+	return region - region % options_min_bs(o);
+}
+
 static int check_region(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
 	if (options_min_bs(o) % t->logical_block || options_max_bs(o) % t->logical_block ||
@@ -156,7 +163,7 @@ static int check_region(struct target *t, const struct job_options *o, char *err
 		return -1;
 	}
 	t->region_offset = o->offset;
-	t->region_size = region - region % options_min_bs(o);
+	t->region_size = target_region_bytes(o, t->size);
 	return 0;
 }
 

@@ -97,22 +97,26 @@ static double randread_seconds(const struct run_device *d, double default_s)
 	return needed > default_s ? needed : default_s;
 }
 
+/* The plan's own option settings: a refusal says it came from the plan. */
+static int plan_refused(const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "plan: %s", why);
+	return -1;
+}
+
 static int set_option(struct job_options *o, const char *name, const char *value, char *err,
 		      size_t errlen)
 {
 	char why[256];
-	if (options_set(o, name, value, why, sizeof(why)) == 0)
-		return 0;
-	snprintf(err, errlen, "plan: %s", why);
-	return -1;
+	return options_set(o, name, value, why, sizeof(why)) ? plan_refused(why, err, errlen) : 0;
 }
 
 static int set_number(struct job_options *o, const char *name, uint64_t value, char *err,
 		      size_t errlen)
 {
-	char text[32];
-	snprintf(text, sizeof(text), "%llu", (unsigned long long)value);
-	return set_option(o, name, text, err, errlen);
+	char why[256];
+	return options_set_number(o, name, value, why, sizeof(why)) ? plan_refused(why, err, errlen)
+								    : 0;
 }
 
 /* A run writes one IOPS log per step, named by its artifacts (and so
