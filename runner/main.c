@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/lib.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -52,7 +53,7 @@ static void print_usage(FILE *f)
 	fputs("usage: ebsbench COMMAND [options]   (ebsbench COMMAND --help for each)\n"
 	      "commands:\n",
 	      f);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
 }
 
@@ -63,7 +64,7 @@ int main(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	const char *name = !strcmp(argv[1], "--version") ? "version" : argv[1];
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (strcmp(name, commands[i].name))
 			continue;
 		install_signals();

@@ -2,14 +2,13 @@
  * reference benchmark does by hand: baseline, burst, credit refill, 256 KiB accounting,
  * throughput caps, what bound a phase (prices: ebs_prices.c). */
 #include "analysis/ebs_model.h"
+#include "lib/lib.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#define KIB 1024.0
-#define MIB (1024.0 * 1024.0)
 #define MB 1e6
 
 /* Volume types, checked 2026-12 against AWS's EBS User Guide and the EC2
@@ -90,16 +89,16 @@ static const struct ebs_type_rules type_table[EBS_TYPE_COUNT] = {
 		.type = EBS_ST1, .name = "st1", .unit_bytes = MIB,
 		.min_gib = 125, .max_gib = 16384, .max_mibs = 500,
 		.size_derived = true,
-		.baseline_per_gib = 40 / KIB, .baseline_max = 500,
-		.burst_per_gib = 250 / KIB, .burst_max = 500,
+		.baseline_per_gib = 40.0 / KIB, .baseline_max = 500,
+		.burst_per_gib = 250.0 / KIB, .burst_max = 500,
 		.bucket_per_gib = KIB,
 	},
 	[EBS_SC1] = {
 		.type = EBS_SC1, .name = "sc1", .unit_bytes = MIB,
 		.min_gib = 125, .max_gib = 16384, .max_mibs = 250,
 		.size_derived = true,
-		.baseline_per_gib = 12 / KIB, .baseline_max = 192,
-		.burst_per_gib = 80 / KIB, .burst_max = 250,
+		.baseline_per_gib = 12.0 / KIB, .baseline_max = 192,
+		.burst_per_gib = 80.0 / KIB, .burst_max = 250,
 		.bucket_per_gib = KIB,
 	},
 };
@@ -386,7 +385,7 @@ struct ebs_credit_state ebs_credits_from_cliff(const struct ebs_prediction *p, d
 
 const struct instance_ebs_limits *ebs_instance_limits_find(const char *instance_type)
 {
-	for (size_t i = 0; i < sizeof(instance_table) / sizeof(instance_table[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(instance_table); i++)
 		if (strcasecmp(instance_type, instance_table[i].name) == 0)
 			return &instance_table[i];
 	return NULL;
@@ -397,37 +396,27 @@ bool ebs_instance_has_burst(const struct instance_ebs_limits *inst)
 	return inst && inst->burst_seconds_per_day > 0;
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-						      ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int check_provisioned(const struct ebs_type_rules *r, const struct ebs_volume *v, char *err,
 			     size_t errlen)
 {
 	double iops = v->iops, mibs = v->throughput_mibs;
 
 	if (!(iops >= r->iops_min && iops <= r->iops_max))
-		return fail(err, errlen, "%s: %.0f IOPS outside %.0f..%.0f", r->name, iops,
-			    r->iops_min, r->iops_max);
+		return error_set(err, errlen, "%s: %.0f IOPS outside %.0f..%.0f", r->name, iops,
+				 r->iops_min, r->iops_max);
 	/* gp3's included 3,000 are valid at any size: max(3,000, 500 x GiB). */
 	if (iops > fmax(r->iops_min, r->iops_per_gib_max * v->size_gib))
-		return fail(err, errlen, "%s: %.0f IOPS above %.0f per GiB of %.0f GiB", r->name,
-			    iops, r->iops_per_gib_max, v->size_gib);
+		return error_set(err, errlen, "%s: %.0f IOPS above %.0f per GiB of %.0f GiB",
+				 r->name, iops, r->iops_per_gib_max, v->size_gib);
 	if (!r->mibs_provisioned)
 		return 0;
 	if (!(mibs >= r->mibs_min && mibs <= r->max_mibs))
-		return fail(err, errlen, "%s: %.0f MiB/s outside %.0f..%.0f", r->name, mibs,
-			    r->mibs_min, r->max_mibs);
+		return error_set(err, errlen, "%s: %.0f MiB/s outside %.0f..%.0f", r->name, mibs,
+				 r->mibs_min, r->max_mibs);
 	if (mibs > r->mibs_per_iops * iops)
-		return fail(err, errlen, "%s: %.0f MiB/s above %.2f MiB/s per IOPS of %.0f IOPS",
-			    r->name, mibs, r->mibs_per_iops, iops);
+		return error_set(err, errlen,
+				 "%s: %.0f MiB/s above %.2f MiB/s per IOPS of %.0f IOPS", r->name,
+				 mibs, r->mibs_per_iops, iops);
 	return 0;
 }
 
@@ -436,10 +425,10 @@ int ebs_volume_check(const struct ebs_volume *v, char *err, size_t errlen)
 	const struct ebs_type_rules *r = ebs_type_rules(v->type);
 
 	if (!r)
-		return fail(err, errlen, "unknown volume type %d", (int)v->type);
+		return error_set(err, errlen, "unknown volume type %d", (int)v->type);
 	if (!(v->size_gib >= r->min_gib && v->size_gib <= r->max_gib))
-		return fail(err, errlen, "%s: %.0f GiB outside %.0f..%.0f GiB", r->name,
-			    v->size_gib, r->min_gib, r->max_gib);
+		return error_set(err, errlen, "%s: %.0f GiB outside %.0f..%.0f GiB", r->name,
+				 v->size_gib, r->min_gib, r->max_gib);
 	return r->size_derived ? 0 : check_provisioned(r, v, err, errlen);
 }
 

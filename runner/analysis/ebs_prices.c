@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/ebs_model.h"
+#include "lib/lib.h"
 
 /* Seoul (ap-northeast-2), 2026-09, from the reference benchmark (AWS Pricing API): gp2
  * $0.114/GB-month; gp3 $0.0912/GB-month + $0.0057/IOPS-month above 3,000
@@ -67,7 +68,7 @@ static const struct ebs_prices unknown_prices = {
 };
 
 static const struct ebs_prices *const region_prices[] = { &seoul_prices, &virginia_prices };
-#define REGION_COUNT (sizeof(region_prices) / sizeof(region_prices[0]))
+#define REGION_COUNT (ARRAY_SIZE(region_prices))
 
 /* io2's IOPS price tiers start here. */
 static const double io2_tier_start[2] = { 32000, 64000 };

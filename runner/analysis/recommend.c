@@ -9,9 +9,8 @@
 
 #include "analysis/analysis.h"
 #include "analysis/verdict.h"
+#include "lib/lib.h"
 #include "results/results.h"
-
-#define MIB (1024.0 * 1024.0)
 
 /* The order the candidates are searched and shown in. */
 static const enum ebs_type candidate_types[RECOMMEND_CANDIDATES] = { EBS_GP3, EBS_IO2, EBS_GP2 };
@@ -503,11 +502,9 @@ int recommend_device(const json_t *results, const json_t *device, const struct r
 		struct recommend_candidate *) = { search_gp3, search_io2, search_gp2 };
 
 	memset(out, 0, sizeof(*out));
-	if (!label || !is_ebs(device)) {
-		snprintf(err, errlen, "%s: not an EBS volume, nothing to recommend",
-			 label ? label : "a device without a label");
-		return -1;
-	}
+	if (!label || !is_ebs(device))
+		return error_set(err, errlen, "%s: not an EBS volume, nothing to recommend",
+				 label ? label : "a device without a label");
 	snprintf(out->label, sizeof(out->label), "%s", label);
 	snprintf(out->volume_id, sizeof(out->volume_id), "%s", volume_id ? volume_id : "");
 	analysis_volume_from_json(device, &out->current);

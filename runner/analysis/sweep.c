@@ -6,9 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/lib.h"
 #include "results/results.h"
-
-#define MIB (1024.0 * 1024.0)
 
 /* Keeps the lower of the point's prediction and a bound (NaN: unknown). */
 static void lower_bound(struct sweep_point *pt, double mibs, enum ebs_bound bound)

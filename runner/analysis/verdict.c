@@ -6,9 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/lib.h"
 #include "results/results.h"
-
-#define MIB (1024.0 * 1024.0)
 
 /* One phase as the model needs it; times are model seconds (run seconds
  * divided by the time scale), rates are what was measured. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/lib.h"
 #include "run/run.h"
 #include "job/job.h"
 
@@ -75,7 +76,7 @@ static int parse_one(int argc, char **argv, int *i, struct presign_args *a)
 					     "--endpoint", "--plan",   "--max-size" };
 	const char **slots[] = { &a->bucket,   &a->prefix, &a->region,	&a->expires,
 				 &a->endpoint, &a->plan,   &a->max_size };
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		int rc = take_value(argc, argv, i, names[k], slots[k]);
 		if (rc != 1)
 			return rc;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/lib.h"
 #include "report/report.h"
 #include "results/results.h"
 #include "run/run.h"
@@ -79,7 +80,7 @@ static double *number_option(struct recommend_args *a, const char *arg, double *
 		{ "--p99-ms", "ms", &a->ask.p99_ms, CONFIG_P99_MS_MAX },
 		{ "--gib", "GiB", &a->ask.gib, config_volume_max(VOLUME_SIZE_GIB) },
 	};
-	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
 		if (!strcmp(arg, opts[k].name)) {
 			*max = opts[k].max;
 			*unit = opts[k].unit;

@@ -63,8 +63,7 @@ static int log_path_of(const struct run_state *st, const char *log, char *path, 
 	int n = snprintf(path, cap, "%s/%s", st->out_dir, log);
 	if (n >= 0 && (size_t)n < cap)
 		return 0;
-	snprintf(err, errlen, "output_dir %s is too long for a log path", st->out_dir);
-	return -1;
+	return error_set(err, errlen, "output_dir %s is too long for a log path", st->out_dir);
 }
 
 /* Where step s's IOPS log goes. */
@@ -165,8 +164,7 @@ static int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t 
 	if (!js || !paths) {
 		free(js);
 		free(paths);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return error_set(err, errlen, "out of memory");
 	}
 	stats_job_init(js);
 	loadcurve_ramp(st, k);
@@ -373,7 +371,7 @@ static void upload_phase(struct run_state *st, size_t k, bool saved)
 	if (!iops_log_path(st, s, path, sizeof(path), err, sizeof(err)) && !access(path, F_OK))
 		upload_send(&st->up, s->iops_log, UPLOAD_MIDRUN);
 	const char *const kept[] = { s->hist_log, s->lat_log }; /* "" when not kept */
-	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(kept); i++) {
 		if (kept[i][0] && !log_path_of(st, kept[i], path, sizeof(path), err, sizeof(err)) &&
 		    !access(path, F_OK))
 			upload_send(&st->up, kept[i], UPLOAD_MIDRUN);
@@ -387,14 +385,11 @@ static void upload_phase(struct run_state *st, size_t k, bool saved)
 static int make_out_dir(const char *dir, char *err, size_t errlen)
 {
 	struct stat sb;
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create output_dir %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode) || access(dir, W_OK)) {
-		snprintf(err, errlen, "output_dir %s is not a writable directory", dir);
-		return -1;
-	}
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return error_set(err, errlen, "cannot create output_dir %s: %s", dir,
+				 strerror(errno));
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode) || access(dir, W_OK))
+		return error_set(err, errlen, "output_dir %s is not a writable directory", dir);
 	return 0;
 }
 

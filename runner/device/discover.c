@@ -17,6 +17,7 @@
 
 #include "device/blkdev_probe.h"
 #include "device/discover_text.h"
+#include "lib/lib.h"
 
 #define SYSFS_PATH 512
 
@@ -121,10 +122,8 @@ static int mount_table_add(struct mount_table *t, const struct mount_entry *m)
 static int mount_table_load(const char *path, struct mount_table *t, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return error_set(err, errlen, "cannot read %s: %s", path, strerror(errno));
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
@@ -152,7 +151,7 @@ static bool mount_is_on(const struct mount_entry *m, const struct blockdev_node 
 /* The system mounts, most important first: a disk holding both / and
  * /boot/efi is reported as holding /, whatever order partitions list in. */
 static const char *const system_mounts[] = { "/", "/boot", "/boot/efi" };
-#define SYSTEM_MOUNTS (sizeof(system_mounts) / sizeof(system_mounts[0]))
+#define SYSTEM_MOUNTS (ARRAY_SIZE(system_mounts))
 
 static size_t system_rank(const char *point)
 {
@@ -345,10 +344,8 @@ static int scan_block_dir(const struct discover_options *o, const char *sysfs_ro
 {
 	char path[SYSFS_PATH];
 	DIR *dir = fmt_fits(path, sizeof(path), "%s/block", sysfs_root) ? opendir(path) : NULL;
-	if (!dir) {
-		snprintf(err, errlen, "cannot list %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!dir)
+		return error_set(err, errlen, "cannot list %s: %s", path, strerror(errno));
 	struct discovered_device *d = malloc(sizeof(*d));
 	int rc = d ? 0 : -1;
 	const struct dirent *e;

@@ -41,7 +41,7 @@ static const size_t counter_offsets[] = {
 	offsetof(struct ebs_stats, instance_iops_exceeded_us),
 	offsetof(struct ebs_stats, instance_throughput_exceeded_us),
 };
-#define COUNTERS (sizeof(counter_offsets) / sizeof(counter_offsets[0]))
+#define COUNTERS (ARRAY_SIZE(counter_offsets))
 
 static uint64_t counter_get(const struct ebs_stats *s, size_t i)
 {

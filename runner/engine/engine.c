@@ -5,6 +5,7 @@
  * table gives the same single point of registration without mutable
  * global state.  Adding an engine is one line here. */
 #include "engine/engine.h"
+#include "lib/lib.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ static const struct engine_ops *const registry[] = {
 	&engine_psync_ops,
 	&engine_null_ops,
 };
-#define REGISTRY_SIZE (sizeof(registry) / sizeof(registry[0]))
+#define REGISTRY_SIZE (ARRAY_SIZE(registry))
 
 /* Which engine stands in for which when the host forbids the first. */
 static const struct {
@@ -69,7 +70,7 @@ const char *engine_names(char *buf, size_t len, const char *sep, const char *las
 /* The errno's symbol when it is a refusal, else NULL. */
 static const char *refusal_symbol(int errnum)
 {
-	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(refusals); i++)
 		if (refusals[i].errnum == errnum)
 			return refusals[i].symbol;
 	return NULL;
@@ -79,7 +80,7 @@ const struct engine_ops *engine_fallback(const struct engine_ops *refused, int r
 {
 	if (ret >= 0 || !refusal_symbol(-ret))
 		return NULL;
-	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fallbacks); i++)
 		if (fallbacks[i].refused == refused)
 			return fallbacks[i].instead;
 	return NULL;

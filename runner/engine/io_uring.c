@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 
 #include "engine/discard_sync.h"
+#include "lib/lib.h"
 
 struct uring_state {
 	struct io_uring ring;
@@ -42,7 +43,7 @@ static int uring_init_ring(struct io_uring *ring, unsigned depth)
 		0
 	};
 	int ret = -EINVAL;
-	for (size_t i = 0; i < sizeof(flag_sets) / sizeof(flag_sets[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(flag_sets); i++) {
 		ret = io_uring_queue_init(depth, ring, flag_sets[i]);
 		if (ret != -EINVAL)
 			break;

@@ -1,5 +1,6 @@
 /* iolog.c - fio-format log files, at the paths the caller gives. */
 #include "job/iolog.h"
+#include "lib/lib.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -35,18 +36,15 @@ int iolog_open(struct iolog *l, const struct job_options *o, const struct iolog_
 		l->dirs[d] = options_rw_does(o->rw, (enum ddir)d);
 	for (int k = 0; k < IOLOG_KINDS; k++) {
 		const char *path = paths->path[k];
-		if (path[0] && !(l->file[k] = fopen(path, "w"))) {
-			snprintf(err, errlen, "cannot create log %s: %s", path, strerror(errno));
-			return -1;
-		}
+		if (path[0] && !(l->file[k] = fopen(path, "w")))
+			return error_set(err, errlen, "cannot create log %s: %s", path,
+					 strerror(errno));
 	}
 	l->per_io =
 		!l->windowed && (l->file[IOLOG_LAT] || l->file[IOLOG_CLAT] || l->file[IOLOG_SLAT]);
 	if (l->file[IOLOG_HIST]) {
-		if (!(l->hist = malloc(sizeof(*l->hist)))) {
-			snprintf(err, errlen, "out of memory for the histogram log");
-			return -1;
-		}
+		if (!(l->hist = malloc(sizeof(*l->hist))))
+			return error_set(err, errlen, "out of memory for the histogram log");
 		histlog_init(l->hist, o->log_hist_coarseness, o->bs, l->dirs);
 	}
 	return 0;

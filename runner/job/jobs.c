@@ -164,17 +164,14 @@ static int alloc_outcomes(struct jobs_result *r, unsigned count, char *err, size
 {
 	memset(r, 0, sizeof(*r));
 	r->outcomes = calloc(count, sizeof(*r->outcomes));
-	if (!r->outcomes) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!r->outcomes)
+		return error_set(err, errlen, "out of memory");
 	r->count = count;
 	for (unsigned i = 0; i < count; i++) {
 		r->outcomes[i].stats = malloc(sizeof(*r->outcomes[i].stats));
-		if (!r->outcomes[i].stats) {
-			snprintf(err, errlen, "out of memory for the stats of %u jobs", count);
-			return -1;
-		}
+		if (!r->outcomes[i].stats)
+			return error_set(err, errlen, "out of memory for the stats of %u jobs",
+					 count);
 		stats_job_init(r->outcomes[i].stats);
 	}
 	return 0;

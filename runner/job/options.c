@@ -5,6 +5,7 @@
  * that silently ignores `--numjobs=4` reports the wrong thing. */
 #include "job/options.h"
 #include "job/options_fio.h"
+#include "lib/lib.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -35,7 +36,7 @@ void options_defaults(struct job_options *o)
 	o->output_format = OUTPUT_NORMAL;
 	o->clat_percentiles = true;
 	o->cmdprio_class = OPTIONS_CMDPRIO_CLASS_RT;
-	o->percentile_count = sizeof(default_percentiles) / sizeof(default_percentiles[0]);
+	o->percentile_count = ARRAY_SIZE(default_percentiles);
 	memcpy(o->percentiles, default_percentiles, sizeof(default_percentiles));
 }
 
@@ -93,7 +94,7 @@ int options_parse_duration_ns(const char *text, uint64_t *out)
 	unsigned long long n;
 	if (leading_number(text, &n, &end))
 		return -1;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcasecmp(end, units[i].suffix) == 0) {
 			if (n > UINT64_MAX / units[i].ns)
 				return -1;
@@ -324,7 +325,7 @@ static const struct {
 
 static const char *canonical_name(const char *name)
 {
-	for (size_t i = 0; i < sizeof(option_aliases) / sizeof(option_aliases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(option_aliases); i++)
 		if (!strcmp(option_aliases[i].alias, name))
 			return option_aliases[i].name;
 	return name;
@@ -332,7 +333,7 @@ static const char *canonical_name(const char *name)
 
 static const struct option_spec *find_option(const char *name)
 {
-	for (size_t i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(option_table); i++)
 		if (!strcmp(option_table[i].name, name))
 			return &option_table[i];
 	return NULL;
@@ -385,17 +386,15 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 		size_t errlen)
 {
 	const struct option_spec *spec = find_option(canonical_name(name));
-	if (!spec) {
-		snprintf(err, errlen, "unknown or unsupported option '%s'", name);
-		return -1;
-	}
+	if (!spec)
+		return error_set(err, errlen, "unknown or unsupported option '%s'", name);
 	if (apply_value(o, spec, value)) {
 		char engines[128];
-		snprintf(err, errlen, "option '%s': invalid value '%s' (expected %s)", name,
-			 value ? value : "",
-			 spec->expects ? spec->expects
-				       : engine_names(engines, sizeof(engines), ", ", " or "));
-		return -1;
+		return error_set(err, errlen, "option '%s': invalid value '%s' (expected %s)", name,
+				 value ? value : "",
+				 spec->expects
+					 ? spec->expects
+					 : engine_names(engines, sizeof(engines), ", ", " or "));
 	}
 	remember_given(o, spec->name, value);
 	return 0;
@@ -424,10 +423,8 @@ int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, 
 		char name[64];
 		const char *eq = strchr(word + 2, '=');
 		size_t len = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
-		if (len >= sizeof(name)) {
-			snprintf(err, errlen, "unknown or unsupported option '%s'", word);
-			return -1;
-		}
+		if (len >= sizeof(name))
+			return error_set(err, errlen, "unknown or unsupported option '%s'", word);
 		memcpy(name, word + 2, len);
 		name[len] = '\0';
 		if (!strcmp(name, "name")) {

@@ -3,6 +3,7 @@
  * I/O priorities (cmdprio_*), bssplit, idle profiling and the accepted
  * no-ops.  options.c's table points at these setters. */
 #include "job/options_fio.h"
+#include "lib/lib.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ static unsigned output_format_bit(const char *word, size_t len)
 			{ "json", OUTPUT_JSON },
 			{ "json+", OUTPUT_JSON_PLUS },
 			{ "terse", OUTPUT_TERSE } };
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
 		if (strlen(formats[i].name) == len && !strncmp(word, formats[i].name, len))
 			return formats[i].bit;
 	return 0;

@@ -1,5 +1,6 @@
 /* options_json.c - JSON members to option words. */
 #include "job/options_json.h"
+#include "lib/lib.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,17 +35,13 @@ int options_apply_json(struct job_options *o, const json_t *obj, char *err, size
 	const char *name;
 	json_t *value;
 	char text[OPTIONS_PATH_MAX];
-	if (!json_is_object(obj)) {
-		snprintf(err, errlen, "a job must be a JSON object of fio options");
-		return -1;
-	}
+	if (!json_is_object(obj))
+		return error_set(err, errlen, "a job must be a JSON object of fio options");
 	json_object_foreach((json_t *)obj, name, value)
 	{
-		if (member_text(value, text, sizeof(text))) {
-			snprintf(err, errlen, "option '%s': expected a string, number or boolean",
-				 name);
-			return -1;
-		}
+		if (member_text(value, text, sizeof(text)))
+			return error_set(err, errlen,
+					 "option '%s': expected a string, number or boolean", name);
 		if (options_set(o, name, text, err, errlen))
 			return -1;
 	}

@@ -3,6 +3,7 @@
  * table that every question about a pattern asks. */
 #include "job/options.h"
 #include "job/options_fio.h"
+#include "lib/lib.h"
 
 #include <string.h>
 
@@ -23,7 +24,7 @@ static const struct {
 	[RW_TRIMWRITE] = { "trimwrite", false, { false, true, true } },
 	[RW_RANDTRIMWRITE] = { "randtrimwrite", true, { false, true, true } },
 };
-#define RW_SPECS (sizeof(rw_specs) / sizeof(rw_specs[0]))
+#define RW_SPECS (ARRAY_SIZE(rw_specs))
 
 int options_set_rw(struct job_options *o, const char *v)
 {

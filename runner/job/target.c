@@ -1,5 +1,6 @@
 /* target.c - open and check the device or file under test. */
 #include "job/target.h"
+#include "lib/lib.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,10 +55,8 @@ static int lay_out_file(int fd, const char *path, uint64_t from, uint64_t end, c
 {
 	const size_t chunk = 1u << 20;
 	void *zeros;
-	if (posix_memalign(&zeros, 4096, chunk)) {
-		snprintf(err, errlen, "out of memory laying out %s", path);
-		return -1;
-	}
+	if (posix_memalign(&zeros, 4096, chunk))
+		return error_set(err, errlen, "out of memory laying out %s", path);
 	memset(zeros, 0, chunk);
 	fprintf(stderr, "ebsbench: laying out %s (%" PRIu64 " MiB)\n", path, (end - from) >> 20);
 	for (uint64_t pos = from & ~(uint64_t)(chunk - 1); pos < end; pos += chunk) {
@@ -80,9 +79,9 @@ static int open_file(struct target *t, const struct job_options *o, const struct
 	uint64_t have = exists ? (uint64_t)st->st_size : 0;
 	uint64_t want = o->size ? o->offset + o->size : have;
 	if (want == 0) { /* refused before it is created: nothing left behind */
-		snprintf(err, errlen, "%s: --size is needed to create an empty or missing file",
-			 o->filename);
-		return -1;
+		return error_set(err, errlen,
+				 "%s: --size is needed to create an empty or missing file",
+				 o->filename);
 	}
 	if (exists && !writes && have >= o->offset + o->size)
 		flags = O_RDONLY | O_CLOEXEC;
@@ -178,11 +177,10 @@ static int enable_direct(struct target *t, const char *path, char *err, size_t e
 /* A diskless engine's (null's) target: no file, a region of --size. */
 static int open_nothing(struct target *t, const struct job_options *o, char *err, size_t errlen)
 {
-	if (!o->size) {
-		snprintf(err, errlen, "ioengine %s needs --size (it has no file to measure)",
-			 o->ioengine->name);
-		return -1;
-	}
+	if (!o->size)
+		return error_set(err, errlen,
+				 "ioengine %s needs --size (it has no file to measure)",
+				 o->ioengine->name);
 	t->size = o->offset + o->size;
 	t->logical_block = 1; /* no device: any bs and offset */
 	return check_region(t, o, err, errlen);
@@ -196,15 +194,11 @@ int target_open(struct target *t, const struct job_options *o, char *err, size_t
 	if (o->ioengine->diskless)
 		return open_nothing(t, o, err, errlen);
 	bool exists = stat(o->filename, &st) == 0;
-	if (!exists && errno != ENOENT) {
-		snprintf(err, errlen, "cannot open %s: %s", o->filename, strerror(errno));
-		return -1;
-	}
-	if (exists && !S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s is neither a block device nor a regular file",
-			 o->filename);
-		return -1;
-	}
+	if (!exists && errno != ENOENT)
+		return error_set(err, errlen, "cannot open %s: %s", o->filename, strerror(errno));
+	if (exists && !S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+		return error_set(err, errlen, "%s is neither a block device nor a regular file",
+				 o->filename);
 	if (exists && S_ISBLK(st.st_mode) ? open_block(t, o, &st, err, errlen)
 					  : open_file(t, o, &st, exists, err, errlen))
 		return -1;

@@ -55,7 +55,7 @@ const char *http_failure_name(enum http_failure kind)
 		"timeout", "network", "tls",   "tls-verify", "protocol",
 	};
 
-	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
+	return (unsigned)kind < ARRAY_SIZE(names) ? names[kind] : "unknown";
 }
 
 bool http_should_retry(const struct http_response *resp)
@@ -120,7 +120,7 @@ static int check_headers(const struct http_request *req, struct net_fail *f)
 				     "header %s: missing value or control byte in it", h->name);
 			return -1;
 		}
-		for (j = 0; j < sizeof(ours) / sizeof(ours[0]); j++)
+		for (j = 0; j < ARRAY_SIZE(ours); j++)
 			if (strcasecmp(h->name, ours[j]) == 0) {
 				net_fail_set(f, HTTP_FAIL_USAGE, "header %s is set by the client",
 					     ours[j]);

@@ -18,6 +18,7 @@
 #include <mbedtls/ssl.h>
 #include <mbedtls/x509_crt.h>
 
+#include "lib/lib.h"
 #include "net/tcp.h"
 #include "net/transport.h"
 
@@ -56,7 +57,7 @@ void tls_verify_words(uint32_t flags, char *buf, size_t len)
 	uint32_t rest = flags;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(table) / sizeof(table[0]) && n < len; i++) {
+	for (i = 0; i < ARRAY_SIZE(table) && n < len; i++) {
 		if (!(flags & table[i].flags))
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", table[i].words);

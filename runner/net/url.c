@@ -1,6 +1,7 @@
 /* url.c - parse http(s) URLs without touching the target's encoding, and
  * redact presigned-URL credentials for logs. */
 #include "net/url.h"
+#include "lib/lib.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -13,15 +14,9 @@ const char *const url_secret_params[] = {
 	"X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
 	"Signature",	   "AWSAccessKeyId",
 };
-const size_t url_secret_param_count = sizeof(url_secret_params) / sizeof(url_secret_params[0]);
+const size_t url_secret_param_count = ARRAY_SIZE(url_secret_params);
 
 #define REDACTED "REDACTED"
-
-static int fail(char *err, size_t errlen, const char *why)
-{
-	snprintf(err, errlen, "URL: %s", why);
-	return -1;
-}
 
 /* Anything at or below space, DEL or non-ASCII would end up raw in the
  * request line, where it could split or smuggle a request. */
@@ -90,32 +85,33 @@ static int parse_authority(const char *auth, size_t n, struct url *u, char *err,
 	unsigned char v6[16];
 
 	if (memchr(auth, '@', n))
-		return fail(err, errlen, "credentials in the URL are not supported");
+		return error_set(err, errlen, "URL: credentials in the URL are not supported");
 	if (n > 0 && auth[0] == '[') {
 		const char *close = memchr(auth, ']', n);
 		if (!close)
-			return fail(err, errlen, "unterminated IPv6 literal");
+			return error_set(err, errlen, "URL: unterminated IPv6 literal");
 		host = auth + 1;
 		hlen = (size_t)(close - host);
 		colon = close + 1 < auth + n ? close + 1 : NULL;
 		if (colon && *colon != ':')
-			return fail(err, errlen, "junk after IPv6 literal");
+			return error_set(err, errlen, "URL: junk after IPv6 literal");
 		u->ipv6_literal = true;
 	} else {
 		colon = memchr(auth, ':', n);
 		hlen = colon ? (size_t)(colon - auth) : n;
 	}
 	if (hlen == 0)
-		return fail(err, errlen, "missing host");
+		return error_set(err, errlen, "URL: missing host");
 	if (hlen >= sizeof(u->host))
-		return fail(err, errlen, "host name too long");
+		return error_set(err, errlen, "URL: host name too long");
 	memcpy(u->host, host, hlen);
 	u->host[hlen] = '\0';
 	if (u->ipv6_literal ? inet_pton(AF_INET6, u->host, v6) != 1 : !reg_name_ok(host, hlen))
-		return fail(err, errlen, u->ipv6_literal ? "bad IPv6 literal" : "bad host name");
+		return error_set(err, errlen, "URL: %s",
+				 u->ipv6_literal ? "bad IPv6 literal" : "bad host name");
 	if (colon) {
 		if (parse_port(colon + 1, (size_t)(auth + n - colon - 1), &u->port))
-			return fail(err, errlen, "bad port");
+			return error_set(err, errlen, "URL: bad port");
 		u->port_given = true;
 	}
 	return 0;
@@ -127,9 +123,9 @@ int url_parse(const char *s, struct url *u, char *err, size_t errlen)
 
 	memset(u, 0, sizeof(*u));
 	if (bad_byte(s))
-		return fail(err, errlen, "contains a space, control or non-ASCII byte");
+		return error_set(err, errlen, "URL: contains a space, control or non-ASCII byte");
 	if (parse_scheme(&s, u))
-		return fail(err, errlen, "scheme must be http:// or https://");
+		return error_set(err, errlen, "URL: scheme must be http:// or https://");
 	u->port = u->https ? 443 : 80;
 	auth = s;
 	end = auth + strcspn(auth, "/?#");

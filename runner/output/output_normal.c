@@ -37,7 +37,7 @@ static const char *num2str(char *buf, size_t len, uint64_t num, int maxlen, bool
 	char tmp[32];
 	int digits, room;
 
-	while (post < sizeof(si) / sizeof(si[0]) - 1 &&
+	while (post < ARRAY_SIZE(si) - 1 &&
 	       snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)num) > maxlen) {
 		modulo = (unsigned)(num % thousand);
 		num /= thousand;

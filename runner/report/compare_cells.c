@@ -1,6 +1,7 @@
 /* compare_cells.c - the words and numbers of `ebsbench compare`'s tables
  * and sentences, shared by compare.md and report.html's section, in the
  * report's number formats (report_format.h). */
+#include "lib/lib.h"
 #include "report/compare.h"
 
 #include <math.h>
@@ -149,7 +150,7 @@ static void runs_table(FILE *out, const json_t *doc, const struct compare_format
 	const char *head[] = { "", "A", "B" };
 
 	fmt->row(out, head, 3, true);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		const char *cells[] = { names[i], compare_run_fact(doc, "a", keys[i]),
 					compare_run_fact(doc, "b", keys[i]) };
 		fmt->row(out, cells, 3, false);

@@ -1,5 +1,6 @@
 /* fleet_md.c - fleet.md, the words fleet.md and the HTML section share
  * (fleet_report.h), and fleet_render, which writes the fleet's three files. */
+#include "lib/lib.h"
 #include "report/fleet_report.h"
 
 #include <errno.h>
@@ -48,7 +49,7 @@ bool fleet_dist_cells(const struct fleet *f, size_t g, enum fleet_figure k,
 		return false;
 	snprintf(cells[0], sizeof(cells[0]), "%s", fleet_figure_info(k)->title);
 	snprintf(cells[1], sizeof(cells[1]), "%zu", d->n);
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
 		fleet_value_text(cells[2 + i], sizeof(cells[2 + i]), k, v[i]);
 	return true;
 }
@@ -177,19 +178,16 @@ int fleet_render(const struct fleet *f, const char *dir, char *err, size_t errle
 			fleet_html_page } }; /* NULL: report.html, as run/artifacts.c names it */
 	char path[4200];
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		const char *name = files[i].name ? files[i].name : artifacts_name(ARTIFACT_HTML);
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		FILE *out = fopen(path, "w");
-		if (!out) {
-			snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-			return -1;
-		}
+		if (!out)
+			return error_set(err, errlen, "cannot create %s: %s", path,
+					 strerror(errno));
 		int rc = files[i].render(out, f);
-		if (fclose(out) || rc) {
-			snprintf(err, errlen, "writing %s failed", path);
-			return -1;
-		}
+		if (fclose(out) || rc)
+			return error_set(err, errlen, "writing %s failed", path);
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * volume the Kubernetes route (kubectl patch pvc) or the EC2 one (aws ec2
  * modify-volume), both setting type, IOPS and throughput in one change,
  * and the caveats that apply.  Nothing here is run. */
+#include "lib/lib.h"
 #include "report/recommend_md.h"
 
 #include <errno.h>
@@ -59,10 +60,8 @@ static FILE *open_in(const char *dir, const char *name, char *path, size_t plen,
 static int close_checked(FILE *f, const char *path, char *err, size_t errlen)
 {
 	bool bad = ferror(f);
-	if (fclose(f) || bad) {
-		snprintf(err, errlen, "writing %s failed", path);
-		return -1;
-	}
+	if (fclose(f) || bad)
+		return error_set(err, errlen, "writing %s failed", path);
 	return 0;
 }
 

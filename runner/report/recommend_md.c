@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/lib.h"
 #include "report/report_analysis.h"
 #include "report/report_format.h"
 
@@ -49,7 +50,7 @@ static void write_need(FILE *out, const struct recommend_device *d)
 			report_count(c, sizeof(c), del->sustained_iops));
 	}
 	fprintf(out, "; %s sequential (1 MiB). Rated: %s IOPS, %.0f MiB/s.\n\n",
-		report_mibs(a, sizeof(a), del->seq_mibs * REPORT_MIB),
+		report_mibs(a, sizeof(a), del->seq_mibs * MIB),
 		report_count(b, sizeof(b), del->rated_iops), del->rated_mibs);
 	fprintf(out, "Need (%s): %s IOPS and %.0f MiB/s sustained at %s GiB",
 		n->measured ? "the same as this volume, sustained: its burst kept as its baseline, "

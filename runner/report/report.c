@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "lib/lib.h"
 #include "report/recommend_md.h"
 #include "report/report_html.h"
 #include "report/summary.h"
@@ -68,15 +69,11 @@ static int render_file(const char *dir, const char *name, report_render_fn *rend
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *out = fopen(path, "w");
-	if (!out) {
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!out)
+		return error_set(err, errlen, "cannot create %s: %s", path, strerror(errno));
 	int rc = render(out, runs, nruns);
-	if (fclose(out) || rc) {
-		snprintf(err, errlen, "writing %s failed", path);
-		return -1;
-	}
+	if (fclose(out) || rc)
+		return error_set(err, errlen, "writing %s failed", path);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "lib/lib.h"
 #include "run/run.h"
 
 static const char *const price_fields[] = { "gib_month", "iops_month", "mibs_month" };
@@ -35,7 +36,7 @@ void report_prices_recorded(const json_t *run, struct ebs_prices *p, struct repo
 	for (int t = 0; t < EBS_TYPE_COUNT; t++) {
 		const char *type = ebs_type_name((enum ebs_type)t);
 		const json_t *tp = json_object_get(rec, type);
-		for (size_t f = 0; tp && f < sizeof(price_fields) / sizeof(price_fields[0]); f++) {
+		for (size_t f = 0; tp && f < ARRAY_SIZE(price_fields); f++) {
 			const json_t *v = json_object_get(tp, price_fields[f]);
 			char name[48];
 			snprintf(name, sizeof(name), "%s.%s", type, price_fields[f]);
@@ -52,10 +53,9 @@ int report_prices_load(const char *config_path, json_t **prices, char *err, size
 	json_error_t jerr;
 	json_t *doc = json_load_file(config_path, JSON_REJECT_DUPLICATES, &jerr);
 	*prices = NULL;
-	if (!doc) {
-		snprintf(err, errlen, "%s: %s (line %d)", config_path, jerr.text, jerr.line);
-		return -1;
-	}
+	if (!doc)
+		return error_set(err, errlen, "%s: %s (line %d)", config_path, jerr.text,
+				 jerr.line);
 	json_t *obj = json_object_get(doc, "prices");
 	if (!json_is_object(obj)) {
 		snprintf(err, errlen, "%s has no \"prices\" object to re-price with", config_path);

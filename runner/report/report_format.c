@@ -5,9 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/lib.h"
 #include "results/results.h"
-
-#define GIB (1024.0 * REPORT_MIB)
 
 const char *report_missing(char *buf, size_t len)
 {
@@ -49,7 +48,7 @@ const char *report_mibs(char *buf, size_t len, double bytes_per_s)
 {
 	if (!isfinite(bytes_per_s))
 		return report_missing(buf, len);
-	snprintf(buf, len, "%.1f MiB/s", bytes_per_s / REPORT_MIB);
+	snprintf(buf, len, "%.1f MiB/s", bytes_per_s / MIB);
 	return buf;
 }
 

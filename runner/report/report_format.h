@@ -10,7 +10,6 @@
 /* What a missing value renders as. */
 #define REPORT_MISSING "\xe2\x80\x94" /* U+2014 em dash */
 #define REPORT_NUM_LEN 48	      /* fits any formatted number */
-#define REPORT_MIB (1024.0 * 1024.0)
 
 /* Writes REPORT_MISSING into buf; returns buf. */
 const char *report_missing(char *buf, size_t len);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lib.h"
 #include "report/recommend_md.h"
 #include "report/report_format.h"
 #include "report/summary.h"
@@ -149,7 +150,7 @@ static int html_devices(FILE *out, json_t *const *runs, size_t nruns)
 			fputs("<tr>", out);
 			if (nruns > 1)
 				fprintf(out, "<td>%zu</td>", r + 1);
-			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
 				const char *v = json_string_value(json_object_get(d, keys[k]));
 				v = v ? v : REPORT_MISSING;
 				fputs("<td>", out);
@@ -205,7 +206,7 @@ static int write_parts(FILE *out, const void *ctx)
 {
 	struct html_ctx c = *(const struct html_ctx *)ctx;
 	int rc = 0;
-	for (size_t i = 0; !rc && i < sizeof(html_parts) / sizeof(html_parts[0]); i++)
+	for (size_t i = 0; !rc && i < ARRAY_SIZE(html_parts); i++)
 		rc = write_part(out, &html_parts[i], &c);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* report_html_md.c - the report's Markdown formatted as HTML: the summary's
  * and the recommendation's own words, never reworded (see report_html.h).
  * It reads only the Markdown those writers produce, line by line. */
+#include "lib/lib.h"
 #include "report/report_html.h"
 
 #include <stdbool.h>
@@ -34,7 +35,7 @@ static const char *const md_entities[] = { "&lt;" };
 /* The length of such an entity at s, or 0: it passes through as it is. */
 static size_t entity_len(const char *s, const char *end)
 {
-	for (size_t i = 0; i < sizeof(md_entities) / sizeof(md_entities[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(md_entities); i++) {
 		size_t n = strlen(md_entities[i]);
 		if ((size_t)(end - s) >= n && !memcmp(s, md_entities[i], n))
 			return n;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "lib/lib.h"
 #include "results/results.h"
 #include "report/report.h"
 #include "report/report_format.h"
@@ -70,8 +71,8 @@ static const char *size_text(char *buf, size_t len, double bytes)
 {
 	if (!isfinite(bytes))
 		report_missing(buf, len);
-	else if (bytes >= REPORT_MIB)
-		snprintf(buf, len, "%g MiB", bytes / REPORT_MIB);
+	else if (bytes >= MIB)
+		snprintf(buf, len, "%g MiB", bytes / MIB);
 	else if (bytes >= 1024)
 		snprintf(buf, len, "%gk", bytes / 1024);
 	else
@@ -255,7 +256,7 @@ static const char *phase_title(const char *phase)
 		{ "seqread", "Sequential read" },
 		{ "seqwrite", "Sequential write" },
 	};
-	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(titles); i++) {
 		if (!strcmp(titles[i][0], phase))
 			return titles[i][1];
 	}
@@ -443,7 +444,7 @@ static void write_phase_row(FILE *out, size_t index, const json_t *p)
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
 	fprintf(out, "| %zu |", index);
-	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+	for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
 		const char *s = json_string_value(json_object_get(p, fields[f]));
 		fputc(' ', out);
 		put_cell(out, s ? s : REPORT_MISSING);

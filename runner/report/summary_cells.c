@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "lib/lib.h"
 #include "results/results.h"
 #include "report/report_format.h"
 
@@ -147,7 +148,7 @@ static const char *whole_mibs(char *buf, size_t len, const json_t *phase)
 	if (!phase || !isfinite(bw))
 		report_missing(buf, len);
 	else
-		snprintf(buf, len, "%.0f", bw / REPORT_MIB);
+		snprintf(buf, len, "%.0f", bw / MIB);
 	return buf;
 }
 
@@ -447,8 +448,7 @@ const struct summary_row summary_cells_tldr_rows[] = {
 	{ "Monthly cost", NULL, summary_cells_monthly },
 	{ "Verdict per phase", NULL, verdicts_cell },
 };
-const size_t summary_cells_tldr_count =
-	sizeof(summary_cells_tldr_rows) / sizeof(summary_cells_tldr_rows[0]);
+const size_t summary_cells_tldr_count = ARRAY_SIZE(summary_cells_tldr_rows);
 
 const struct summary_row summary_cells_phase_rows[] = {
 	{ "IOPS (whole phase)", NULL, iops_cell },
@@ -463,5 +463,4 @@ const struct summary_row summary_cells_phase_rows[] = {
 	{ "Predicted", NULL, predicted_cell },
 	{ "Verdict", NULL, verdict_cell },
 };
-const size_t summary_cells_phase_count =
-	sizeof(summary_cells_phase_rows) / sizeof(summary_cells_phase_rows[0]);
+const size_t summary_cells_phase_count = ARRAY_SIZE(summary_cells_phase_rows);

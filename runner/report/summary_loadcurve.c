@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "analysis/analysis.h"
+#include "lib/lib.h"
 #include "report/report_format.h"
 #include "run/run.h"
 
@@ -22,7 +23,7 @@ static void step_row(FILE *out, const json_t *st, double knee_percent)
 		burst					    ? "on burst"
 		: json_is_true(json_object_get(st, "held")) ? "yes"
 							    : "no");
-	for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(pct); k++)
 		fprintf(out, " %s |",
 			report_ms(a, sizeof(a), results_num(json_object_get(st, pct[k])) * 1e6));
 	fputc('\n', out);

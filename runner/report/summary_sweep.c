@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "lib/lib.h"
 #include "report/report_format.h"
 #include "run/run.h"
 
@@ -12,8 +13,8 @@ static const char *block_text(char *buf, size_t len, double bs)
 {
 	if (!(bs > 0))
 		return report_missing(buf, len);
-	if (bs >= REPORT_MIB && fmod(bs, REPORT_MIB) == 0)
-		snprintf(buf, len, "%.0f MiB", bs / REPORT_MIB);
+	if (bs >= MIB && fmod(bs, MIB) == 0)
+		snprintf(buf, len, "%.0f MiB", bs / MIB);
 	else
 		snprintf(buf, len, "%.0f KiB", bs / 1024);
 	return buf;
@@ -24,7 +25,7 @@ static const char *mibs_text(char *buf, size_t len, const json_t *mibs)
 {
 	if (!json_is_number(mibs))
 		return report_missing(buf, len);
-	return report_mibs(buf, len, json_number_value(mibs) * REPORT_MIB);
+	return report_mibs(buf, len, json_number_value(mibs) * MIB);
 }
 
 static void write_step_row(FILE *out, const json_t *step, summary_put_cell_fn *put_cell)

@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lib.h"
 #include "report/report_format.h"
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
 				       "#9467bd", "#8c564b", "#e377c2", "#17becf" };
-#define PALETTE_SIZE (sizeof(palette) / sizeof(palette[0]))
+#define PALETTE_SIZE (ARRAY_SIZE(palette))
 
 void svg_entries_free(struct svg_entries *es)
 {

@@ -1,5 +1,6 @@
 /* results.c - reading and writing results.json. */
 #include "results/results.h"
+#include "lib/lib.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,11 +13,10 @@ int results_schema_check(const json_t *root, char *err, size_t errlen)
 	const json_t *schema = json_object_get(root, "schema");
 	json_int_t version = json_integer_value(schema);
 
-	if (!json_is_object(root) || !json_is_integer(schema) || version < RESULTS_SCHEMA_OLDEST) {
-		snprintf(err, errlen, "not an ebsbench results file (no \"schema\" from %d to %d)",
-			 RESULTS_SCHEMA_OLDEST, RESULTS_SCHEMA);
-		return -1;
-	}
+	if (!json_is_object(root) || !json_is_integer(schema) || version < RESULTS_SCHEMA_OLDEST)
+		return error_set(err, errlen,
+				 "not an ebsbench results file (no \"schema\" from %d to %d)",
+				 RESULTS_SCHEMA_OLDEST, RESULTS_SCHEMA);
 	if (version > RESULTS_SCHEMA) {
 		snprintf(err, errlen,
 			 "written by a newer ebsbench: schema %lld, this one reads %d to %d",

@@ -1,5 +1,6 @@
 /* artifacts.c - the names of the files a run writes (see artifacts.h). */
 #include "run/artifacts.h"
+#include "lib/lib.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -101,11 +102,9 @@ static int log_name(char *name, size_t cap, const char *device_label, const char
 		    const char *suffix, char *err, size_t errlen)
 {
 	int n = snprintf(name, cap, "%s_%s%s", device_label, phase_short, suffix);
-	if (n < 0 || (size_t)n >= cap) {
-		snprintf(err, errlen, "the log name %s_%s%s is too long", device_label, phase_short,
-			 suffix);
-		return -1;
-	}
+	if (n < 0 || (size_t)n >= cap)
+		return error_set(err, errlen, "the log name %s_%s%s is too long", device_label,
+				 phase_short, suffix);
 	return 0;
 }
 

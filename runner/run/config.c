@@ -9,6 +9,7 @@
 
 #include "engine/engine.h"
 #include "job/job.h"
+#include "lib/lib.h"
 
 void config_defaults(struct run_config *c)
 {
@@ -25,21 +26,18 @@ static int copy_string(json_t *value, const char *key, char *dst, size_t cap, ch
 		       size_t errlen)
 {
 	const char *s = json_string_value(value);
-	if (!s || !s[0] || strlen(s) >= cap) {
-		snprintf(err, errlen, "config: '%s' must be a non-empty string (under %zu bytes)",
-			 key, cap);
-		return -1;
-	}
+	if (!s || !s[0] || strlen(s) >= cap)
+		return error_set(err, errlen,
+				 "config: '%s' must be a non-empty string (under %zu bytes)", key,
+				 cap);
 	memcpy(dst, s, strlen(s) + 1);
 	return 0;
 }
 
 static int get_positive(json_t *value, const char *key, double *out, char *err, size_t errlen)
 {
-	if (!json_is_number(value) || json_number_value(value) <= 0) {
-		snprintf(err, errlen, "config: '%s' must be a positive number", key);
-		return -1;
-	}
+	if (!json_is_number(value) || json_number_value(value) <= 0)
+		return error_set(err, errlen, "config: '%s' must be a positive number", key);
 	*out = json_number_value(value);
 	return 0;
 }
@@ -71,8 +69,7 @@ static int device_member(struct device_config *d, const char *key, json_t *v, ch
 	if (!strcmp(key, "throughput_mibs"))
 		return get_positive(v, "devices[].throughput_mibs", &d->throughput_mibs, err,
 				    errlen);
-	snprintf(err, errlen, "config: unknown key 'devices[].%s'", key);
-	return -1;
+	return error_set(err, errlen, "config: unknown key 'devices[].%s'", key);
 }
 
 /* ---- ranges ----
@@ -92,8 +89,7 @@ static int device_member(struct device_config *d, const char *key, json_t *v, ch
 int config_out_of_range(const char *key, const char *value, const char *range, char *err,
 			size_t errlen)
 {
-	snprintf(err, errlen, "config: '%s' is %s, outside %s", key, value, range);
-	return -1;
+	return error_set(err, errlen, "config: '%s' is %s, outside %s", key, value, range);
 }
 
 int config_number_out_of_range(const char *key, double value, const char *range, char *err,
@@ -161,7 +157,7 @@ static int device_ranges(const struct device_config *d, size_t i, char *err, siz
 		{ "iops", "IOPS", d->iops, VOLUME_IOPS },
 		{ "throughput_mibs", "MiB/s", d->throughput_mibs, VOLUME_MIBS },
 	};
-	for (size_t k = 0; k < sizeof(n) / sizeof(n[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(n); k++) {
 		double lo = 0, hi = 0;
 		char key[48], range[64];
 		if (n[k].v == 0) /* not given: the device's size, the type's default */
@@ -181,20 +177,17 @@ static int parse_devices(struct run_config *c, json_t *list, char *err, size_t e
 {
 	size_t i;
 	json_t *item;
-	if (!json_is_array(list) || json_array_size(list) > CONFIG_MAX_DEVICES) {
-		snprintf(err, errlen, "config: 'devices' must be an array of at most %d objects",
-			 CONFIG_MAX_DEVICES);
-		return -1;
-	}
+	if (!json_is_array(list) || json_array_size(list) > CONFIG_MAX_DEVICES)
+		return error_set(err, errlen,
+				 "config: 'devices' must be an array of at most %d objects",
+				 CONFIG_MAX_DEVICES);
 	json_array_foreach(list, i, item)
 	{
 		struct device_config *d = &c->devices[c->device_count++];
 		const char *key;
 		json_t *v;
-		if (!json_is_object(item)) {
-			snprintf(err, errlen, "config: devices[%zu] must be an object", i);
-			return -1;
-		}
+		if (!json_is_object(item))
+			return error_set(err, errlen, "config: devices[%zu] must be an object", i);
 		json_object_foreach(item, key,
 				    v) if (device_member(d, key, v, err, errlen)) return -1;
 		if (device_ranges(d, i, err, errlen))
@@ -233,17 +226,14 @@ int config_prices_apply(struct ebs_prices *p, json_t *obj, unsigned *count, char
 	const char *key;
 	json_t *v;
 	*count = 0;
-	if (!json_is_object(obj)) {
-		snprintf(err, errlen, "config: 'prices' must be an object of name: USD");
-		return -1;
-	}
+	if (!json_is_object(obj))
+		return error_set(err, errlen, "config: 'prices' must be an object of name: USD");
 	json_object_foreach(obj, key, v)
 	{
 		double usd = json_number_value(v); /* or an included amount */
-		if (!json_is_number(v) || ebs_prices_set(p, key, usd)) {
-			snprintf(err, errlen, "config: unknown price '%s' or not a number", key);
-			return -1;
-		}
+		if (!json_is_number(v) || ebs_prices_set(p, key, usd))
+			return error_set(err, errlen, "config: unknown price '%s' or not a number",
+					 key);
 		bool included = strstr(key, "_included") != NULL;
 		double max = included ? config_volume_max(VOLUME_IOPS) : CONFIG_PRICE_MAX_USD;
 		if (!(usd >= 0 && usd <= max)) {
@@ -281,12 +271,10 @@ static int parse_environment(struct run_config *c, json_t *obj, char *err, size_
 	json_object_foreach(obj, key, v)
 	{
 		size_t i = 0;
-		while (i < sizeof(fields) / sizeof(fields[0]) && strcmp(fields[i].key, key))
+		while (i < ARRAY_SIZE(fields) && strcmp(fields[i].key, key))
 			i++;
-		if (i == sizeof(fields) / sizeof(fields[0])) {
-			snprintf(err, errlen, "config: unknown key 'environment.%s'", key);
-			return -1;
-		}
+		if (i == ARRAY_SIZE(fields))
+			return error_set(err, errlen, "config: unknown key 'environment.%s'", key);
 		if (copy_string(v, key, (char *)c + fields[i].offset, fields[i].cap, err, errlen))
 			return -1;
 	}
@@ -314,8 +302,8 @@ static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *
 	if (!strcmp(key, "test_size")) {
 		if (!json_is_string(v) || options_parse_size(json_string_value(v), &c->test_size) ||
 		    c->test_size == 0) {
-			snprintf(err, errlen, "config: 'test_size' must be a size such as \"8G\"");
-			return -1;
+			return error_set(err, errlen,
+					 "config: 'test_size' must be a size such as \"8G\"");
 		}
 		if (c->test_size >= TEST_SIZE_MIN && c->test_size <= TEST_SIZE_MAX)
 			return 0;
@@ -323,8 +311,7 @@ static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *
 		snprintf(value, sizeof(value), "%" PRIu64 " bytes", c->test_size);
 		return config_out_of_range(key, value, TEST_SIZE_RANGE, err, errlen);
 	}
-	snprintf(err, errlen, "config: unknown key '%s'", key);
-	return -1;
+	return error_set(err, errlen, "config: unknown key '%s'", key);
 }
 
 /* The region's built-in prices, before any "prices" key overrides them
@@ -346,10 +333,8 @@ int config_from_json(struct run_config *c, json_t *root, char *err, size_t errle
 {
 	const char *key;
 	json_t *v;
-	if (!json_is_object(root)) {
-		snprintf(err, errlen, "config: the document must be a JSON object");
-		return -1;
-	}
+	if (!json_is_object(root))
+		return error_set(err, errlen, "config: the document must be a JSON object");
 	if (region_prices(c, root, err, errlen))
 		return -1;
 	json_object_foreach(root, key, v)
@@ -371,11 +356,10 @@ int config_from_json(struct run_config *c, json_t *root, char *err, size_t errle
 				     : -1;
 		else
 			rc = parse_scalar(c, key, v, err, errlen);
-		if (rc) {
-			if (!err[0])
-				snprintf(err, errlen, "config: '%s' has the wrong type", key);
-			return -1;
-		}
+		if (rc)
+			return err[0] ? -1
+				      : error_set(err, errlen, "config: '%s' has the wrong type",
+						  key);
 	}
 	return 0;
 }
@@ -385,10 +369,9 @@ int config_load_file(struct run_config *c, const char *path, char *err, size_t e
 	json_error_t jerr;
 	json_t *root =
 		strcmp(path, "-") ? json_load_file(path, 0, &jerr) : json_loadf(stdin, 0, &jerr);
-	if (!root) {
-		snprintf(err, errlen, "config %s: %s (line %d)", path, jerr.text, jerr.line);
-		return -1;
-	}
+	if (!root)
+		return error_set(err, errlen, "config %s: %s (line %d)", path, jerr.text,
+				 jerr.line);
 	err[0] = '\0';
 	int rc = config_from_json(c, root, err, errlen);
 	json_decref(root);

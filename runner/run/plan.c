@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "job/job.h"
+#include "lib/lib.h"
 #include "run/artifacts.h"
 #include "run/plan_steps.h"
 
@@ -32,7 +33,7 @@ static const struct phase_template reference_phases[] = {
 	{ "seqwrite", "sw", "write", "1M", "8", 60 },
 };
 
-#define REFERENCE_PHASES (sizeof(reference_phases) / sizeof(reference_phases[0]))
+#define REFERENCE_PHASES (ARRAY_SIZE(reference_phases))
 
 /* Seed 002's block-size sweep, opt-in: dd if=/dev/zero bs=X oflag=direct
  * (sequential O_DIRECT writes, one I/O at a time) at each size, then
@@ -49,7 +50,7 @@ static const struct phase_template sweep_phases[] = {
 	{ PLAN_SWEEP, "sweepread", "read", "2M", "1", 3 },
 };
 
-#define SWEEP_STEPS (sizeof(sweep_phases) / sizeof(sweep_phases[0]))
+#define SWEEP_STEPS (ARRAY_SIZE(sweep_phases))
 
 /* Long enough to pass a predicted credit cliff with margin: the reference
  * benchmark ran 2,700 s for a cliff predicted at 2,000 s. */
@@ -78,7 +79,7 @@ static int sweep_overrides_ok(const char *phase, const json_t *overrides, char *
 	static const char *const own[] = { "rw", "bs", "iodepth" };
 	if (strcmp(phase, PLAN_SWEEP))
 		return 0;
-	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
 		if (json_object_get(overrides, own[i])) {
 			snprintf(err, errlen,
 				 "config: phase 'sweep' sets its own \"%s\" (16k..1M writes "
@@ -100,8 +101,7 @@ static double randread_seconds(const struct run_device *d, double default_s)
 /* The plan's own option settings: a refusal says it came from the plan. */
 static int plan_refused(const char *why, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "plan: %s", why);
-	return -1;
+	return error_set(err, errlen, "plan: %s", why);
 }
 
 static int set_option(struct job_options *o, const char *name, const char *value, char *err,
@@ -149,11 +149,9 @@ static int io_latency_log(struct plan_step *s, const char *label, json_t **opts,
 	json_t *keep = json_object_get(*opts, PLAN_IO_LATENCY_LOG);
 	if (!keep)
 		return 0;
-	if (!json_is_boolean(keep)) {
-		snprintf(err, errlen, "config: phase '%s': \"%s\" must be true or false", s->phase,
-			 PLAN_IO_LATENCY_LOG);
-		return -1;
-	}
+	if (!json_is_boolean(keep))
+		return error_set(err, errlen, "config: phase '%s': \"%s\" must be true or false",
+				 s->phase, PLAN_IO_LATENCY_LOG);
 	if (json_is_true(keep) &&
 	    artifacts_lat_log(s->lat_log, sizeof(s->lat_log), label, s->short_name, err, errlen))
 		return -1;
@@ -266,10 +264,9 @@ static int phase_entry(json_t *phases, size_t i, const char **name, json_t **ove
 	json_object_del(*overrides, "phase");
 	json_t *runtime = json_object_get(*overrides, "runtime");
 	if (runtime) {
-		if (!json_is_number(runtime) || json_number_value(runtime) <= 0) {
-			snprintf(err, errlen, "config: phases[%zu].runtime must be seconds", i);
-			return -1;
-		}
+		if (!json_is_number(runtime) || json_number_value(runtime) <= 0)
+			return error_set(err, errlen, "config: phases[%zu].runtime must be seconds",
+					 i);
 		*runtime_s = json_number_value(runtime);
 		if (*runtime_s > CONFIG_RUNTIME_MAX_S) {
 			char key[40];
@@ -316,10 +313,8 @@ int plan_reserve(struct plan *p, size_t more, char *err, size_t errlen)
 		return 0;
 	size_t cap = p->count + more > 2 * p->cap ? p->count + more : 2 * p->cap;
 	struct plan_step *steps = realloc(p->steps, cap * sizeof(*steps));
-	if (!steps) {
-		snprintf(err, errlen, "plan: out of memory");
-		return -1;
-	}
+	if (!steps)
+		return error_set(err, errlen, "plan: out of memory");
 	memset(steps + p->cap, 0, (cap - p->cap) * sizeof(*steps));
 	p->steps = steps;
 	p->cap = cap;
@@ -339,10 +334,8 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 			 phase);
 		return -1;
 	}
-	if (p->phase_count == PLAN_MAX_PHASES) {
-		snprintf(err, errlen, "config: more than %d phases", PLAN_MAX_PHASES);
-		return -1;
-	}
+	if (p->phase_count == PLAN_MAX_PHASES)
+		return error_set(err, errlen, "config: more than %d phases", PLAN_MAX_PHASES);
 	if (sweep_overrides_ok(phase, overrides, err, errlen) ||
 	    plan_reserve(p, (templates ? templates : 1) * n, err, errlen))
 		return -1;
@@ -367,10 +360,8 @@ bool plan_has_phase(const struct plan *p, const char *phase)
 
 int plan_select(struct run_config *c, const char *name, char *err, size_t errlen)
 {
-	if (strcmp(name, PLAN_SWEEP)) {
-		snprintf(err, errlen, "--plan '%s': the plans are: sweep", name);
-		return -1;
-	}
+	if (strcmp(name, PLAN_SWEEP))
+		return error_set(err, errlen, "--plan '%s': the plans are: sweep", name);
 	json_decref(c->phases);
 	c->phases = json_pack("[s]", PLAN_SWEEP);
 	return c->phases ? 0 : (snprintf(err, errlen, "plan: out of memory"), -1);

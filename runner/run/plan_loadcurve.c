@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lib.h"
 #include "run/plan.h"
 #include "run/plan_steps.h"
 
 /* Offered loads in percent of the sustained rate: the knee is expected
  * between 90 and 110 %, so the steps are densest there. */
 const double plan_loadcurve_default_percents[] = { 25, 50, 75, 90, 100, 110 };
-const size_t plan_loadcurve_default_count =
-	sizeof(plan_loadcurve_default_percents) / sizeof(plan_loadcurve_default_percents[0]);
+const size_t plan_loadcurve_default_count = ARRAY_SIZE(plan_loadcurve_default_percents);
 
 /* A step runs at least a minute, and long enough that this many of its
  * I/Os lie beyond its p99 (20,000 I/Os): a p99 resting on 200 samples
@@ -206,10 +206,8 @@ int plan_loadcurve_steps(struct plan *p, const struct run_config *c,
 	bool paired = p->phase_count >= 2 && !strcmp(p->phases[p->phase_count - 2], "randread") &&
 		      p->count >= n;
 	struct plan_step *randread = paired ? malloc(n * sizeof(*randread)) : NULL;
-	if (paired && !randread) {
-		snprintf(err, errlen, "plan: out of memory");
-		return -1;
-	}
+	if (paired && !randread)
+		return error_set(err, errlen, "plan: out of memory");
 	if (paired) {
 		p->count -= n;
 		memcpy(randread, p->steps + p->count, n * sizeof(*randread));

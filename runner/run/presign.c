@@ -1,5 +1,6 @@
 /* presign.c - artifact names, keys and the upload block for a run. */
 #include "run/presign.h"
+#include "lib/lib.h"
 #include "run/run_devices.h"
 
 #include <ctype.h>
@@ -65,11 +66,10 @@ static int endpoint_host(const char *rest, const char *url, struct presign_endpo
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!host_char_ok(rest[i])) {
-			snprintf(err, errlen, "--endpoint '%s': unexpected '%c' in the host", url,
-				 rest[i]);
-			return -1;
-		}
+		if (!host_char_ok(rest[i]))
+			return error_set(err, errlen,
+					 "--endpoint '%s': unexpected '%c' in the host", url,
+					 rest[i]);
 	}
 	memcpy(ep->host, rest, n);
 	ep->host[n] = '\0';
@@ -101,8 +101,7 @@ int presign_endpoint(const char *url, const char *region, struct presign_endpoin
 		snprintf(ep->scheme, sizeof(ep->scheme), "http");
 		return endpoint_host(url + 7, url, ep, err, errlen);
 	}
-	snprintf(err, errlen, "--endpoint '%s': want http:// or https://", url);
-	return -1;
+	return error_set(err, errlen, "--endpoint '%s': want http:// or https://", url);
 }
 
 int presign_check_bucket(const char *b, char *err, size_t errlen)
@@ -136,17 +135,13 @@ int presign_prefix(const char *prefix, char *out, size_t cap, char *err, size_t 
 		prefix++;
 	size_t n = strlen(prefix);
 	bool slash = n && prefix[n - 1] != '/';
-	if (has_dot_segment(prefix)) {
-		snprintf(err, errlen, "--prefix '%s': '.' and '..' segments would be rewritten",
-			 prefix);
-		return -1;
-	}
+	if (has_dot_segment(prefix))
+		return error_set(err, errlen,
+				 "--prefix '%s': '.' and '..' segments would be rewritten", prefix);
 	/* Room for the longest artifact name after it, within S3's limit. */
-	if (n + slash + ARTIFACT_LOG_NAME_MAX >= cap) {
-		snprintf(err, errlen, "--prefix is too long (S3 keys are at most %d bytes)",
-			 PRESIGN_MAX_KEY);
-		return -1;
-	}
+	if (n + slash + ARTIFACT_LOG_NAME_MAX >= cap)
+		return error_set(err, errlen, "--prefix is too long (S3 keys are at most %d bytes)",
+				 PRESIGN_MAX_KEY);
 	snprintf(out, cap, "%s%s", prefix, slash ? "/" : "");
 	return 0;
 }

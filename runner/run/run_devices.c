@@ -1,5 +1,6 @@
 /* run_devices.c - device selection, volume facts and the write guard. */
 #include "run/run_devices.h"
+#include "lib/lib.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -133,8 +134,7 @@ int run_devices_check_writes(const struct run_config *c, const struct run_device
 		char why[512];
 		if (discover_write_refusal(&devices[i].info, allow, allowed, why, sizeof(why)) !=
 		    DISCOVER_WRITE_OK) {
-			snprintf(err, errlen, "refusing to write: %s", why);
-			return -1;
+			return error_set(err, errlen, "refusing to write: %s", why);
 		}
 	}
 	return 0;
@@ -172,9 +172,9 @@ int run_devices_read_first(const struct plan *p, const struct run_device *device
 		discover_device_name(&d->info, name, sizeof(name));
 		if (read_first_device(&r, d->info.dev_path, want->offset, want->length, &ctx, why,
 				      sizeof(why))) {
-			snprintf(err, errlen, "refusing to write: %s: cannot check it for data: %s",
-				 name, why);
-			return -1;
+			return error_set(err, errlen,
+					 "refusing to write: %s: cannot check it for data: %s",
+					 name, why);
 		}
 		json_object_set_new(json_array_get(devices_json, i), "read_first",
 				    read_first_json(&r));

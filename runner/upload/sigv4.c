@@ -2,6 +2,7 @@
  * SHA-256 and HMAC.  The algorithm is AWS's "Authenticating Requests"
  * (query parameters, and browser-based POST) for S3. */
 #include "upload/sigv4.h"
+#include "lib/lib.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -214,15 +215,6 @@ int sigv4_parse_amz_date(const char *text, time_t *when)
 /* ---- input checks: a bad byte here makes a URL that S3 rejects with a
  * signature mismatch, which says nothing about the cause ---- */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static bool token_ok(const char *s, const char *extra)
 {
 	if (!s || !*s)
@@ -249,16 +241,20 @@ static int check_common(const struct sigv4_credentials *cred, const struct sigv4
 			unsigned expires_s, char *err, size_t errlen)
 {
 	if (!token_ok(cred->access_key_id, "-_.~"))
-		return fail(err, errlen, "sigv4: the access key id must be letters and digits");
+		return error_set(err, errlen,
+				 "sigv4: the access key id must be letters and digits");
 	if (!value_ok(cred->secret_key))
-		return fail(err, errlen, "sigv4: the secret key is empty or not printable ASCII");
+		return error_set(err, errlen,
+				 "sigv4: the secret key is empty or not printable ASCII");
 	if (cred->session_token && *cred->session_token && !value_ok(cred->session_token))
-		return fail(err, errlen, "sigv4: the session token is not printable ASCII");
+		return error_set(err, errlen, "sigv4: the session token is not printable ASCII");
 	if (!token_ok(scope->region, "-") || !token_ok(scope->service, "-"))
-		return fail(err, errlen, "sigv4: region and service must be like us-east-1 and s3");
+		return error_set(err, errlen,
+				 "sigv4: region and service must be like us-east-1 and s3");
 	if (expires_s < 1 || expires_s > SIGV4_MAX_EXPIRES)
-		return fail(err, errlen, "sigv4: expiry must be 1 to %u seconds (7 days), not %u",
-			    SIGV4_MAX_EXPIRES, expires_s);
+		return error_set(err, errlen,
+				 "sigv4: expiry must be 1 to %u seconds (7 days), not %u",
+				 SIGV4_MAX_EXPIRES, expires_s);
 	return 0;
 }
 
@@ -266,17 +262,17 @@ static int check_request(const struct sigv4_url_request *r, char *err, size_t er
 {
 	if (!token_ok(r->method, "") ||
 	    strspn(r->method, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(r->method))
-		return fail(err, errlen, "sigv4: method must be upper case, like PUT");
+		return error_set(err, errlen, "sigv4: method must be upper case, like PUT");
 	if (!r->scheme || (strcmp(r->scheme, "https") && strcmp(r->scheme, "http")))
-		return fail(err, errlen, "sigv4: scheme must be http or https");
+		return error_set(err, errlen, "sigv4: scheme must be http or https");
 	if (!token_ok(r->host, ".-:[]_"))
-		return fail(err, errlen, "sigv4: host '%s' is not a host[:port]",
-			    r->host ? r->host : "");
+		return error_set(err, errlen, "sigv4: host '%s' is not a host[:port]",
+				 r->host ? r->host : "");
 	if (!r->path || r->path[0] != '/')
-		return fail(err, errlen, "sigv4: the path must start with '/'");
+		return error_set(err, errlen, "sigv4: the path must start with '/'");
 	if ((r->content_type && !value_ok(r->content_type)) ||
 	    (r->content_md5 && !value_ok(r->content_md5)))
-		return fail(err, errlen, "sigv4: a signed header value is empty or not ASCII");
+		return error_set(err, errlen, "sigv4: a signed header value is empty or not ASCII");
 	return 0;
 }
 
@@ -292,13 +288,13 @@ static int scope_text(const struct sigv4_credentials *cred, const struct sigv4_s
 		      struct scope_text *t, char *err, size_t errlen)
 {
 	if (sigv4_amz_date(s->when, t->date))
-		return fail(err, errlen, "sigv4: the signing time is out of range");
+		return error_set(err, errlen, "sigv4: the signing time is out of range");
 	int n = snprintf(t->scope, sizeof(t->scope), "%.8s/%s/%s/aws4_request", t->date, s->region,
 			 s->service);
 	int m = snprintf(t->credential, sizeof(t->credential), "%s/%s", cred->access_key_id,
 			 t->scope);
 	if (n < 0 || (size_t)n >= sizeof(t->scope) || m < 0 || (size_t)m >= sizeof(t->credential))
-		return fail(err, errlen, "sigv4: access key id or region too long");
+		return error_set(err, errlen, "sigv4: access key id or region too long");
 	return 0;
 }
 
@@ -472,9 +468,10 @@ static bool utf8_ok(const char *s)
 static int check_policy(const struct sigv4_post_policy *p, char *err, size_t errlen)
 {
 	if (!p->bucket || !*p->bucket || !p->key_prefix)
-		return fail(err, errlen, "sigv4: a POST policy needs a bucket and a key prefix");
+		return error_set(err, errlen,
+				 "sigv4: a POST policy needs a bucket and a key prefix");
 	if (!utf8_ok(p->bucket) || !utf8_ok(p->key_prefix))
-		return fail(err, errlen, "sigv4: bucket or key prefix is not UTF-8");
+		return error_set(err, errlen, "sigv4: bucket or key prefix is not UTF-8");
 	return 0;
 }
 
@@ -490,7 +487,7 @@ json_t *sigv4_post_fields(const struct sigv4_credentials *cred, const struct sig
 	    scope_text(cred, scope, &t, err, errlen))
 		return NULL;
 	if (sigv4_iso_time(scope->when + (time_t)p->expires_s, expiration)) {
-		fail(err, errlen, "sigv4: the expiry time is out of range");
+		error_set(err, errlen, "sigv4: the expiry time is out of range");
 		return NULL;
 	}
 	doc = policy_document(cred, &t, p, expiration);
@@ -498,9 +495,9 @@ json_t *sigv4_post_fields(const struct sigv4_credentials *cred, const struct sig
 	text = doc ? json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	b64 = text ? sigv4_base64(text, strlen(text)) : NULL;
 	if (!b64 || sigv4_sign(cred->secret_key, scope, b64, sig))
-		fail(err, errlen, "sigv4: building the POST policy failed (out of memory)");
+		error_set(err, errlen, "sigv4: building the POST policy failed (out of memory)");
 	else if (!(fields = form_fields(cred, &t, b64, sig)))
-		fail(err, errlen, "sigv4: out of memory");
+		error_set(err, errlen, "sigv4: out of memory");
 	json_decref(doc);
 	free(text);
 	free(b64);

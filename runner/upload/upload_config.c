@@ -1,5 +1,6 @@
 /* upload_config.c - the "upload" block, strictly parsed, and the check that
  * every URL outlives the run before the run starts. */
+#include "lib/lib.h"
 #include "upload/upload.h"
 
 #include <ctype.h>
@@ -20,10 +21,9 @@ static int check_url(const char *url, const char *what, char *err, size_t errlen
 {
 	struct url u;
 	char why[160];
-	if (!url || url_parse(url, &u, why, sizeof(why))) {
-		snprintf(err, errlen, "config: %s: %s", what, url ? why : "want a URL string");
-		return -1;
-	}
+	if (!url || url_parse(url, &u, why, sizeof(why)))
+		return error_set(err, errlen, "config: %s: %s", what,
+				 url ? why : "want a URL string");
 	if (!u.https) {
 		snprintf(err, errlen,
 			 "config: %s: http:// would send the URL's credentials in clear: use "
@@ -46,17 +46,13 @@ static int parse_put(struct upload_config *u, json_t *v, char *err, size_t errle
 	const char *name;
 	json_t *url;
 	char what[200];
-	if (!json_is_object(v) || !json_object_size(v)) {
-		snprintf(err, errlen, "config: 'upload.put' must map file names to URLs");
-		return -1;
-	}
+	if (!json_is_object(v) || !json_object_size(v))
+		return error_set(err, errlen, "config: 'upload.put' must map file names to URLs");
 	json_object_foreach(v, name, url)
 	{
 		snprintf(what, sizeof(what), "upload.put[\"%.120s\"]", name);
-		if (!artifact_name_ok(name)) {
-			snprintf(err, errlen, "config: %s: not a file name", what);
-			return -1;
-		}
+		if (!artifact_name_ok(name))
+			return error_set(err, errlen, "config: %s: not a file name", what);
 		if (check_url(json_string_value(url), what, err, errlen))
 			return -1;
 	}
@@ -111,23 +107,18 @@ static int parse_post(struct upload_config *u, json_t *v, char *err, size_t errl
 {
 	const char *key;
 	json_t *item;
-	if (!json_is_object(v)) {
-		snprintf(err, errlen, "config: 'upload.post' must be {url, fields, key_prefix}");
-		return -1;
-	}
+	if (!json_is_object(v))
+		return error_set(err, errlen,
+				 "config: 'upload.post' must be {url, fields, key_prefix}");
 	json_object_foreach(v, key, item)
 	{
-		if (strcmp(key, "url") && strcmp(key, "fields") && strcmp(key, "key_prefix")) {
-			snprintf(err, errlen, "config: unknown key 'upload.post.%s'", key);
-			return -1;
-		}
+		if (strcmp(key, "url") && strcmp(key, "fields") && strcmp(key, "key_prefix"))
+			return error_set(err, errlen, "config: unknown key 'upload.post.%s'", key);
 	}
 	u->post_fields = json_object_get(v, "fields");
 	u->post_url = json_string_value(json_object_get(v, "url"));
-	if (!json_is_object(u->post_fields)) {
-		snprintf(err, errlen, "config: 'upload.post.fields' must be an object");
-		return -1;
-	}
+	if (!json_is_object(u->post_fields))
+		return error_set(err, errlen, "config: 'upload.post.fields' must be an object");
 	if (check_url(u->post_url, "upload.post.url", err, errlen) ||
 	    check_fields(u->post_fields, err, errlen) || post_prefix(u, v, err, errlen))
 		return -1;
@@ -139,10 +130,9 @@ static int parse_post(struct upload_config *u, json_t *v, char *err, size_t errl
 static int get_limit(json_t *v, const char *key, double max, double *out, char *err, size_t errlen)
 {
 	double d = json_number_value(v);
-	if (!json_is_number(v) || d <= 0 || d > max) {
-		snprintf(err, errlen, "config: 'upload.%s' must be a number in (0, %g]", key, max);
-		return -1;
-	}
+	if (!json_is_number(v) || d <= 0 || d > max)
+		return error_set(err, errlen, "config: 'upload.%s' must be a number in (0, %g]",
+				 key, max);
 	*out = d;
 	return 0;
 }
@@ -150,7 +140,7 @@ static int get_limit(json_t *v, const char *key, double max, double *out, char *
 static int parse_member(struct upload_config *u, const char *key, json_t *v, char *err,
 			size_t errlen)
 {
-	double n;
+	double n = 0;
 	if (!strcmp(key, "put"))
 		return parse_put(u, v, err, errlen);
 	if (!strcmp(key, "post"))
@@ -174,8 +164,7 @@ static int parse_member(struct upload_config *u, const char *key, json_t *v, cha
 		u->max_attempts = (unsigned)n;
 		return 0;
 	}
-	snprintf(err, errlen, "config: unknown key 'upload.%s'", key);
-	return -1;
+	return error_set(err, errlen, "config: unknown key 'upload.%s'", key);
 }
 
 int upload_config_parse(struct upload_config *u, json_t *v, char *err, size_t errlen)
@@ -186,28 +175,22 @@ int upload_config_parse(struct upload_config *u, json_t *v, char *err, size_t er
 	u->max_attempts = UPLOAD_MAX_ATTEMPTS_DEFAULT;
 	u->max_retry_s = UPLOAD_MAX_RETRY_S_DEFAULT;
 	u->timeout_s = UPLOAD_TIMEOUT_S_DEFAULT;
-	if (!json_is_object(v)) {
-		snprintf(err, errlen, "config: 'upload' must be an object with put or post");
-		return -1;
-	}
-	if (json_object_get(v, "put") && json_object_get(v, "post")) {
-		snprintf(err, errlen, "config: 'upload' takes put or post, not both");
-		return -1;
-	}
+	if (!json_is_object(v))
+		return error_set(err, errlen,
+				 "config: 'upload' must be an object with put or post");
+	if (json_object_get(v, "put") && json_object_get(v, "post"))
+		return error_set(err, errlen, "config: 'upload' takes put or post, not both");
 	err[0] = '\0';
 	json_object_foreach(v, key, item)
 	{
-		if (parse_member(u, key, item, err, errlen)) {
-			if (!err[0])
-				snprintf(err, errlen, "config: 'upload.%s' has the wrong type",
-					 key);
-			return -1;
-		}
+		if (parse_member(u, key, item, err, errlen))
+			return err[0] ? -1
+				      : error_set(err, errlen,
+						  "config: 'upload.%s' has the wrong type", key);
 	}
-	if (u->mode == UPLOAD_NONE) {
-		snprintf(err, errlen, "config: 'upload' needs put (URLs) or post (a policy)");
-		return -1;
-	}
+	if (u->mode == UPLOAD_NONE)
+		return error_set(err, errlen,
+				 "config: 'upload' needs put (URLs) or post (a policy)");
 	return 0;
 }
 
@@ -365,10 +348,9 @@ int upload_config_check(const struct upload_config *u, time_t now, double planne
 	time_t expires, end = upload_config_deadline(now, planned_s);
 	if (u->mode == UPLOAD_NONE)
 		return 0;
-	if (u->ca_file[0] && access(u->ca_file, R_OK)) {
-		snprintf(err, errlen, "config: upload.ca_file %s: %s", u->ca_file, strerror(errno));
-		return -1;
-	}
+	if (u->ca_file[0] && access(u->ca_file, R_OK))
+		return error_set(err, errlen, "config: upload.ca_file %s: %s", u->ca_file,
+				 strerror(errno));
 	int rc = earliest(u, &expires, what, sizeof(what), err, errlen);
 	if (rc <= 0 || expires >= end)
 		return rc < 0 ? -1 : 0;

@@ -21,6 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/lib.h"
+
 #if defined(__x86_64__)
 #define FILTER_ARCH AUDIT_ARCH_X86_64
 /* x32 calls share x86-64's audit arch; their numbers carry this bit. */
@@ -59,7 +61,7 @@ static int install_filter(int refusal_errno, char *err, size_t errlen)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)refusal_errno),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+	struct sock_fprog prog = { .len = ARRAY_SIZE(code), .filter = code };
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
 		snprintf(err, errlen, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
 		return -1;

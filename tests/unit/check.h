@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <ftw.h>
 
+#include "lib/lib.h"
+
 /* A check inside a loop over a million values can fail a million times;
  * the first few say all there is to say. */
 #define CHECK_SHOWN_FAILURES 20
@@ -135,7 +137,7 @@ static inline int checks_run(check_test *const *tests, size_t count)
 	int main(void)                                                                             \
 	{                                                                                          \
 		check_test *const tests[] = { __VA_ARGS__ };                                       \
-		return checks_run(tests, sizeof(tests) / sizeof(tests[0]));                        \
+		return checks_run(tests, ARRAY_SIZE(tests));                                       \
 	}
 
 #endif

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "analysis/analysis.h"
 #include "fixtures/results_fixture.h"
+#include "lib/lib.h"
 
 /* obj.key as a number; NaN when it is missing or not a number. */
 static double num(const json_t *obj, const char *key)
@@ -223,8 +224,8 @@ static void test_little(struct checks *checks)
 
 	if (!CHECK(run != NULL))
 		return;
-	check_little(checks, run, "gp2", gp2_little, sizeof(gp2_little) / sizeof(gp2_little[0]));
-	check_little(checks, run, "gp3", gp3_little, sizeof(gp3_little) / sizeof(gp3_little[0]));
+	check_little(checks, run, "gp2", gp2_little, ARRAY_SIZE(gp2_little));
+	check_little(checks, run, "gp3", gp3_little, ARRAY_SIZE(gp3_little));
 	json_decref(run);
 }
 

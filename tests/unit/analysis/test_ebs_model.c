@@ -7,8 +7,7 @@
 
 #include "check.h"
 #include "analysis/ebs_model.h"
-
-#define MIB (1024.0 * 1024.0)
+#include "lib/lib.h"
 
 static const struct ebs_workload full_4k = { .io_size_bytes = 4096,
 					     .credits_at_start = EBS_CREDITS_FULL };
@@ -158,7 +157,7 @@ static void test_hdd(struct checks *checks)
 	CHECK_NEAR(p.baseline.ops, 40, 1e-9);
 	CHECK(p.baseline.bound == EBS_BOUND_VOLUME_THROUGHPUT);
 	/* 1 TiB of credits draining at 250 - 40 MiB/s. */
-	CHECK_NEAR(p.burst_seconds, MIB / 210, 1e-6);
+	CHECK_NEAR(p.burst_seconds, (double)MIB / 210, 1e-6);
 	/* A random 4 KiB I/O costs a whole MiB. */
 	w = (struct ebs_workload){ .io_size_bytes = 4096 };
 	p = ebs_predict(&v, &w);
@@ -446,7 +445,7 @@ static void test_seq_throughput_cap(struct checks *checks)
 	/* ...and 4 KiB sequential I/O is one unit each, not merged. */
 	v = volume(EBS_GP3, 100);
 	t = ebs_seq_throughput_cap(&v, 4096, false, NULL, false);
-	CHECK_NEAR(t.mibs, 3000 * 4096 / MIB, 1e-9);
+	CHECK_NEAR(t.mibs, 3000 * 4096.0 / MIB, 1e-9);
 	CHECK(t.bound == EBS_BOUND_VOLUME_IOPS);
 	/* gp2 100 GiB: 128 MiB/s with credits, 300 units x 256 KiB without. */
 	v = volume(EBS_GP2, 100);
@@ -508,7 +507,7 @@ static void test_instance_bursts(struct checks *checks)
 	const char *steady[] = { "m5.4xlarge", "m5.8xlarge", "m6i.8xlarge", "m7i.8xlarge",
 				 "c5.4xlarge", "c5.9xlarge", "r5.4xlarge",  "r5.8xlarge" };
 
-	for (unsigned i = 0; i < sizeof(bursting) / sizeof(bursting[0]); i++) {
+	for (unsigned i = 0; i < ARRAY_SIZE(bursting); i++) {
 		const struct instance_ebs_limits *m = ebs_instance_limits_find(bursting[i]);
 		if (!CHECK(m != NULL))
 			continue;
@@ -516,7 +515,7 @@ static void test_instance_bursts(struct checks *checks)
 		CHECK_NEAR(m->burst_seconds_per_day, 1800, 0);
 		CHECK(m->burst_iops > m->baseline_iops);
 	}
-	for (unsigned i = 0; i < sizeof(steady) / sizeof(steady[0]); i++) {
+	for (unsigned i = 0; i < ARRAY_SIZE(steady); i++) {
 		const struct instance_ebs_limits *m = ebs_instance_limits_find(steady[i]);
 		if (!CHECK(m != NULL))
 			continue;

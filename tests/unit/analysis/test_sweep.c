@@ -12,9 +12,7 @@
 #include "check.h"
 #include "analysis/analysis.h"
 #include "analysis/sweep.h"
-
-#define KIB 1024.0
-#define MIB (1024.0 * 1024.0)
+#include "lib/lib.h"
 
 static struct ebs_volume volume(enum ebs_type type)
 {
@@ -29,7 +27,7 @@ static void test_gp3_line(struct checks *checks)
 	struct ebs_volume gp3 = volume(EBS_GP3);
 	struct sweep_point p = sweep_predict(&gp3, 16 * KIB, 1e-3, true, NAN);
 	CHECK_NEAR(p.latency_mibs, 15.625, 1e-9);
-	CHECK_NEAR(p.iops_mibs, 3000 * 16 * KIB / MIB, 1e-9); /* 16 KiB: not merged */
+	CHECK_NEAR(p.iops_mibs, 3000 * 16.0 * KIB / MIB, 1e-9); /* 16 KiB: not merged */
 	CHECK_NEAR(p.throughput_mibs, 125, 1e-9);
 	CHECK_NEAR(p.predicted_mibs, 15.625, 1e-9);
 	CHECK(p.bound == EBS_BOUND_LATENCY);
@@ -59,7 +57,7 @@ static void test_gp2_line(struct checks *checks)
 {
 	struct ebs_volume gp2 = volume(EBS_GP2);
 	struct sweep_point p = sweep_predict(&gp2, 16 * KIB, 0.5e-3, false, NAN);
-	CHECK_NEAR(p.iops_mibs, 300 * 16 * KIB / MIB, 1e-9);
+	CHECK_NEAR(p.iops_mibs, 300 * 16.0 * KIB / MIB, 1e-9);
 	CHECK(p.bound == EBS_BOUND_VOLUME_IOPS);
 	CHECK_NEAR(p.predicted_mibs, 4.6875, 1e-9);
 	p = sweep_predict(&gp2, 16 * KIB, 0.5e-3, true, NAN);

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "fixtures/verdict_fixture.h"
 #include "analysis/verdict.h"
+#include "lib/lib.h"
 
 static void test_reference_gp2(struct checks *checks)
 {
@@ -174,7 +175,7 @@ static void test_rated_phase(struct checks *checks)
 	} cases[] = { { 1500, 1502, 1500, "the offered load (rate_iops)" },
 		      { 9000, 6000, 6000, "volume IOPS" } };
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		json_t *run = verdict_fixture_raw(FIXTURE_QD1);
 		struct ebs_prices prices = ebs_prices_default();
 		size_t k;

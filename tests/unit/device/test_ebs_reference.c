@@ -13,6 +13,7 @@
 #include "check.h"
 #include "device/ebs_stats.h"
 #include "fixtures/results_fixture.h"
+#include "lib/lib.h"
 #include "run/run_record.h"
 #include "report/summary.h"
 
@@ -45,7 +46,7 @@ static const struct public_counter counters[] = {
 	  "instance_exceeded_throughput_us" },
 	{ "volume_queue_length", offsetof(struct ebs_stats, queue_length), "queue_length" },
 };
-#define COUNTER_COUNT (sizeof(counters) / sizeof(counters[0]))
+#define COUNTER_COUNT (ARRAY_SIZE(counters))
 
 /* The parser's value of a counter. */
 static uint64_t counter_of(const struct ebs_stats *s, const struct public_counter *c)

@@ -18,7 +18,7 @@
 static void test_lookup_each_name(struct checks *checks)
 {
 	static const char *const names[] = { "io_uring", "libaio", "psync" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct engine_ops *ops = engine_find(names[i]);
 		CHECK(ops != NULL);
 		CHECK(ops && !strcmp(ops->name, names[i]));

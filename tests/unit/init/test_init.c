@@ -11,6 +11,7 @@
 #include "lib/clock.h"
 #include "cmdline.h"
 #include "config_source.h"
+#include "lib/lib.h"
 #include "supervise.h"
 #include "verdict.h"
 
@@ -253,5 +254,5 @@ int main(void)
 					     test_supervise_deadline,
 					     test_supervise_forwards_signals,
 					     test_supervise_child_signal_defaults };
-	return checks_run(tests, sizeof(tests) / sizeof(tests[0]));
+	return checks_run(tests, ARRAY_SIZE(tests));
 }

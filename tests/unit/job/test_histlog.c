@@ -10,6 +10,7 @@
 #include "job/histlog.h"
 #include "job/iolog.h"
 #include "job/options_json.h"
+#include "lib/lib.h"
 
 #define FIO_BITS 6
 #define FIO_VAL (1u << FIO_BITS)
@@ -243,7 +244,7 @@ static void test_bad_values_name_the_option(struct checks *checks)
 	};
 	struct job_options o;
 	char err[256];
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		options_defaults(&o);
 		err[0] = '\0';
 		CHECK(options_set(&o, bad[i][0], bad[i][1], err, sizeof(err)) < 0);

@@ -4,13 +4,14 @@
 
 #include "check.h"
 #include "job/offsets.h"
+#include "lib/lib.h"
 
 /* Every size class: tiny, odd, just above and below powers of four. */
 static const uint64_t sizes[] = { 1, 2, 3, 5, 7, 64, 100, 1000, 4095, 4096, 4097, 65537, 1000003 };
 
 static void test_permutation_is_bijection(struct checks *checks)
 {
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
 		uint64_t n = sizes[i];
 		unsigned char *seen = calloc(n, 1);
 		struct permutation p;

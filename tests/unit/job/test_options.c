@@ -4,6 +4,7 @@
 #include "check.h"
 #include "job/options.h"
 #include "job/options_json.h"
+#include "lib/lib.h"
 
 static int parse(struct job_options *o, char *err, int argc, char **argv)
 {
@@ -84,7 +85,7 @@ static void test_limits(struct checks *checks)
 				     { "--offset=2048p", "'offset'" },
 				     { "--runtime=3651d", "'runtime'" },
 				     { "--ramp_time=18446744073s", "'ramp_time'" } };
-	for (size_t i = 0; i < sizeof(too_big) / sizeof(too_big[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(too_big); i++) {
 		char *argv[] = { "--name=a", (char *)too_big[i][0] };
 		err[0] = '\0';
 		CHECK(parse(&o, err, 2, argv) < 0);

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "job/options.h"
 #include "job/rate.h"
+#include "lib/lib.h"
 
 #define NS_PER_S 1000000000ull
 
@@ -212,14 +213,14 @@ static void test_rate_options(struct checks *checks)
 	static const char *const bad[] = { "",	       "abc",	 "-5", "1.5", "1500,500,10",
 					   "10000001", "1500,x", "1k", "," };
 	char err[256];
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
 		struct job_options o;
 		options_defaults(&o);
 		CHECK(options_set(&o, "rate_iops", good[i].text, err, sizeof(err)) == 0);
 		CHECK_EQ_U64(o.rate_iops[DDIR_READ], good[i].read);
 		CHECK_EQ_U64(o.rate_iops[DDIR_WRITE], good[i].write);
 	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct job_options o;
 		options_defaults(&o);
 		err[0] = '\0';
@@ -249,7 +250,7 @@ static void test_rate_validation(struct checks *checks)
 		      { RW_RANDWRITE, ",500", true },  { RW_RANDRW, "1500,", false },
 		      { RW_RANDRW, "1500,500", true }, { RW_READWRITE, "800", true } };
 	char err[256];
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct job_options o = rated_job(cases[i].rw, cases[i].rate, RATE_LINEAR);
 		snprintf(o.name, sizeof(o.name), "j");
 		snprintf(o.filename, sizeof(o.filename), "/dev/null");

@@ -9,8 +9,7 @@
 
 #include "check.h"
 #include "job/job.h"
-
-#define MIB (1ull << 20)
+#include "lib/lib.h"
 
 /* The region of a job given by argv on a device of `device` bytes. */
 static bool region_of(const char *const *argv, int argc, uint64_t device, uint64_t *offset,
@@ -51,7 +50,7 @@ static void test_region(struct checks *checks)
 		{ { "--rw=write", "--offset=10M" }, false, 0, 0 },
 		{ { "--rw=write", "--ioengine=null", "--size=1M" }, false, 0, 0 },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const char *argv[6] = { "--name=w" };
 		int argc = 1;
 		uint64_t offset = 0, length = 0;

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "job/job.h"
+#include "lib/lib.h"
 
 static void test_patterns(struct checks *checks)
 {
@@ -25,7 +26,7 @@ static void test_patterns(struct checks *checks)
 		{ "randread", RW_RANDREAD, true, true, false, false },
 		{ "readwrite", RW_READWRITE, false, true, true, false },
 	};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		struct job_options o;
 		char err[256];
 		options_defaults(&o);

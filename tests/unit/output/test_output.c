@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lib/lib.h"
 #include "output/output.h"
 
 static const double fio_percentiles[] = {
@@ -56,8 +57,6 @@ static const char *const disk_keys[] = {
 	"read_ticks", "write_ticks", "in_queue",  "util",
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 static void give(struct job_options *o, const char *name, const char *value)
 {
 	struct given_option *g = &o->given[o->given_count++];
@@ -79,7 +78,7 @@ static void make_options(struct job_options *o)
 	o->runtime_ns = 2000000000;
 	o->clat_percentiles = true; /* fio's default */
 	memcpy(o->percentiles, fio_percentiles, sizeof(fio_percentiles));
-	o->percentile_count = COUNT(fio_percentiles);
+	o->percentile_count = ARRAY_SIZE(fio_percentiles);
 	give(o, "name", "x");
 	give(o, "filename", "/tmp/fiot");
 	give(o, "rw", "randrw");
@@ -217,12 +216,12 @@ static void test_key_order(struct checks *checks)
 	root = render_json(&o, &s, false);
 	if (!CHECK(root != NULL))
 		return;
-	CHECK(keys_in_order(root, top_keys, COUNT(top_keys)));
-	CHECK(keys_in_order(first_job(root), job_keys, COUNT(job_keys)));
-	CHECK(keys_in_order(path(root, NULL, "read"), dir_keys, COUNT(dir_keys)));
-	CHECK(keys_in_order(path(root, NULL, "trim"), dir_keys, COUNT(dir_keys)));
+	CHECK(keys_in_order(root, top_keys, ARRAY_SIZE(top_keys)));
+	CHECK(keys_in_order(first_job(root), job_keys, ARRAY_SIZE(job_keys)));
+	CHECK(keys_in_order(path(root, NULL, "read"), dir_keys, ARRAY_SIZE(dir_keys)));
+	CHECK(keys_in_order(path(root, NULL, "trim"), dir_keys, ARRAY_SIZE(dir_keys)));
 	CHECK(keys_in_order(json_array_get(json_object_get(root, "disk_util"), 0), disk_keys,
-			    COUNT(disk_keys)));
+			    ARRAY_SIZE(disk_keys)));
 	json_decref(root);
 }
 
@@ -284,7 +283,8 @@ static void test_percentiles_and_bins(struct checks *checks)
 	CHECK(json_is_integer(p99));
 	CHECK(json_integer_value(p99) >= json_integer_value(json_object_get(clat, "min")));
 	CHECK(json_integer_value(p99) <= json_integer_value(json_object_get(clat, "max")));
-	CHECK_EQ_U64(json_object_size(json_object_get(clat, "percentile")), COUNT(fio_percentiles));
+	CHECK_EQ_U64(json_object_size(json_object_get(clat, "percentile")),
+		     ARRAY_SIZE(fio_percentiles));
 	CHECK(json_object_get(json_object_get(clat, "percentile"), "99.990000") != NULL);
 	CHECK_EQ_U64(bins_sum(json_object_get(clat, "bins")), 1000);
 	CHECK_EQ_U64(bins_sum(json_object_get(path(root, "write", "clat_ns"), "bins")), 500);
@@ -521,7 +521,7 @@ static void test_terse(struct checks *checks)
 	CHECK_EQ_U64(n, 130);
 	CHECK(!strcmp(fields[0], "3") && !strcmp(fields[2], "x") && !strcmp(fields[121], "vda"));
 	CHECK_EQ_U64(strtoull(fields[5], NULL, 10), 1000 * 4096 / 1024);
-	for (unsigned i = 0; i < COUNT(fio_percentiles) && n == 130; i++) {
+	for (unsigned i = 0; i < ARRAY_SIZE(fio_percentiles) && n == 130; i++) {
 		char key[32];
 		snprintf(key, sizeof(key), "%f", fio_percentiles[i]);
 		json_t *rp = json_object_get(path(root, "read", "lat_ns"), "percentile");

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "cli/cli.h"
 #include "fixtures/results_fixture.h"
+#include "lib/lib.h"
 #include "report/report_format.h"
 #include "report/summary.h"
 
@@ -157,7 +158,7 @@ static const char *const sparse_docs[] = {
 
 static void test_sparse_documents_render_dashes(struct checks *checks)
 {
-	for (size_t i = 0; i < sizeof(sparse_docs) / sizeof(sparse_docs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sparse_docs); i++) {
 		json_t *run = json_loads(sparse_docs[i], 0, NULL);
 		char *md = render_summary(&run, 1);
 		CHECK(run != NULL);

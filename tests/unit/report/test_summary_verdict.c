@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "fixtures/verdict_fixture.h"
+#include "lib/lib.h"
 #include "report/summary.h"
 
 static const char *const fixtures[] = { FIXTURE_REFERENCE, FIXTURE_PART_EMPTY, FIXTURE_QD1 };
@@ -134,7 +135,7 @@ static int check_summary(struct checks *checks, const char *md, int *findings)
 /* Each phase section carries the rows; every predicted phase is checked. */
 static void test_every_phase_has_a_consistent_verdict(struct checks *checks)
 {
-	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
+	for (size_t f = 0; f < ARRAY_SIZE(fixtures); f++) {
 		json_t *run = verdict_fixture(fixtures[f]);
 		char *md = render(run);
 		int findings = 0, cells;

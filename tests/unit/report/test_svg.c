@@ -8,6 +8,7 @@
 #include "check.h"
 #include "fixtures/results_fixture.h"
 #include "fixtures/svg_check.h"
+#include "lib/lib.h"
 #include "report/svg.h"
 
 struct points {
@@ -235,7 +236,7 @@ static void test_sparse_and_fleet(struct checks *checks)
 	json_t *runs[2] = { fixture_load(), fixture_load() };
 	char *svg;
 
-	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(docs); i++) {
 		json_t *doc = json_loads(docs[i], 0, NULL);
 		for (int chart = 0; chart < 2; chart++) {
 			svg = render(chart ? svg_latency_percentiles : svg_iops_timeline, &doc, 1);

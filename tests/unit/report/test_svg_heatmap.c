@@ -13,6 +13,7 @@
 #include "fixtures/results_fixture.h"
 #include "fixtures/svg_check.h"
 #include "job/job.h"
+#include "lib/lib.h"
 #include "report/svg.h"
 #include "run/run.h"
 #include "stats/stats.h"
@@ -280,7 +281,7 @@ static void test_bad_input_still_renders(struct checks *checks)
 		"116, \"coarseness\": 4, \"windows\": [\"\", \"\"]}}]}",
 	};
 
-	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(docs); i++) {
 		json_t *doc = json_loads(docs[i], 0, NULL);
 		char *svg = render_heatmap(doc);
 		CHECK(well_formed(svg));

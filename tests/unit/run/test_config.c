@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lib/lib.h"
 #include "run/config.h"
 
 /* Parses a config document into c (after config_defaults); 0 or -1. */
@@ -111,7 +112,7 @@ static void test_sizes(struct checks *checks)
 	struct run_config c;
 	char err[256];
 
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
 		CHECK(config_of(&c, sizes[i].doc, err, sizeof(err)) == 0);
 		CHECK_EQ_U64(c.test_size, sizes[i].bytes);
 		config_free(&c);
@@ -170,7 +171,7 @@ static const struct refusal refusals[] = {
 /* Each refusal: -1, one line, "config:" first, naming the key. */
 static void test_strictness(struct checks *checks)
 {
-	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(refusals); i++) {
 		struct run_config c;
 		char err[256];
 		int rc = config_of(&c, refusals[i].doc, err, sizeof(err));
@@ -340,7 +341,7 @@ static void test_ranges(struct checks *checks)
 		{ "{\"prices\": {\"gp3.mibs_included\": 1e7}}",
 		  "config: 'prices.gp3.mibs_included' is 10000000, outside 0..256000" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct run_config c;
 		char err[256];
 		int rc = config_of(&c, cases[i].doc, err, sizeof(err));

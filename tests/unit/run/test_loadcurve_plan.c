@@ -12,10 +12,10 @@
 
 #include "check.h"
 #include "fixtures/plan_fixture.h"
+#include "lib/lib.h"
 #include "run/plan.h"
 #include "run/run_devices.h"
 
-#define GIB (1ull << 30)
 #define MS 1000000ull /* ns */
 
 /* A 100 GiB volume /dev/NAME: EBS, or an instance store the model does
@@ -253,7 +253,7 @@ static void test_config_options(struct checks *checks)
 	CHECK_EQ_U64(p.steps[0].job.iodepth, 8);
 	CHECK_EQ_U64(p.steps[1].job.rate_iops[DDIR_READ], 6000);
 	plan_free(&p);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(text, sizeof(text),
 			 "{\"devices\": [{\"path\": \"/dev/nvme1n1\"}], \"phases\": [%s]}",
 			 bad[i][0]);

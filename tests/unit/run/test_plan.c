@@ -10,11 +10,10 @@
 #include "check.h"
 #include "fixtures/plan_fixture.h"
 #include "engine/engine.h"
+#include "lib/lib.h"
 #include "run/plan.h"
 #include "run/run_devices.h"
 
-#define GIB (1ull << 30)
-#define MIB (1ull << 20)
 #define MS 1000000ull /* ns */
 
 /* What one step should be, as the README describes the sequence. */
@@ -359,7 +358,7 @@ static void test_bad_phases(struct checks *checks)
 	struct discovered_device found[1] = { plan_fixture_volume("nvme2n1", 100 * GIB) };
 	struct run_device devices[CONFIG_MAX_DEVICES];
 
-	for (size_t i = 0; i < sizeof(bad_phases) / sizeof(bad_phases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad_phases); i++) {
 		char doc[512], err[256];
 		struct plan p;
 		int rc;

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "job/job.h"
+#include "lib/lib.h"
 #include "results/results.h"
 #include "run/run.h"
 #include "stats/stats.h"
@@ -92,7 +93,7 @@ static void test_bad_logs(struct checks *checks)
 	/* The reader refuses what is not a window, or does not fit. */
 	json_t *bad[] = { json_string("3"),	  json_string("3:1 x"), json_string("3:-1"),
 			  json_string("115:1 1"), json_string("3:1 "),	json_integer(3) };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		CHECK(results_hist_window(bad[i], counts, BINS) == -1);
 		json_decref(bad[i]);
 	}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lib/lib.h"
 #include "stats/histogram.h"
 #include "test_rng.h"
 
@@ -193,7 +194,7 @@ static void test_percentiles(struct checks *checks)
 		CHECK_EQ_U64(h.total, SAMPLES);
 		CHECK_EQ_U64(h.min, sorted[0]);
 		CHECK_EQ_U64(h.max, sorted[SAMPLES - 1]);
-		for (p = 0; p < sizeof(fio_percentiles) / sizeof(fio_percentiles[0]); p++) {
+		for (p = 0; p < ARRAY_SIZE(fio_percentiles); p++) {
 			double pct = fio_percentiles[p];
 			/* Same arithmetic as the walk, so both agree on the rank. */
 			long double rank = ceill((long double)pct / 100.0 * SAMPLES);
@@ -238,7 +239,7 @@ static void check_all_percentiles_equal(struct checks *checks, const struct hist
 {
 	size_t p;
 
-	for (p = 0; p < sizeof(fio_percentiles) / sizeof(fio_percentiles[0]); p++)
+	for (p = 0; p < ARRAY_SIZE(fio_percentiles); p++)
 		CHECK_EQ_U64(histogram_percentile(h, fio_percentiles[p]), want);
 	CHECK_EQ_U64(histogram_percentile(h, 0), want);
 	CHECK_EQ_U64(histogram_percentile(h, 100), want);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lib/lib.h"
 #include "stats/stats.h"
 #include "test_rng.h"
 
@@ -90,7 +91,7 @@ static void test_sample_stat(struct checks *checks)
 	struct sample_stat s = { 0 };
 	const double rates[] = { 1.5, -0.25, 1000.125, 3.0 };
 	double mean = 0, squares = 0;
-	size_t i, n = sizeof(rates) / sizeof(rates[0]);
+	size_t i, n = ARRAY_SIZE(rates);
 
 	CHECK_NEAR(s.min, 0.0, 0.0);
 	CHECK_NEAR(stats_sample_stddev(&s), 0.0, 0.0);
@@ -116,7 +117,7 @@ static void test_depth_levels(struct checks *checks)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(depth_and_level) / sizeof(depth_and_level[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(depth_and_level); i++)
 		CHECK_EQ_U64(stats_depth_level_index(depth_and_level[i][0]), depth_and_level[i][1]);
 	CHECK(strcmp(stats_depth_level_label[0], "1") == 0);
 	CHECK(strcmp(stats_depth_level_label[DEPTH_LEVELS - 1], ">=64") == 0);
@@ -130,7 +131,7 @@ static void test_batch_levels(struct checks *checks)
 		{ 9, 3 },  { 16, 3 }, { 17, 4 },	  { 32, 4 }, { 33, 5 },
 		{ 64, 5 }, { 65, 6 }, { 0xffffffffu, 6 },
 	};
-	for (size_t i = 0; i < sizeof(n_and_level) / sizeof(n_and_level[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(n_and_level); i++)
 		CHECK_EQ_U64(stats_batch_index(n_and_level[i][0]), n_and_level[i][1]);
 	CHECK(strcmp(stats_batch_label[1], "4") == 0);
 	static const uint64_t counts[] = { 1, 20, 300 };
@@ -185,7 +186,7 @@ static void test_latency_levels(struct checks *checks)
 		CHECK(s != NULL);
 		return;
 	}
-	for (i = 0; i < sizeof(latency_cases) / sizeof(latency_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(latency_cases); i++) {
 		const struct latency_case *c = &latency_cases[i];
 		const uint64_t *counts = c->scale == NS	  ? s->latency_ns
 					 : c->scale == US ? s->latency_us

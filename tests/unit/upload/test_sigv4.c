@@ -14,6 +14,7 @@
 #include <mbedtls/base64.h>
 
 #include "check.h"
+#include "lib/lib.h"
 #include "run/presign.h"
 #include "upload/sigv4.h"
 
@@ -250,7 +251,7 @@ static void test_expires(struct checks *checks)
 	const char *bad[] = {
 		"8d", "169h", "6", "0h", "h", "-1h", "6hh", "6 h", "", "1w", "99999999999999999999d"
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
 		if (!CHECK(presign_parse_expires(bad[i], &s, err, sizeof(err)) == -1))
 			fprintf(stderr, "  accepted '%s'\n", bad[i]);
 }

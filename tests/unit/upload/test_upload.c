@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "lib/lib.h"
 #include "upload/sigv4.h"
 #include "net/net.h"
 #include "upload/upload.h"
@@ -140,7 +141,7 @@ static void test_config_errors(struct checks *checks)
 		"\"key_prefix\": \"p/\"}}",
 		"{\"ca_file\": \"/x\"}",
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		err[0] = '\0';
 		CHECK(parse(&u, bad[i], err, sizeof(err)) == -1 && err[0]);
 		upload_config_free(&u);
@@ -297,8 +298,8 @@ static void test_one_secret_list(struct checks *checks)
 					     "AWSAccessKeyId" };
 	const char *policy = "{\"expiration\": \"2026-09-02T01:00:00.000Z\", \"conditions\": []}";
 	char *b64 = sigv4_base64(policy, strlen(policy));
-	CHECK(url_secret_param_count >= sizeof(known) / sizeof(known[0]));
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+	CHECK(url_secret_param_count >= ARRAY_SIZE(known));
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
 		CHECK(url_param_secret(known[i], strlen(known[i])));
 	for (size_t i = 0; i < url_secret_param_count; i++) {
 		const char *name = url_secret_params[i];

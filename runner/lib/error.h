@@ -1,0 +1,22 @@
+/* error.h - the one way a function reports why it failed: the reason goes
+ * to the caller's buffer as one line, the function returns -1, so a check
+ * reads `return error_set(err, errlen, "...", ...);`. */
+#ifndef EBSBENCH_ERROR_H
+#define EBSBENCH_ERROR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+__attribute__((format(printf, 3, 4))) static inline int error_set(char *err, size_t errlen,
+								  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#endif
