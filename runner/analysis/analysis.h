@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "analysis/ebs_model.h"
+#include "analysis/ebs_prices.h"
 
 /* Replaces results["analysis"]. */
 void analysis_build(json_t *results, const struct ebs_prices *prices);

@@ -1,9 +1,10 @@
-/* ebs_model.h - what an EBS volume and its instance should deliver, and
- * what it costs: the numbers `ebsbench run` compares a measurement with.
+/* ebs_model.h - what an EBS volume and its instance should deliver: the
+ * numbers `ebsbench run` compares a measurement with (what it costs is in
+ * ebs_prices.h).
  *
  * Everything here is pure arithmetic over dated tables: the volume and
- * instance tables in ebs_model.c, the regional prices in ebs_prices.c,
- * each with its date and the AWS pages it comes from.  Rates are per second; sizes in GiB are
+ * instance tables in ebs_model_tables.c, each with its date and the AWS
+ * pages it comes from.  Rates are per second; sizes in GiB are
  * what AWS calls GB in its prices; MiB/s for volumes, MB/s (10^6) for
  * instances, because that is how AWS publishes each. */
 #ifndef EBSBENCH_EBS_MODEL_H
@@ -116,25 +117,6 @@ struct instance_ebs_limits {
 };
 #define INSTANCE_BURST_WINDOW_S 86400.0 /* "at least once every 24 hours" */
 
-/* Monthly prices for one type.  NaN marks a price we do not know; a cost
- * that needs it is NaN too. */
-struct ebs_type_prices {
-	double gib_month;
-	double iops_month;		     /* per provisioned IOPS above the included */
-	double mibs_month;		     /* per provisioned MiB/s above the included */
-	double iops_included, mibs_included; /* gp3: 3,000 and 125 come free */
-	/* io2 only: AWS bills IOPS above 32,000 and above 64,000 cheaper. */
-	double iops_month_over[2];
-};
-
-/* One region's prices.  The tables are in ebs_prices.c. */
-struct ebs_prices {
-	const char *region;
-	const char *as_of;
-	const char *source;
-	struct ebs_type_prices type[EBS_TYPE_COUNT];
-};
-
 enum ebs_verdict {
 	EBS_AS_PREDICTED,
 	EBS_BELOW_PREDICTION,
@@ -226,25 +208,6 @@ const struct instance_ebs_limits *ebs_instance_limits_find(const char *instance_
 /* Whether the instance has its own EBS burst, which ends in a cliff of
  * its own after burst_seconds_per_day at full demand. */
 bool ebs_instance_has_burst(const struct instance_ebs_limits *inst);
-
-/* The reference benchmark's Seoul (ap-northeast-2) prices. */
-struct ebs_prices ebs_prices_default(void);
-/* The built-in prices of a region ("us-east-1"), and true; for any other
- * region false, and out holds every price unknown (NaN: costs print as
- * unknown) with its source saying why, for a config's "prices" to fill
- * in.  A fallback, not an error: image/ami/launch.sh writes whatever
- * region the instance runs in, and a missing price table must not stop
- * a benchmark. */
-bool ebs_prices_for_region(const char *region, struct ebs_prices *out);
-/* Overrides one price: name is "TYPE.FIELD" with FIELD one of gib_month,
- * iops_month, mibs_month, iops_included, mibs_included,
- * iops_month_over_32000, iops_month_over_64000 ("gp3.iops_month").
- * Returns 0, or -1 for an unknown name. */
-int ebs_prices_set(struct ebs_prices *p, const char *name, double value);
-double ebs_monthly_cost(const struct ebs_volume *v, const struct ebs_prices *p);
-/* Monthly cost scaled to 3,000 sustained (baseline) IOPS: what the reference
- * benchmark compares gp2 and gp3 by. */
-double ebs_cost_per_3000_iops(const struct ebs_volume *v, const struct ebs_prices *p);
 
 /* measured against predicted, as a relative tolerance (0.05 = 5 %). */
 enum ebs_verdict ebs_verdict_of(double measured, double predicted, double tolerance);

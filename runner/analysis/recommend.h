@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/ebs_model.h"
+#include "analysis/ebs_prices.h"
 
 /* The candidates, in the order they are shown. */
 #define RECOMMEND_CANDIDATES 3

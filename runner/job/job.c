@@ -14,7 +14,8 @@
 #include <time.h>
 
 #include "lib/lib.h"
-#include "job/job_loop.h"
+#include "job/job_account.h"
+#include "job/job_issue.h"
 
 /* Starts the job's engine, or the registry's stand-in for it, on the
  * loop's buffers. */

@@ -1,7 +1,7 @@
 /* job_account.c - what each completion adds: the direction's counts,
  * latencies and histograms, the windows and the logs; and, at the end, the
  * job's runtime, CPU and disk figures. */
-#include "job/job_loop.h"
+#include "job/job_account.h"
 
 #include <inttypes.h>
 #include <stdio.h>

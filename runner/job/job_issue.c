@@ -1,7 +1,7 @@
 /* job_issue.c - what the loop issues next: each I/O's direction, size,
  * offset and priority, drawn as fio draws them, and the batches that fill
  * the queue (unthrottled, or a rated job's I/Os as they fall due). */
-#include "job/job_loop.h"
+#include "job/job_issue.h"
 
 #include "device/device.h"
 

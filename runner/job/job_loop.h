@@ -2,7 +2,8 @@
  * the loop: job.c (start, turn, stop), job_issue.c (what the next I/O is:
  * direction, size, offset, priority, and when a sync is due) and
  * job_account.c (what a completion adds to the statistics, windows and
- * logs).  Only job/ includes this; everyone else calls job_run. */
+ * logs), each with its own header.  Only job/ includes these; everyone else
+ * calls job_run. */
 #ifndef EBSBENCH_JOB_LOOP_H
 #define EBSBENCH_JOB_LOOP_H
 
@@ -64,23 +65,5 @@ struct job_loop {
 	char *err;
 	size_t errlen;
 };
-
-/* job_issue.c: queues up to max I/Os while units are free (a rated job:
- * every I/O due by now), each I/O counted from now (its due time); returns
- * how many were queued into batch[]. */
-unsigned job_fill_queue(struct job_loop *L, uint64_t now, unsigned max);
-unsigned job_fill_due(struct job_loop *L, uint64_t now);
-
-/* job_account.c: one completion (at now) into the statistics, windows and
- * logs; an error stops the job. */
-void job_account(struct job_loop *L, struct io_unit *u, uint64_t now);
-/* The window sinks: a closed window into the IOPS/bandwidth samples and
- * logs, a closed histogram-log window into its rows. */
-void job_on_window(void *ctx, uint64_t end_ns, uint64_t span_ns, const struct window_totals *t);
-void job_on_hist_window(void *ctx, uint64_t end_ns, uint64_t span_ns,
-			const struct window_totals *t);
-/* At the end: the last windows closed, runtime, CPU and disk figures. */
-void job_finish_windows(struct job_loop *L, uint64_t end);
-void job_finish_stats(struct job_loop *L, uint64_t end);
 
 #endif

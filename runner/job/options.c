@@ -40,71 +40,6 @@ void options_defaults(struct job_options *o)
 	memcpy(o->percentiles, default_percentiles, sizeof(default_percentiles));
 }
 
-/* The decimal number a size or duration starts with; *end is what follows
- * (its unit).  No sign, no blank, no overflow. */
-static int leading_number(const char *text, unsigned long long *n, char **end)
-{
-	errno = 0;
-	if (!isdigit((unsigned char)text[0]))
-		return -1;
-	*n = strtoull(text, end, 10);
-	return errno ? -1 : 0;
-}
-
-/* Sizes as fio reads them with its default kb_base=1024: "4k", "8G",
- * "1MiB", "512" (bytes). */
-int options_parse_size(const char *text, uint64_t *out)
-{
-	char *end;
-	unsigned long long n;
-	if (leading_number(text, &n, &end))
-		return -1;
-	unsigned shift = 0;
-	const char *units = "kmgtp";
-	const char *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
-	if (u) {
-		shift = 10 * (unsigned)(u - units + 1);
-		end++;
-		if (*end == 'i' || *end == 'I')
-			end++;
-		if (*end == 'b' || *end == 'B')
-			end++;
-	} else if (*end == 'b' || *end == 'B') {
-		end++;
-	}
-	if (*end)
-		return -1;
-	if (shift && n > (UINT64_MAX >> shift))
-		return -1;
-	*out = (uint64_t)n << shift;
-	return 0;
-}
-
-/* Durations: a bare number is seconds, as for fio's runtime and ramp_time. */
-int options_parse_duration_ns(const char *text, uint64_t *out)
-{
-	static const struct {
-		const char *suffix;
-		uint64_t ns;
-	} units[] = { { "", 1000000000ull },	     { "s", 1000000000ull },
-		      { "ms", 1000000ull },	     { "us", 1000ull },
-		      { "m", 60 * 1000000000ull },   { "h", 3600 * 1000000000ull },
-		      { "d", 86400 * 1000000000ull } };
-	char *end;
-	unsigned long long n;
-	if (leading_number(text, &n, &end))
-		return -1;
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
-		if (strcasecmp(end, units[i].suffix) == 0) {
-			if (n > UINT64_MAX / units[i].ns)
-				return -1;
-			*out = n * units[i].ns;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static int parse_bool(const char *value, bool *out)
 {
 	if (!value || !strcmp(value, "1") || !strcasecmp(value, "true") || !strcasecmp(value, "on"))
@@ -113,19 +48,6 @@ static int parse_bool(const char *value, bool *out)
 		*out = false;
 	else
 		return -1;
-	return 0;
-}
-
-int options_parse_uint(const char *value, unsigned max, unsigned *out)
-{
-	char *end;
-	errno = 0;
-	if (!isdigit((unsigned char)value[0]))
-		return -1;
-	unsigned long n = strtoul(value, &end, 10);
-	if (errno || *end || n > max)
-		return -1;
-	*out = (unsigned)n;
 	return 0;
 }
 
@@ -447,99 +369,6 @@ void options_default_filename(struct job_options *o, unsigned jobnum)
 	if (!o->filename[0] && o->name[0])
 		snprintf(o->filename, sizeof(o->filename), "%.*s.%u.0",
 			 (int)(sizeof(o->filename) - 16), o->name, jobnum);
-}
-
-/* A rated job must rate every direction it does (an unrated direction of a
- * mixed job would have no schedule to share), and a process needs a rate. */
-static int validate_rate(const struct job_options *o, char *err, size_t errlen)
-{
-	bool reads = options_rw_reads(o->rw), writes = options_rw_writes(o->rw);
-	bool read_rated = o->rate_iops[DDIR_READ] != 0, write_rated = o->rate_iops[DDIR_WRITE] != 0;
-	if (!options_rated(o)) {
-		if (o->rate_process == RATE_LINEAR)
-			return 0;
-		snprintf(err, errlen, "option 'rate_process' needs --rate_iops");
-	} else if (options_rw_trims(o->rw)) {
-		snprintf(err, errlen, "option 'rate_iops': rw=%s is not rated here (no trim rate)",
-			 options_rw_name(o->rw));
-	} else if (o->fsync_blocks || o->fdatasync_blocks) {
-		snprintf(err, errlen,
-			 "option 'rate_iops': a rated job cannot also --fsync or "
-			 "--fdatasync");
-	} else if ((reads && !read_rated) || (writes && !write_rated)) {
-		snprintf(err, errlen,
-			 "option 'rate_iops': rw=%s does %s, but no rate is given for its %s "
-			 "(R rates both directions, R,W each)",
-			 options_rw_name(o->rw),
-			 reads && writes ? "reads and writes"
-			 : reads	 ? "only reads"
-					 : "only writes",
-			 reads && !read_rated ? "reads" : "writes");
-	} else {
-		return 0;
-	}
-	return -1;
-}
-
-/* --fsync and --fdatasync: one of them, and only where the job writes
- * (fio would silently never sync). */
-static int validate_sync(const struct job_options *o, char *err, size_t errlen)
-{
-	const char *name = o->fsync_blocks ? "fsync" : "fdatasync";
-	if (o->fsync_blocks && o->fdatasync_blocks)
-		snprintf(err, errlen,
-			 "options 'fsync' and 'fdatasync': give one of them, not both");
-	else if ((o->fsync_blocks || o->fdatasync_blocks) && !options_rw_writes(o->rw))
-		snprintf(err, errlen, "option '%s': rw=%s does not write, so nothing would sync",
-			 name, options_rw_name(o->rw));
-	else
-		return 0;
-	return -1;
-}
-
-int options_validate(const struct job_options *o, char *err, size_t errlen)
-{
-	if (!o->name[0])
-		snprintf(err, errlen, "missing --name (every job needs a name)");
-	else if (!o->filename[0])
-		snprintf(err, errlen, "missing --filename (a block device or file to test)");
-	else if (o->iodepth == 0)
-		snprintf(err, errlen, "option 'iodepth': must be at least 1");
-	else if (o->numjobs != 1)
-		snprintf(err, errlen,
-			 o->numjobs ? "option 'numjobs': several jobs run only in `ebsbench fio`"
-				    : "option 'numjobs': must be at least 1");
-	else if (options_cmdprio(o) && !o->ioengine->ioprio)
-		snprintf(err, errlen,
-			 "option '%s': ioengine %s has no I/O priorities (io_uring and libaio do)",
-			 o->cmdprio_bssplit_count ? "cmdprio_bssplit" : "cmdprio_percentage",
-			 o->ioengine->name);
-	else if (options_ioprios(o, NULL, 0) > OPTIONS_MAX_IOPRIOS)
-		snprintf(err, errlen, "option 'cmdprio_bssplit': more than %u distinct priorities",
-			 (unsigned)OPTIONS_MAX_IOPRIOS);
-	else if (o->bssplit_count && !options_rw_is_random(o->rw))
-		snprintf(err, errlen,
-			 "option 'bssplit': only random patterns (randread, randwrite, randrw, "
-			 "randtrim, randtrimwrite) are supported, not rw=%s",
-			 options_rw_name(o->rw));
-	else if (o->time_based && o->runtime_ns == 0)
-		snprintf(err, errlen, "option 'time_based' needs --runtime");
-	else if ((o->iops_log[0] || o->bw_log[0]) && o->log_avg_msec == 0)
-		snprintf(err, errlen,
-			 "write_iops_log and write_bw_log need --log_avg_msec "
-			 "(per-I/O IOPS rows carry no information)");
-	else if (o->hist_log[0] && o->log_hist_msec == 0)
-		snprintf(err, errlen,
-			 "option 'write_hist_log' needs --log_hist_msec "
-			 "(fio would write an empty file)");
-	else if (validate_sync(o, err, errlen) == 0)
-		return validate_rate(o, err, errlen);
-	return -1;
-}
-
-bool options_rated(const struct job_options *o)
-{
-	return o->rate_iops[DDIR_READ] || o->rate_iops[DDIR_WRITE];
 }
 
 const char *options_rate_process_name(enum rate_process p)

@@ -170,6 +170,8 @@ int options_validate(const struct job_options *o, char *err, size_t errlen);
  * Return 0, or -1 for text that is not one. */
 int options_parse_size(const char *text, uint64_t *out);
 int options_parse_duration_ns(const char *text, uint64_t *out);
+/* A decimal number 0..max with nothing after it; 0, or -1. */
+int options_parse_uint(const char *value, unsigned max, unsigned *out);
 
 /* What a pattern does: random offsets, any reads, any writes, any trims,
  * and whether it changes the device's data at all (writes or trims: the
@@ -179,6 +181,9 @@ bool options_rw_reads(enum rw_pattern rw);
 bool options_rw_writes(enum rw_pattern rw);
 bool options_rw_trims(enum rw_pattern rw);
 bool options_rw_changes_data(enum rw_pattern rw);
+/* Sets rw from fio's rw values (and its alias readwrite): the option
+ * table's setter; 0, or -1 for a value that is not one. */
+int options_set_rw(struct job_options *o, const char *v);
 /* Whether the pattern issues I/O in direction d (read, write or trim). */
 bool options_rw_does(enum rw_pattern rw, enum ddir d);
 /* The sync --fsync or --fdatasync asks for (DDIR_SYNC, DDIR_DATASYNC) and

@@ -1,13 +1,10 @@
 /* options_fio.h - the setters options.c's table uses for the options in
- * options_fio.c, and the number parser they share.  Only job/options*.c
- * include this; everyone else sees options.h. */
+ * options_fio.c.  Only job/options*.c include this; everyone else sees
+ * options.h. */
 #ifndef EBSBENCH_OPTIONS_FIO_H
 #define EBSBENCH_OPTIONS_FIO_H
 
 #include "job/options.h"
-
-/* A decimal number 0..max with nothing after it; 0, or -1. */
-int options_parse_uint(const char *value, unsigned max, unsigned *out);
 
 /* Each sets its option from value as fio reads it; 0, or -1 for a value
  * that is not one (options_set names the option and what it expects). */
@@ -19,7 +16,5 @@ int options_set_max_jobs(struct job_options *o, const char *v);
 int options_set_bssplit(struct job_options *o, const char *v);
 int options_set_cmdprio_bssplit(struct job_options *o, const char *v);
 int options_set_cmdprio_class(struct job_options *o, const char *v);
-/* In options_rw.c: fio's rw values and its alias readwrite. */
-int options_set_rw(struct job_options *o, const char *v);
 
 #endif

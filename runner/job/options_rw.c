@@ -2,7 +2,6 @@
  * are random, and the directions it does (read, write, trim), in one
  * table that every question about a pattern asks. */
 #include "job/options.h"
-#include "job/options_fio.h"
 #include "lib/lib.h"
 
 #include <string.h>

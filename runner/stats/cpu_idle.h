@@ -11,7 +11,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "stats/stats.h"
+/* fio's --idle-prof "cpu_idleness": percent of the run each CPU idled. */
+#define STATS_MAX_CPUS 256
+struct cpu_idleness {
+	bool valid;
+	unsigned ncpu;
+	double system; /* all CPUs together */
+	double cpu[STATS_MAX_CPUS];
+};
 
 /* One reading of /proc/stat: [0] the "cpu" total, [1 + i] "cpuI". */
 struct cpu_idle_sample {

@@ -7,7 +7,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "stats/stats.h"
+/* What the kernel counted for the device over a job, as fio prints it. */
+struct disk_util {
+	char name[64];
+	bool valid;
+	uint64_t read_ios, write_ios, read_merges, write_merges;
+	uint64_t read_sectors, write_sectors; /* 512-byte units, whatever the device */
+	uint64_t read_ticks, write_ticks, in_queue, io_ticks;
+	double util; /* percent of the run the device was busy */
+};
 
 struct disk_sample {
 	char name[64];

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "stats/cpu_idle.h"
+#include "stats/disk_sample.h"
 #include "stats/histogram.h"
 
 /* fio's data directions (read, write, trim: each with its own statistics),
@@ -86,24 +88,6 @@ struct sync_stats {
 	struct histogram hist;
 };
 
-struct disk_util {
-	char name[64];
-	bool valid;
-	uint64_t read_ios, write_ios, read_merges, write_merges;
-	uint64_t read_sectors, write_sectors; /* 512-byte units, whatever the device */
-	uint64_t read_ticks, write_ticks, in_queue, io_ticks;
-	double util; /* percent of the run the device was busy */
-};
-
-/* fio's --idle-prof "cpu_idleness": percent of the run each CPU idled. */
-#define STATS_MAX_CPUS 256
-struct cpu_idleness {
-	bool valid;
-	unsigned ncpu;
-	double system; /* all CPUs together */
-	double cpu[STATS_MAX_CPUS];
-};
-
 struct job_stats {
 	struct direction_stats dir[DDIR_COUNT];
 	struct sync_stats sync;
@@ -161,9 +145,5 @@ extern const char *const stats_batch_label[BATCH_LEVELS];
 extern const char *const stats_latency_ns_label[LATENCY_NS_LEVELS];
 extern const char *const stats_latency_us_label[LATENCY_US_LEVELS];
 extern const char *const stats_latency_ms_label[LATENCY_MS_LEVELS];
-
-/* The rest of the folder's face (last: each sees what is declared above). */
-#include "stats/disk_sample.h"
-#include "stats/cpu_idle.h"
 
 #endif
