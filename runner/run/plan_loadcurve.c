@@ -7,7 +7,7 @@
 
 #include "lib/lib.h"
 #include "run/plan.h"
-#include "run/plan_steps.h"
+#include "run/plan_loadcurve.h"
 
 /* Offered loads in percent of the sustained rate: the knee is expected
  * between 90 and 110 %, so the steps are densest there. */
