@@ -168,6 +168,13 @@ json_t *run_record_device(const struct run_device *d)
 	return o;
 }
 
+int64_t run_record_wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 void run_record_iso_utc(char *buf, size_t len, int64_t unix_ms)
 {
 	time_t t = (time_t)(unix_ms / 1000);

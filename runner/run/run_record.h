@@ -41,6 +41,8 @@ json_t *run_record_ebsbench(const struct run_config *c);
 json_t *run_record_environment(const struct run_config *c);
 /* The price table the costs were computed with, with its date and source. */
 json_t *run_record_prices(const struct ebs_prices *p, bool overridden);
+/* The wall clock in ms since 1970: a phase's started_ms and ended_ms. */
+int64_t run_record_wall_ms(void);
 /* "2026-11-29T21:35:59Z" */
 void run_record_iso_utc(char *buf, size_t len, int64_t unix_ms);
 

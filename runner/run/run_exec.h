@@ -1,0 +1,50 @@
+/* run_exec.h - `ebsbench run` from its arguments to its exit status:
+ * prepare (config, devices, plan, checks), read first, the steps in plan
+ * order, finish (analysis, report, uploads).  The report is a floor above
+ * run/: the caller passes its writers in. */
+#ifndef EBSBENCH_RUN_EXEC_H
+#define EBSBENCH_RUN_EXEC_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "run/run_state.h"
+
+/* What `ebsbench run` was asked: the config's path ("-": stdin), --out
+ * (NULL: the config's output_dir), --plan (NULL: the config's phases) and
+ * --dry-run. */
+struct run_request {
+	const char *config, *out, *plan;
+	bool dry_run;
+};
+
+/* The report written at the end (report/'s report_render and
+ * report_print_tldr); either may be NULL (no report: the unit tests). */
+struct run_reporter {
+	int (*render)(json_t *const *runs, size_t nruns, const char *dir, char *err, size_t errlen);
+	void (*print_tldr)(FILE *out, json_t *const *runs, size_t nruns);
+};
+
+/* The whole run, errors on stderr.  Returns the exit status cmd_run's
+ * usage states: 0 ok (stopped early by stop included), 1 a phase failed
+ * or a file could not be written, 2 config, 3 refused to write, 4 an
+ * upload failed. */
+int run_execute(const struct run_request *req, const struct run_reporter *report,
+		const volatile sig_atomic_t *stop);
+
+/* The parts of run_execute, for a state built by other means (tests). */
+/* results.json's start (schema, environment, plan, prices, devices, no
+ * phases yet) and the uploader, once st's config, devices and plan are in. */
+void run_exec_start(struct run_state *st);
+/* From a started st: read first, every step in plan order until stop is
+ * set (results.json saved, and uploaded, after each), then finish:
+ * results.json's "finished" and "stopped_early", the analysis, the report,
+ * the uploads.  Returns 0, 1, 3 or 4 as run_execute. */
+int run_exec_steps(struct run_state *st, const struct run_reporter *report,
+		   const volatile sig_atomic_t *stop);
+/* Frees what st holds (not st). */
+void run_exec_free(struct run_state *st);
+
+#endif
