@@ -1,0 +1,239 @@
+/* test_run_exec.c - the run's step loop on the null engine (no device
+ * touched): the steps run in plan order, results.json gets one record per
+ * step with every field it has, a stop flag set mid-run ends the loop and
+ * marks the run stopped early, and a loadcurve step above a bursting
+ * volume's sustained rate gets its lead-in from the idle gap before it. */
+#include <jansson.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fixtures/plan_fixture.h"
+#include "lib/lib.h"
+#include "results/results.h"
+#include "run/run.h"
+
+/* The signal flag the stop test's timer sets, as main.c's SIGTERM handler
+ * sets the run's. */
+static volatile sig_atomic_t stop_flag;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+/* Config text -> a started run writing into dir: devices stand-ins for the
+ * config's (plan_fixture_devices), the plan built, results.json begun.
+ * NULL, saying why on stderr, when the config or plan is refused. */
+static struct run_state *start_run(const char *doc, const char *dir)
+{
+	char err[512] = "";
+	struct run_state *st = calloc(1, sizeof(*st));
+	json_t *root = json_loads(doc, 0, NULL);
+	config_defaults(&st->cfg);
+	int rc = root ? config_from_json(&st->cfg, root, err, sizeof(err)) : -1;
+	json_decref(root);
+	if (rc == 0) {
+		st->device_count = plan_fixture_devices(st->devices, &st->cfg);
+		rc = plan_build(&st->plan, &st->cfg, st->devices, st->device_count, err,
+				sizeof(err));
+	}
+	if (rc) {
+		fprintf(stderr, "start_run: %s\n", err);
+		run_exec_free(st);
+		free(st);
+		return NULL;
+	}
+	st->out_dir = dir;
+	run_exec_start(st);
+	return st;
+}
+
+static void end_run(struct run_state *st)
+{
+	run_exec_free(st);
+	free(st);
+}
+
+/* results.json as the run saved it in dir. */
+static json_t *saved_results(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, RESULTS_FILE);
+	return json_load_file(path, 0, NULL);
+}
+
+static const struct run_reporter no_report = { 0 };
+
+static const char two_devices[] =
+	"{\"devices\": [{\"path\": \"/dev/ebsbench-none-a\", \"label\": \"a\"},"
+	"              {\"path\": \"/dev/ebsbench-none-b\", \"label\": \"b\"}],"
+	" \"ioengine\": \"null\", \"test_size\": \"64M\","
+	" \"phases\": [{\"phase\": \"one\", \"rw\": \"read\", \"runtime\": 0.02},"
+	"            {\"phase\": \"two\", \"rw\": \"randread\", \"runtime\": 0.02}]}";
+
+/* A phase record's fields, in results.json's order (results.h). */
+static const char *const phase_fields[] = {
+	"phase",       "device",    "started_ms", "ended_ms",	"idle_before_s", "iodepth",
+	"bs",	       "rw",	    "runtime_s",  "window_ms",	"job",		 "iops_log",
+	"iops_series", "clat_hist", "ebs_stats",  "disk_check",
+};
+
+static void check_fields(struct checks *checks, json_t *phase)
+{
+	const char *key;
+	json_t *value;
+	size_t i = 0;
+	CHECK_EQ_U64(json_object_size(phase), ARRAY_SIZE(phase_fields));
+	json_object_foreach(phase, key, value)
+	{
+		if (i < ARRAY_SIZE(phase_fields) && !CHECK(!strcmp(key, phase_fields[i])))
+			fprintf(stderr, "  field %zu is %s, want %s\n", i, key, phase_fields[i]);
+		i++;
+	}
+	CHECK(json_is_object(json_object_get(phase, "job")));
+	CHECK(json_is_array(json_object_get(phase, "iops_series")));
+	CHECK(json_is_null(json_object_get(phase, "clat_hist"))); /* no heatmap phase */
+	CHECK(json_is_object(json_object_get(phase, "ebs_stats")));
+	CHECK(json_integer_value(json_object_get(phase, "started_ms")) <=
+	      json_integer_value(json_object_get(phase, "ended_ms")));
+}
+
+/* Two phases on two devices: one/a, one/b, two/a, two/b, run in that
+ * order, each recorded once with all its fields and its IOPS log written;
+ * idle_before_s null on a device's first phase only. */
+static void test_steps_in_plan_order(struct checks *checks)
+{
+	static const char *const want[][2] = {
+		{ "one", "a" }, { "one", "b" }, { "two", "a" }, { "two", "b" }
+	};
+	char dir[64];
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-exec")))
+		return;
+	struct run_state *st = start_run(two_devices, dir);
+	if (!CHECK(st != NULL))
+		return;
+	CHECK_EQ_U64(st->plan.count, ARRAY_SIZE(want));
+	CHECK_EQ_U64(run_exec_steps(st, &no_report, NULL), 0);
+	json_t *results = saved_results(dir);
+	json_t *phases = json_object_get(results, "phases");
+	CHECK_EQ_U64(json_array_size(phases), ARRAY_SIZE(want));
+	int64_t last_end = 0;
+	for (size_t i = 0; i < json_array_size(phases) && i < ARRAY_SIZE(want); i++) {
+		json_t *p = json_array_get(phases, i);
+		const char *phase = json_string_value(json_object_get(p, "phase"));
+		const char *device = json_string_value(json_object_get(p, "device"));
+		if (!CHECK(phase && device && !strcmp(phase, want[i][0]) &&
+			   !strcmp(device, want[i][1])))
+			fprintf(stderr, "  phase %zu is %s on %s, want %s on %s\n", i,
+				phase ? phase : "?", device ? device : "?", want[i][0], want[i][1]);
+		check_fields(checks, p);
+		CHECK(json_integer_value(json_object_get(p, "started_ms")) >= last_end);
+		last_end = json_integer_value(json_object_get(p, "ended_ms"));
+		CHECK(json_is_null(json_object_get(p, "idle_before_s")) == (i < 2));
+		char log[512];
+		snprintf(log, sizeof(log), "%s/%s_%s_iops.1.log", dir, want[i][1], want[i][0]);
+		CHECK(!strcmp(json_string_value(json_object_get(p, "iops_log")),
+			      log + strlen(dir) + 1));
+		CHECK(access(log, F_OK) == 0);
+	}
+	json_t *env = json_object_get(results, "environment");
+	CHECK(json_is_false(json_object_get(env, "stopped_early")));
+	CHECK(json_is_string(json_object_get(env, "finished")));
+	json_decref(results);
+	end_run(st);
+	check_remove_tree(dir);
+}
+
+/* Three 2-second steps, stopped 0.2 s in: the loop ends in the first,
+ * which is still recorded, and the run says it stopped early. */
+static void test_stop_ends_the_loop(struct checks *checks)
+{
+	static const char doc[] =
+		"{\"devices\": [{\"path\": \"/dev/ebsbench-none-a\", \"label\": \"a\"}],"
+		" \"ioengine\": \"null\", \"test_size\": \"64M\","
+		" \"phases\": [{\"phase\": \"one\", \"rw\": \"read\", \"runtime\": 2},"
+		"            {\"phase\": \"two\", \"rw\": \"read\", \"runtime\": 2},"
+		"            {\"phase\": \"three\", \"rw\": \"read\", \"runtime\": 2}]}";
+	char dir[64];
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-stop")))
+		return;
+	struct run_state *st = start_run(doc, dir);
+	if (!CHECK(st != NULL))
+		return;
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval in_200ms = { .it_value = { .tv_usec = 200000 } }, off = { 0 };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old);
+	stop_flag = 0;
+	setitimer(ITIMER_REAL, &in_200ms, NULL);
+	uint64_t start = clock_now_ns();
+	CHECK_EQ_U64(run_exec_steps(st, &no_report, &stop_flag), 0); /* a stop is no failure */
+	uint64_t took = clock_now_ns() - start;
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	CHECK(stop_flag);
+	CHECK(took < 1500000000ull); /* not the 6 s planned */
+	json_t *results = saved_results(dir);
+	json_t *phases = json_object_get(results, "phases");
+	CHECK_EQ_U64(json_array_size(phases), 1);
+	CHECK(!strcmp(json_string_value(json_object_get(json_array_get(phases, 0), "phase")),
+		      "one"));
+	json_t *env = json_object_get(results, "environment");
+	CHECK(json_is_true(json_object_get(env, "stopped_early")));
+	json_decref(results);
+	end_run(st);
+	check_remove_tree(dir);
+}
+
+/* A loadcurve step at 110 % of a bursting volume's 1,000 IOPS, 20 ms
+ * after the device's last phase ended: its lead-in spends what the gap
+ * refilled at the 100 IOPS surplus, 10 x the gap, and results.json's
+ * "load" says how long it was. */
+static void test_loadcurve_ramp_applies(struct checks *checks)
+{
+	static const char doc[] =
+		"{\"devices\": [{\"path\": \"/dev/ebsbench-none-a\", \"label\": \"a\","
+		"               \"iops\": 1000}],"
+		" \"ioengine\": \"null\", \"test_size\": \"64M\","
+		" \"phases\": [{\"phase\": \"loadcurve\", \"loads\": [110], \"runtime\": 0.05}]}";
+	char dir[64];
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-ramp")))
+		return;
+	struct run_state *st = start_run(doc, dir);
+	if (!CHECK(st != NULL))
+		return;
+	if (!CHECK_EQ_U64(st->plan.count, 1)) { /* no sustained rate: no steps */
+		end_run(st);
+		check_remove_tree(dir);
+		return;
+	}
+	struct plan_step *s = &st->plan.steps[0];
+	CHECK_EQ_U64(s->job.ramp_ns, 0); /* the plan leaves it to the run */
+	s->load = (struct plan_load){ .percent = 110,
+				      .offered_iops = 1100,
+				      .sustained_iops = 1000,
+				      .sustained_from = "the test's",
+				      .above_sustained = true,
+				      .bursting = true };
+	st->last_end_ns[0] = clock_now_ns() - 20000000ull;
+	CHECK_EQ_U64(run_exec_steps(st, &no_report, NULL), 0);
+	CHECK(s->job.ramp_ns >= 200000000ull);
+	json_t *results = saved_results(dir);
+	json_t *phase = json_array_get(json_object_get(results, "phases"), 0);
+	json_t *load = json_object_get(phase, "load");
+	double ramp_s = json_real_value(json_object_get(load, "ramp_s"));
+	double idle_s = json_real_value(json_object_get(phase, "idle_before_s"));
+	CHECK(idle_s >= 0.02);
+	CHECK(ramp_s >= 0.2 && ramp_s < 2.0);
+	CHECK_NEAR(ramp_s, 10 * idle_s, 0.05);
+	CHECK_NEAR(ramp_s, (double)s->job.ramp_ns / 1e9, 1e-6);
+	json_decref(results);
+	end_run(st);
+	check_remove_tree(dir);
+}
+
+CHECK_MAIN(test_steps_in_plan_order, test_stop_ends_the_loop, test_loadcurve_ramp_applies)
