@@ -9,5 +9,6 @@
 #include "device/nvme_identify.h"
 #include "device/ebs_stats.h"
 #include "device/data_mark.h"
+#include "device/discover_text.h"
 
 #endif
