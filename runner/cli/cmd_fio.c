@@ -1,10 +1,9 @@
-/* cmd_fio.c - job files and options -> job list -> jobs -> output, the
- * way fio runs them. */
+/* cmd_fio.c - `ebsbench fio`: job files and options -> job list -> jobs
+ * -> output (output/output_jobs.c), the way fio runs them, and the exit
+ * status. */
 #include "cli/cli.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -37,77 +36,6 @@ static const char usage_tail[] =
 	"Results go to stdout (or --output); progress and errors to stderr.\n"
 	"Exit: 0 ok, 1 a job failed, 2 usage, 3 refused to write a block device holding\n"
 	"data (nothing written), 5 a signal cut it short.\n";
-
-/* The reports fio prints: a job each, or with group_reporting (set on a
- * group's first job) one per group, its jobs' stats merged into merged[]. */
-static unsigned build_reports(const struct job_list *l, const struct jobs_result *res,
-			      struct job_report *reports, struct job_stats *merged,
-			      const struct job_stats **members)
-{
-	unsigned n = 0;
-	for (unsigned i = 0, end; i < l->count; i = end) {
-		const struct job_entry *e = &l->jobs[i];
-		end = i + 1;
-		if (e->o.group_reporting)
-			while (end < l->count && l->jobs[end].groupid == e->groupid)
-				end++;
-		reports[n] = (struct job_report){ .o = &e->o,
-						  .s = res->outcomes[i].stats,
-						  .groupid = e->groupid,
-						  .jobs = end - i,
-						  .clone = e->clone };
-		if (end - i > 1) {
-			for (unsigned k = i; k < end; k++)
-				members[k - i] = res->outcomes[k].stats;
-			jobs_merge_group(&merged[n], members, end - i);
-			reports[n].s = &merged[n];
-		}
-		n++;
-	}
-	return n;
-}
-
-/* Every format --output-format names, over the n reports. */
-static int print_reports(FILE *out, const struct job_list *l, const struct job_report *r,
-			 unsigned n, const struct jobs_result *res)
-{
-	const struct run_report run = { .global = l->global,
-					.r = r,
-					.n = n,
-					.disk = &res->disk,
-					.start_unix_ms = res->start_unix_ms,
-					.idle_prof = l->run->idle_prof,
-					.idle = &res->idle };
-	return output_formats(out, &run, l->run->output_format);
-}
-
-/* Writes the run's results to stdout or --output. */
-static int write_output(const struct job_list *l, const struct jobs_result *res)
-{
-	const char *path = l->run->output;
-	struct job_report *reports = calloc(l->count, sizeof(*reports));
-	struct job_stats *merged = calloc(l->count, sizeof(*merged));
-	const struct job_stats **members = calloc(l->count, sizeof(*members));
-	FILE *out = NULL;
-	int ret = -1;
-	if (!reports || !merged || !members)
-		fprintf(stderr, "ebsbench fio: out of memory\n");
-	else if (!(out = path[0] ? fopen(path, "w") : stdout))
-		fprintf(stderr, "ebsbench fio: cannot create %s: %s\n", path, strerror(errno));
-	else
-		ret = print_reports(out, l, reports,
-				    build_reports(l, res, reports, merged, members), res);
-	if (out && (fflush(out) || ferror(out)))
-		ret = -1;
-	if (out && out != stdout && fclose(out))
-		ret = -1;
-	if (out && ret)
-		fprintf(stderr, "ebsbench fio: writing the results failed\n");
-	free(reports);
-	free(merged);
-	free(members);
-	return ret;
-}
 
 /* The exit status: 1 when a job failed, 5 when a signal cut the run short
  * (the results are partial), else 0; each failure said on stderr. */
@@ -154,8 +82,10 @@ static int run_jobs(const struct job_list *l, const volatile sig_atomic_t *stop)
 		for (unsigned i = 0; i < res.count; i++)
 			measured |= res.outcomes[i].stats->runtime_ns > 0;
 		code = run_status(l, &res, stop);
-		if (measured && write_output(l, &res))
+		if (measured && output_jobs_write(l, &res, err, sizeof(err))) {
+			fprintf(stderr, "ebsbench fio: %s\n", err);
 			code = 1;
+		}
 	}
 	jobs_result_free(&res);
 	return code;

@@ -53,6 +53,13 @@ void output_run_of_job(struct run_report *run, struct job_report *one, const str
 int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus);
 int output_normal(FILE *out, const struct job_options *o, const struct job_stats *s);
 
+/* A finished job list's reports (a job each, or with group_reporting
+ * one per group, its jobs' stats merged) in every format l's
+ * --output-format names, to stdout or l's --output.  0, or -1 with a
+ * one-line reason (out of memory, the file, a failed write). */
+int output_jobs_write(const struct job_list *l, const struct jobs_result *res, char *err,
+		      size_t errlen);
+
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "output/output_json.h"
 
