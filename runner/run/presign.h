@@ -19,8 +19,10 @@
 #define EBSBENCH_PRESIGN_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "run/config.h"
@@ -81,5 +83,27 @@ json_t *presign_put_block(const struct presign_request *r, const struct presign_
 			  size_t errlen);
 json_t *presign_post_block(const struct presign_request *r, uint64_t max_bytes, char *err,
 			   size_t errlen);
+
+/* What `ebsbench presign` is asked (presign_request.c): where to, for how
+ * long, the run's config (NULL: the reference benchmark's run), and with
+ * post a POST policy of at most max_bytes a file in place of PUT URLs. */
+struct presign_args {
+	const char *bucket, *prefix, *region, *expires, *endpoint, *plan;
+	bool post;
+	uint64_t max_bytes;
+};
+
+/* r from a (expiry, bucket, prefix and endpoint checked), the credentials
+ * in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (if
+ * set), and the signing time: now, or EBSBENCH_PRESIGN_TIME
+ * (20260902T000000Z) so tests can compare with another signer.  0, or -1
+ * with a one-line reason. */
+int presign_request_from_args(struct presign_request *r, const struct presign_args *a, char *err,
+			      size_t errlen);
+/* The upload block r signs for a's plan (see above); a line on warn when
+ * the plan's estimate, with a margin for boot and upload, outlasts the
+ * URLs.  NULL with a one-line reason. */
+json_t *presign_sign(const struct presign_request *r, const struct presign_args *a, FILE *warn,
+		     char *err, size_t errlen);
 
 #endif
