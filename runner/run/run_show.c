@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/lib.h"
+
 /* What the run reads before its first write, as --dry-run shows it: a
  * line each on stderr, and the plan's "read_first". */
 static json_t *read_first_json(const struct run_state *st)
@@ -20,7 +22,7 @@ static json_t *read_first_json(const struct run_state *st)
 			"ebsbench run: before its first write the run reads %.1f MiB of %s (%s) "
 			"from byte %" PRIu64 ", and writes only if they hold zeros or ebsbench's "
 			"own data\n",
-			(double)r->length / 1048576.0, d->info.dev_path, d->label, r->offset);
+			(double)r->length / (double)MIB, d->info.dev_path, d->label, r->offset);
 		json_array_append_new(reads,
 				      json_pack("{sssssIsIsf}", "device", d->label, "path",
 						d->info.dev_path, "offset", (json_int_t)r->offset,
