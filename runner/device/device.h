@@ -9,6 +9,7 @@
 #include "device/nvme_identify.h"
 #include "device/ebs_stats.h"
 #include "device/data_mark.h"
+#include "device/discover_show.h"
 #include "device/discover_text.h"
 
 #endif

@@ -1,13 +1,10 @@
 /* discover_text.h - parsers for the text discovery reads from sysfs and
- * /proc/self/mountinfo, apart from the file reading around them; and the
- * table and JSON `ebsbench discover` prints of what it found. */
+ * /proc/self/mountinfo, apart from the file reading around them. */
 #ifndef EBSBENCH_DISCOVER_TEXT_H
 #define EBSBENCH_DISCOVER_TEXT_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "device/discover.h"
 
@@ -36,15 +33,5 @@ int discover_sysfs_parse_dev(const char *text, unsigned *major, unsigned *minor)
 bool discover_is_nvme_namespace(const char *name);
 /* loopN, vdX, sdX, xvdX: a whole disk other than NVMe. */
 bool discover_is_other_disk(const char *name);
-
-/* One device as `discover --json` shows it: identity, size, what makes it
- * unsafe to write ("blockers") and what it holds ("contents", null when
- * unreadable). */
-json_t *discover_device_json(const struct discovered_device *d);
-/* Every device of list, as discover_device_json, in an array. */
-json_t *discover_list_json(const struct discover_list *list);
-/* The device table `ebsbench discover` prints: a header line, then one
- * line per device (size, block size, kind, volume, model, blockers). */
-void discover_print_table(FILE *out, const struct discover_list *list);
 
 #endif
