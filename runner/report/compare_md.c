@@ -1,6 +1,8 @@
 /* compare_md.c - `ebsbench compare` as Markdown (stdout, or compare.md):
- * compare_layout's parts as headings, bullets and pipe tables. */
+ * compare_layout's parts as headings, bullets and pipe tables, every text
+ * through md_table.c's escaping (labels and sentences name devices). */
 #include "report/compare.h"
+#include "report/md_table.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,20 +10,25 @@
 /* "## text" and a blank line: every block ends with its own. */
 static void md_heading(FILE *out, const char *text)
 {
-	fprintf(out, "## %s\n\n", text);
+	fputs("## ", out);
+	md_text(out, text);
+	fputs("\n\n", out);
 }
 
 /* A paragraph and the blank line after it. */
 static void md_paragraph(FILE *out, const char *text)
 {
-	fprintf(out, "%s\n\n", text ? text : "");
+	md_text(out, text);
+	fputs("\n\n", out);
 }
 
 /* A bullet. */
 static void md_item(FILE *out, const char *text, bool first)
 {
 	(void)first;
-	fprintf(out, "- %s\n", text ? text : "");
+	fputs("- ", out);
+	md_text(out, text);
+	fputc('\n', out);
 }
 
 /* A blank line ends a Markdown list. */
@@ -30,30 +37,12 @@ static void md_list_end(FILE *out)
 	fputc('\n', out);
 }
 
-/* A cell's text with "|" escaped, so it cannot split the row. */
-static void md_cell(FILE *out, const char *text)
-{
-	for (const char *p = text ? text : ""; *p; p++) {
-		if (*p == '|')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
-}
-
-/* A pipe-table row; after the header its rule. */
+/* A pipe-table row (md_table.c's escaping); after the header its rule. */
 static void md_row(FILE *out, const char *const *cells, size_t n, bool header)
 {
-	for (size_t i = 0; i < n; i++) {
-		fputs("| ", out);
-		md_cell(out, cells[i]);
-		fputc(' ', out);
-	}
-	fputs("|\n", out);
-	if (!header)
-		return;
-	for (size_t i = 0; i < n; i++)
-		fputs("|---", out);
-	fputs("|\n", out);
+	md_table_row(out, cells, n);
+	if (header)
+		md_table_rule(out, n);
 }
 
 /* A blank line ends a table too. */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/md_table.h"
 #include "report/report_format.h"
 #include "run/run.h"
 
@@ -121,20 +122,18 @@ const char *fleet_outlier_text(char *buf, size_t len, const struct fleet *f,
 static void md_group(FILE *out, const struct fleet *f, size_t g)
 {
 	char cells[FLEET_DIST_COLUMNS][FLEET_CELL_LEN], text[FLEET_TEXT_LEN];
+	const char *row[FLEET_DIST_COLUMNS];
 
-	fprintf(out, "\n## %s (%zu volumes)\n\n", f->group[g].name, f->group[g].volumes);
+	fputs("\n## ", out);
+	md_text(out, f->group[g].name);
+	fprintf(out, " (%zu volumes)\n\n", f->group[g].volumes);
+	md_table_row(out, fleet_dist_headings, FLEET_DIST_COLUMNS);
+	md_table_rule(out, FLEET_DIST_COLUMNS);
 	for (int c = 0; c < FLEET_DIST_COLUMNS; c++)
-		fprintf(out, "| %s ", fleet_dist_headings[c]);
-	fputs("|\n", out);
-	for (int c = 0; c < FLEET_DIST_COLUMNS; c++)
-		fputs("|---", out);
-	fputs("|\n", out);
+		row[c] = cells[c];
 	for (int k = 0; k < FLEET_FIGURES; k++) {
-		if (!fleet_dist_cells(f, g, (enum fleet_figure)k, cells))
-			continue;
-		for (int c = 0; c < FLEET_DIST_COLUMNS; c++)
-			fprintf(out, "| %s ", cells[c]);
-		fputs("|\n", out);
+		if (fleet_dist_cells(f, g, (enum fleet_figure)k, cells))
+			md_table_row(out, row, FLEET_DIST_COLUMNS);
 	}
 	fputc('\n', out);
 	for (int p = 0; p < FLEET_HIST_PHASES; p++) {
@@ -158,8 +157,11 @@ int fleet_md_write(FILE *out, const struct fleet *f)
 	fprintf(out, "\n## Outliers\n\n");
 	if (!f->noutliers)
 		fprintf(out, "%s\n", FLEET_NO_OUTLIERS);
-	for (size_t i = 0; i < f->noutliers; i++)
-		fprintf(out, "- %s\n", fleet_outlier_text(text, sizeof(text), f, &f->outlier[i]));
+	for (size_t i = 0; i < f->noutliers; i++) {
+		fputs("- ", out);
+		md_text(out, fleet_outlier_text(text, sizeof(text), f, &f->outlier[i]));
+		fputc('\n', out);
+	}
 	fprintf(out, "\n![fleet](%s)\n", FLEET_SVG_FILE);
 	return ferror(out) ? -1 : 0;
 }

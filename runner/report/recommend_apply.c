@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/md_table.h"
 #include "report/report_format.h"
 #include "results/results.h"
 
@@ -190,7 +191,13 @@ static void apply_device(FILE *f, const json_t *run, const struct recommend_devi
 	const struct recommend_candidate *c = target_of(d);
 	const char *vid = d->volume_id[0] ? d->volume_id : "VOLUME_ID";
 
-	fprintf(f, "## %s (%s)\n\n%s\n\n", d->label, vid, d->summary);
+	fputs("## ", f);
+	md_text(f, d->label);
+	fputs(" (", f);
+	md_text(f, vid);
+	fputs(")\n\n", f);
+	md_text(f, d->summary);
+	fputs("\n\n", f);
 	if (!c) {
 		fputs(d->choice >= 0 ? "Nothing to change.\n\n" : "Nothing to apply.\n\n", f);
 		return;

@@ -1,13 +1,16 @@
 /* recommend_md.c - `ebsbench recommend` told: recommend.md (and the same
  * table on stdout), and the --json document, from the search's figures
- * (analysis/recommend.c), so every sentence shows its own numbers. */
+ * (analysis/recommend.c), so every sentence shows its own numbers.  Labels,
+ * prices' names and sentences go through md_table.c's escaping. */
 #include "report/recommend_md.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/lib.h"
+#include "report/md_table.h"
 #include "report/report_analysis.h"
 #include "report/report_format.h"
 
@@ -62,42 +65,45 @@ static void write_need(FILE *out, const struct recommend_device *d)
 	fputs(".\n\n", out);
 }
 
-/* The p99 cell: the measured value and where, or why not. */
-static void p99_cell(FILE *out, const struct recommend_candidate *c)
+/* The p99 cell's text: the measured value and where, or why not. */
+static const char *p99_text(char *buf, size_t len, const struct recommend_candidate *c)
 {
 	char at[REPORT_NUM_LEN], ms[REPORT_NUM_LEN];
 
 	if (c->p99.state != P99_MEASURED) {
-		fputs("not measured at this load", out);
-		return;
+		snprintf(buf, len, "not measured at this load");
+		return buf;
 	}
-	fprintf(out, "%s (%s, %s at %s IOPS)%s", report_ms(ms, sizeof(ms), c->p99.ms * 1e6),
-		c->p99.device, c->p99.phase, report_count(at, sizeof(at), c->p99.at_iops),
-		c->p99.meets   ? ""
-		: c->p99.bound ? ": saturated, above the p99 asked; at this load not measured"
-			       : ": above the p99 asked");
+	snprintf(buf, len, "%s (%s, %s at %s IOPS)%s", report_ms(ms, sizeof(ms), c->p99.ms * 1e6),
+		 c->p99.device, c->p99.phase, report_count(at, sizeof(at), c->p99.at_iops),
+		 c->p99.meets	? ""
+		 : c->p99.bound ? ": saturated, above the p99 asked; at this load not measured"
+				: ": above the p99 asked");
+	return buf;
 }
 
 /* One row of the candidates' table. */
 static void write_row(FILE *out, const struct recommend_candidate *c)
 {
-	char gib[REPORT_NUM_LEN], iops[REPORT_NUM_LEN], mibs[REPORT_NUM_LEN], usd[REPORT_NUM_LEN],
-		delta[REPORT_NUM_LEN];
+	char type[REPORT_NUM_LEN], gib[REPORT_NUM_LEN + 4], iops[REPORT_NUM_LEN],
+		mibs[REPORT_NUM_LEN], usd[REPORT_NUM_LEN], delta[REPORT_NUM_LEN], p99[256];
 
-	fprintf(out, "| %s%s%s |", c->chosen ? "**" : "", ebs_type_name(c->type),
-		c->chosen ? "** (chosen)" : "");
+	snprintf(type, sizeof(type), "%s%s%s", c->chosen ? "**" : "", ebs_type_name(c->type),
+		 c->chosen ? "** (chosen)" : "");
 	if (!c->feasible) {
-		fputs(" cannot | | | | | |\n", out);
+		fprintf(out, "| %s | cannot | | | | | |\n", type);
 		return;
 	}
-	fprintf(out, " %s GiB | %s | %s | %s | %s | ",
-		report_count(gib, sizeof(gib), c->volume.size_gib),
-		report_count(iops, sizeof(iops), c->iops),
-		report_count(mibs, sizeof(mibs), c->mibs),
-		report_usd(usd, sizeof(usd), c->monthly_usd),
-		delta_text(delta, sizeof(delta), c->delta_usd));
-	p99_cell(out, c);
-	fputs(" |\n", out);
+	report_count(gib, sizeof(gib) - 4, c->volume.size_gib);
+	strcat(gib, " GiB");
+	const char *cells[] = { type,
+				gib,
+				report_count(iops, sizeof(iops), c->iops),
+				report_count(mibs, sizeof(mibs), c->mibs),
+				report_usd(usd, sizeof(usd), c->monthly_usd),
+				delta_text(delta, sizeof(delta), c->delta_usd),
+				p99_text(p99, sizeof(p99), c) };
+	md_table_row(out, cells, ARRAY_SIZE(cells));
 }
 
 /* One device: its volume and cost, the need, the table, the choice and why. */
@@ -105,7 +111,9 @@ static void write_device(FILE *out, const struct recommend_device *d)
 {
 	char usd[REPORT_NUM_LEN];
 
-	fprintf(out, "## %s (", d->label);
+	fputs("## ", out);
+	md_text(out, d->label);
+	fputs(" (", out);
 	volume_text(out, &d->current);
 	fprintf(out, "): %s a month\n\n", report_usd(usd, sizeof(usd), d->current_usd));
 	write_need(out, d);
@@ -114,20 +122,29 @@ static void write_device(FILE *out, const struct recommend_device *d)
 	      out);
 	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
 		write_row(out, &d->cand[i]);
-	fprintf(out, "\n**%s**\n\nWhy:\n\n", d->summary);
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
-		for (size_t r = 0; r < d->cand[i].nreasons; r++)
-			fprintf(out, "- %s: %s\n", ebs_type_name(d->cand[i].type),
-				d->cand[i].reasons[r]);
+	fputs("\n**", out);
+	md_text(out, d->summary);
+	fputs("**\n\nWhy:\n\n", out);
+	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
+		for (size_t r = 0; r < d->cand[i].nreasons; r++) {
+			fprintf(out, "- %s: ", ebs_type_name(d->cand[i].type));
+			md_text(out, d->cand[i].reasons[r]);
+			fputc('\n', out);
+		}
+	}
 	fputc('\n', out);
 }
 
 void recommend_md_devices(FILE *out, const struct recommend_device *d, size_t n,
 			  const struct ebs_prices *prices)
 {
-	fprintf(out, "# Recommendation\n\nPrices: %s (%s; %s).\n\n",
-		prices->region ? prices->region : "unknown region",
-		prices->as_of ? prices->as_of : "undated", prices->source ? prices->source : "");
+	fputs("# Recommendation\n\nPrices: ", out);
+	md_text(out, prices->region ? prices->region : "unknown region");
+	fputs(" (", out);
+	md_text(out, prices->as_of ? prices->as_of : "undated");
+	fputs("; ", out);
+	md_text(out, prices->source);
+	fputs(").\n\n", out);
 	if (!n)
 		fputs("No EBS volume in these results: nothing to recommend.\n", out);
 	for (size_t i = 0; i < n; i++)

@@ -39,7 +39,7 @@ struct report_html_hooks {
 
 /* Writes the Markdown the report's writers produce (headings, pipe tables,
  * quotes, lists, paragraphs, code; **bold**, `code`, links, images, "\|",
- * "&lt;" and "<br>") as HTML, every "## " part in a <section>.  Any other
+ * "&lt;", "&amp;" and "<br>") as HTML, every "## " part in a <section>.  Any other
  * '<', '>' or '&' is escaped, so no text from a device or a config can
  * open a tag.  0, or -1 on a write error. */
 int report_html_markdown(FILE *out, const char *md, const struct report_html_hooks *hooks);

@@ -28,9 +28,9 @@ static const char *const md_closer[] = {
 	[MD_CODE] = "</code></pre>\n",
 };
 
-/* The one entity the Markdown writers put in: "&lt;" for '<' (summary.c's
- * cells); any other '&' is text. */
-static const char *const md_entities[] = { "&lt;" };
+/* The entities the Markdown writers put in (md_table.c's escaping): "&lt;"
+ * for '<' and "&amp;" for '&'; any other '&' is text. */
+static const char *const md_entities[] = { "&lt;", "&amp;" };
 
 /* The length of such an entity at s, or 0: it passes through as it is. */
 static size_t entity_len(const char *s, const char *end)

@@ -4,7 +4,8 @@
  * Tables are rows of cell functions (summary_cells.c) over columns, a
  * column being one device of one run: the TL;DR and the phase sections
  * share one table writer, and a fleet report is the same TL;DR with more
- * columns. */
+ * columns.  Every text from a device, a config or the analysis goes
+ * through md_table.c's escaping. */
 #include "report/summary.h"
 
 #include <math.h>
@@ -16,6 +17,7 @@
 #include "lib/lib.h"
 #include "results/results.h"
 #include "report/report.h"
+#include "report/md_table.h"
 #include "report/report_format.h"
 #include "report/summary_cells.h"
 #include "report/summary_loadcurve.h"
@@ -24,27 +26,6 @@
 
 #define CELL_LEN 256
 #define DOT " \xc2\xb7 " /* U+00B7 middle dot */
-
-/* Markdown table cells: '|' would split the cell, a newline the row, and
- * '<' could open HTML. */
-static void put_cell(FILE *out, const char *text)
-{
-	for (; text && *text; text++) {
-		if (*text == '|')
-			fputs("\\|", out);
-		else if (*text == '<')
-			fputs("&lt;", out);
-		else if (*text == '\n' || *text == '\r')
-			fputc(' ', out);
-		else
-			fputc(*text, out);
-	}
-}
-
-void summary_put_cell(FILE *out, const char *text)
-{
-	put_cell(out, text);
-}
 
 static const char *env_str(const json_t *run, const char *key)
 {
@@ -58,12 +39,12 @@ static void column_header(FILE *out, const struct results_column *col, bool flee
 
 	if (fleet) {
 		fprintf(out, "run %zu" DOT, col->run_index);
-		put_cell(out, env_str(col->run, "instance_id"));
+		md_text(out, env_str(col->run, "instance_id"));
 		fputs(DOT, out);
-		put_cell(out, env_str(col->run, "started"));
+		md_text(out, env_str(col->run, "started"));
 		fputs("<br>", out);
 	}
-	put_cell(out, report_device_title(title, sizeof(title), col->device));
+	md_text(out, report_device_title(title, sizeof(title), col->device));
 }
 
 /* "4k", "1 MiB". */
@@ -144,7 +125,7 @@ static void write_rows(FILE *out, const struct summary_row *rows, size_t nrows,
 		fprintf(out, "| %s%s |", rows[r].label, shape);
 		for (i = 0; i < ncols; i++) {
 			fputc(' ', out);
-			put_cell(out, cells + i * CELL_LEN);
+			md_text(out, cells + i * CELL_LEN);
 			fputs(" |", out);
 		}
 		fputc('\n', out);
@@ -164,9 +145,9 @@ static void write_credit_notes(FILE *out, const struct results_columns *c)
 		if (!json_is_true(json_object_get(state, "low")) || !sentence)
 			continue;
 		fputs("\n> **", out);
-		put_cell(out, label);
+		md_text(out, label);
 		fputs(" started with a part-empty bucket:** ", out);
-		put_cell(out, sentence);
+		md_text(out, sentence);
 		fputc('\n', out);
 	}
 }
@@ -184,7 +165,7 @@ static void write_cliff_causes(FILE *out, const struct results_columns *c)
 		json_array_foreach(sentences, k, s)
 		{
 			fputs("\n> **Whose cliff:** ", out);
-			put_cell(out, json_string_value(s));
+			md_text(out, json_string_value(s));
 			fputc('\n', out);
 		}
 	}
@@ -226,17 +207,17 @@ static void write_environment(FILE *out, const json_t *run, bool fleet)
 	const char *region = json_string_value(RESULTS_GET(run, "plan", "region"));
 
 	fputs("Instance **", out);
-	put_cell(out, env_str(run, "instance_type"));
+	md_text(out, env_str(run, "instance_type"));
 	fputs("** (", out);
-	put_cell(out, env_str(run, "instance_id"));
+	md_text(out, env_str(run, "instance_id"));
 	fputs(")" DOT "kernel ", out);
-	put_cell(out, env_str(run, "kernel"));
+	md_text(out, env_str(run, "kernel"));
 	fputs(DOT "ebsbench ", out);
-	put_cell(out, version ? version : REPORT_MISSING);
+	md_text(out, version ? version : REPORT_MISSING);
 	fputs(DOT "region ", out);
-	put_cell(out, region ? region : REPORT_MISSING);
+	md_text(out, region ? region : REPORT_MISSING);
 	fputs(DOT "started ", out);
-	put_cell(out, env_str(run, "started"));
+	md_text(out, env_str(run, "started"));
 	if (fleet) {
 		write_run_notes(out, run, true);
 		fputc('\n', out);
@@ -284,7 +265,7 @@ static void write_cliff(FILE *out, const json_t *run, const char *device, const 
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
 	fputs("\n### ", out);
-	put_cell(out, device);
+	md_text(out, device);
 	fprintf(out,
 		": %s at %s s\n\n| | Before the cliff | After the cliff "
 		"|\n|---|---|---|\n",
@@ -313,7 +294,7 @@ static void write_cliff(FILE *out, const json_t *run, const char *device, const 
 			     results_num(json_object_get(cliff, "predicted_second"))));
 	fputs(verdict ? " (" : ".\n", out);
 	if (verdict) {
-		put_cell(out, verdict);
+		md_text(out, verdict);
 		fputs(").\n", out);
 	}
 }
@@ -365,7 +346,7 @@ static void write_phase_sections(FILE *out, const json_t *run, const struct resu
 	{
 		const char *name = json_string_value(json_object_get(p, "phase"));
 		if (name && !named_before(phases, i, name) && !strcmp(name, RESULTS_PHASE_SWEEP))
-			summary_sweep_write(out, c, put_cell);
+			summary_sweep_write(out, c);
 		else if (name && !named_before(phases, i, name) &&
 			 !strcmp(name, RESULTS_PHASE_LOADCURVE))
 			summary_loadcurve_section(out, c);
@@ -387,7 +368,7 @@ static void write_findings(FILE *out, const json_t *run)
 	{
 		const char *sentence = json_string_value(f);
 		fputs("- ", out);
-		put_cell(out, sentence ? sentence : REPORT_MISSING);
+		md_text(out, sentence ? sentence : REPORT_MISSING);
 		fputc('\n', out);
 	}
 }
@@ -409,13 +390,13 @@ static void write_cost(FILE *out, const struct results_columns *c)
 		fputs("| ", out);
 		if (c->nruns > 1)
 			fprintf(out, "run %zu: ", c->col[i].run_index);
-		put_cell(out, report_device_title(title, sizeof(title), c->col[i].device));
+		md_text(out, report_device_title(title, sizeof(title), c->col[i].device));
 		fprintf(out, " | %s | %s |\n", a, b);
 	}
 	fputs("\nPrices: ", out);
-	put_cell(out, region ? region : REPORT_MISSING);
+	md_text(out, region ? region : REPORT_MISSING);
 	fputs(", as of ", out);
-	put_cell(out, date ? date : REPORT_MISSING);
+	md_text(out, date ? date : REPORT_MISSING);
 	fputs(".\n\n", out);
 }
 
@@ -447,7 +428,7 @@ static void write_phase_row(FILE *out, size_t index, const json_t *p)
 	for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
 		const char *s = json_string_value(json_object_get(p, fields[f]));
 		fputc(' ', out);
-		put_cell(out, s ? s : REPORT_MISSING);
+		md_text(out, s ? s : REPORT_MISSING);
 		fputs(" |", out);
 	}
 	fprintf(out, " %s | %s |", size_text(a, sizeof(a), results_num(json_object_get(p, "bs"))),
@@ -496,7 +477,7 @@ static void write_single(FILE *out, const json_t *run, const struct results_colu
 	fputs("# EBS benchmark:", out);
 	for (size_t i = 0; i < c->count; i++) {
 		fputs(i ? ", " : " ", out);
-		put_cell(out, report_device_title(title, sizeof(title), c->col[i].device));
+		md_text(out, report_device_title(title, sizeof(title), c->col[i].device));
 	}
 	fputs(c->count ? "\n\n" : " no devices recorded\n\n", out);
 	write_environment(out, run, false);

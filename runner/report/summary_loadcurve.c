@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "lib/lib.h"
+#include "report/md_table.h"
 #include "report/report_format.h"
 #include "run/run.h"
 
@@ -43,9 +44,9 @@ static void device_part(FILE *out, const struct results_column *col, bool fleet)
 	fputs("### ", out);
 	if (fleet)
 		fprintf(out, "run %zu: ", col->run_index);
-	summary_put_cell(out, report_device_title(title, sizeof(title), col->device));
+	md_text(out, report_device_title(title, sizeof(title), col->device));
 	fputs("\n\n", out);
-	summary_put_cell(out, json_string_value(json_object_get(lc, "sentence")));
+	md_text(out, json_string_value(json_object_get(lc, "sentence")));
 	fputs("\n\n| Load | Offered IOPS | Measured IOPS | Held | p50 | p95 | p99 | p99.9 |\n"
 	      "|---|---|---|---|---|---|---|---|\n",
 	      out);

@@ -7,9 +7,6 @@
 
 #include "results/results.h"
 
-/* Markdown table-cell text (summary.c's escaping: '|', '<', newlines). */
-void summary_put_cell(FILE *out, const char *text);
-
 /* "## Latency against offered load": for every column with loadcurve
  * steps in its analysis, the knee's sentence, then one row per step
  * (offered and measured IOPS, whether the step held its load or ran on

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "lib/lib.h"
+#include "report/md_table.h"
 #include "report/report_format.h"
 #include "run/run.h"
 
@@ -28,20 +29,20 @@ static const char *mibs_text(char *buf, size_t len, const json_t *mibs)
 	return report_mibs(buf, len, json_number_value(mibs) * MIB);
 }
 
-static void write_step_row(FILE *out, const json_t *step, summary_put_cell_fn *put_cell)
+static void write_step_row(FILE *out, const json_t *step)
 {
 	char bs[REPORT_NUM_LEN], got[REPORT_NUM_LEN], model[REPORT_NUM_LEN], st[REPORT_NUM_LEN];
 	const json_t *bound = json_object_get(step, "bound");
 	const json_t *service = json_object_get(step, "service_time_ms");
 	fputs("| ", out);
-	put_cell(out, json_string_value(json_object_get(step, "rw")));
+	md_text(out, json_string_value(json_object_get(step, "rw")));
 	fprintf(out, " | %s | %s | %s | ",
 		block_text(bs, sizeof(bs), results_num_or(step, "bs", NAN)),
 		mibs_text(got, sizeof(got), json_object_get(step, "measured_mibs")),
 		mibs_text(model, sizeof(model), json_object_get(step, "predicted_mibs")));
-	put_cell(out, json_is_string(bound) ? json_string_value(bound) : REPORT_MISSING);
+	md_text(out, json_is_string(bound) ? json_string_value(bound) : REPORT_MISSING);
 	fputs(" | ", out);
-	put_cell(out, json_string_value(json_object_get(step, "verdict")));
+	md_text(out, json_string_value(json_object_get(step, "verdict")));
 	fprintf(out, " | %s |\n",
 		json_is_number(service)
 			? report_ms(st, sizeof(st), json_number_value(service) * 1e6)
@@ -49,25 +50,24 @@ static void write_step_row(FILE *out, const json_t *step, summary_put_cell_fn *p
 }
 
 /* One device's table, headed by its title. */
-static void write_device(FILE *out, const struct results_column *col, const json_t *sweep,
-			 summary_put_cell_fn *put_cell)
+static void write_device(FILE *out, const struct results_column *col, const json_t *sweep)
 {
 	char title[256];
 	size_t i;
 	const json_t *step;
 	fputs("### ", out);
-	put_cell(out, report_device_title(title, sizeof(title), col->device));
+	md_text(out, report_device_title(title, sizeof(title), col->device));
 	fputs("\n\n| rw | Block size | Measured | Model | Bound | Verdict | Service time |\n"
 	      "|---|---|---|---|---|---|---|\n",
 	      out);
 	json_array_foreach(sweep, i, step)
 	{
-		write_step_row(out, step, put_cell);
+		write_step_row(out, step);
 	}
 	fputc('\n', out);
 }
 
-void summary_sweep_write(FILE *out, const struct results_columns *c, summary_put_cell_fn *put_cell)
+void summary_sweep_write(FILE *out, const struct results_columns *c)
 {
 	fprintf(out,
 		"## Block-size sweep \xe2\x80\x94 phase `%s`: writes as `dd oflag=direct`, the "
@@ -85,6 +85,6 @@ void summary_sweep_write(FILE *out, const struct results_columns *c, summary_put
 			results_analysis_device(c->col[i].run, results_label(c->col[i].device));
 		const json_t *sweep = json_object_get(a, "sweep");
 		if (json_array_size(sweep))
-			write_device(out, &c->col[i], sweep, put_cell);
+			write_device(out, &c->col[i], sweep);
 	}
 }

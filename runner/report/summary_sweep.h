@@ -7,12 +7,9 @@
 
 #include "results/results.h"
 
-/* Writes one text as a Markdown table cell (summary.c's escaping). */
-typedef void summary_put_cell_fn(FILE *out, const char *text);
-
 /* The section: the chart's link, then per device that ran the sweep a
  * table of its steps (rw, block size, measured and predicted MiB/s, the
  * bound, the verdict, the service time) from analysis.devices[].sweep. */
-void summary_sweep_write(FILE *out, const struct results_columns *c, summary_put_cell_fn *put_cell);
+void summary_sweep_write(FILE *out, const struct results_columns *c);
 
 #endif

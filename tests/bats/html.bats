@@ -9,8 +9,10 @@
 # per phase, the recommendation and each chart as an inline <svg>, and the
 # screenshot must show the heatmap's cells and the cliff's dashed line
 # where the DOM puts them.  A device whose label, model and serial are
-# markup shows them as text.  qemu.bats checks the appliance's own report
-# the same way.
+# markup shows them as text; one whose label and model also hold '|' and a
+# newline leaves every Markdown file's tables whole (summary.md,
+# recommend.md, fleet.md, compare.md, apply.md) and no raw tag in them or
+# in report.html.  qemu.bats checks the appliance's own report the same way.
 
 bats_require_minimum_version 1.5.0
 
@@ -116,6 +118,50 @@ setup() {
 	# Shown as written: in the TL;DR's column and in the devices' table.
 	[ "$(jq --arg s "$HOSTILE" '.dom.text | split($s) | length - 1' "$PAGE")" -ge 4 ] ||
 		fail "the label is not shown as text"
+}
+
+# md_tables_whole FILE: every pipe-table row of FILE has its header's
+# cells (a '\' escapes the next character, as GFM reads a row); prints
+# each row that has not, with its line number.
+md_tables_whole() {
+	awk '{ n = 0
+	       for (i = 1; i <= length($0); i++) {
+	         c = substr($0, i, 1)
+	         if (c == "\\") i++
+	         else if (c == "|") n++
+	       } }
+	     !/^\|/ { cols = 0; next }
+	     !cols { cols = n; next }
+	     n != cols { print FILENAME ":" FNR ": " n - 1 " cells, not " cols - 1 ": " $0 }' "$1"
+}
+
+@test "a label and a model with '|', '<', a newline and HTML: every Markdown table whole, no raw tag" {
+	local label=$'a|b <script>alert(1)</script>\nLABELTAIL' f
+	local model=$'m|o <script>alert(2)</script>\nMODELTAIL'
+	mkdir -p run other
+	jq --arg l "$label" --arg m "$model" '
+	  (.devices[] | select(.label == "gp2")) |= (.label = $l | .model = $m) |
+	  (.phases[] | select(.device == "gp2")) |= (.device = $l) | del(.analysis)' \
+		"$FIXTURE" >run/results.json
+	cp run/results.json other/results.json
+	"$EBSBENCH" report run >/dev/null
+	"$EBSBENCH" report --out fleet run other 2>/dev/null
+	"$EBSBENCH" compare run other --out cmp 2>/dev/null
+	"$EBSBENCH" recommend run --out rec >recommend-stdout.md
+	local md=(run/summary.md run/recommend.md fleet/summary.md fleet/fleet.md cmp/compare.md
+		rec/apply.md recommend-stdout.md)
+	for f in "${md[@]}"; do
+		[ -s "$f" ] || fail "$f not written"
+		assert_equal "$(md_tables_whole "$f")" ""
+		assert_equal "$(grep -c '^LABELTAIL\|^MODELTAIL\|<script' "$f")" 0
+	done
+	grep -qF 'a\|b &lt;script>alert(1)&lt;/script> LABELTAIL' run/summary.md ||
+		fail "the label is not one escaped cell: $(grep -n LABELTAIL run/summary.md)"
+	for f in run/report.html fleet/report.html cmp/report.html; do
+		assert_equal "$(grep -ci '<script' "$f")" 0
+	done
+	grep -qF 'a|b &lt;script&gt;alert(1)&lt;/script&gt; LABELTAIL' run/report.html ||
+		fail "report.html does not show the label as text"
 }
 
 @test "compare --out writes report.html: the comparison in the report's page, self-contained" {
