@@ -14,6 +14,19 @@ const char *report_missing(char *buf, size_t len)
 	return buf;
 }
 
+const char *report_size(char *buf, size_t len, double bytes)
+{
+	if (!isfinite(bytes))
+		report_missing(buf, len);
+	else if (bytes >= MIB)
+		snprintf(buf, len, "%g MiB", bytes / MIB);
+	else if (bytes >= 1024)
+		snprintf(buf, len, "%gk", bytes / 1024);
+	else
+		snprintf(buf, len, "%g B", bytes);
+	return buf;
+}
+
 const char *report_count(char *buf, size_t len, double value)
 {
 	char digits[32];

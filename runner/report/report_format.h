@@ -21,6 +21,8 @@ const char *report_count(char *buf, size_t len, double value);
 const char *report_ms(char *buf, size_t len, double ns);
 /* bytes/s -> "127.3 MiB/s". */
 const char *report_mibs(char *buf, size_t len, double bytes_per_s);
+/* bytes -> "4k", "1 MiB", "512 B": a block size as the tables name it. */
+const char *report_size(char *buf, size_t len, double bytes);
 /* "$11.40". */
 const char *report_usd(char *buf, size_t len, double usd);
 /* "gp2 (gp2, 100 GiB)": label, volume type (or device kind), size. */

@@ -1,11 +1,8 @@
-/* summary.c - summary.md laid out as the reference benchmark's write-up: TL;DR, one
- * measurement table per phase, the cliff, findings, cost.
- *
- * Tables are rows of cell functions (summary_cells.c) over columns, a
- * column being one device of one run: the TL;DR and the phase sections
- * share one table writer, and a fleet report is the same TL;DR with more
- * columns.  Every text from a device, a config or the analysis goes
- * through md_table.c's escaping. */
+/* summary.c - summary.md's sections, laid out as the reference benchmark's
+ * write-up: TL;DR, one measurement table per phase, the cliff, findings,
+ * cost.  The tables are summary_table.c's (a fleet report is the same TL;DR
+ * with more columns); every text from a device, a config or the analysis
+ * goes through md_table.c's escaping. */
 #include "report/summary.h"
 
 #include <math.h>
@@ -15,123 +12,16 @@
 
 #include "analysis/analysis.h"
 #include "lib/lib.h"
-#include "results/results.h"
-#include "report/report.h"
 #include "report/md_table.h"
+#include "report/report.h"
 #include "report/report_format.h"
 #include "report/summary_cells.h"
 #include "report/summary_loadcurve.h"
 #include "report/summary_sweep.h"
+#include "report/summary_table.h"
 #include "run/run.h"
 
-#define CELL_LEN 256
 #define DOT " \xc2\xb7 " /* U+00B7 middle dot */
-
-static const char *env_str(const json_t *run, const char *key)
-{
-	const char *s = json_string_value(RESULTS_GET(run, "environment", key));
-	return s ? s : REPORT_MISSING;
-}
-
-static void column_header(FILE *out, const struct results_column *col, bool fleet)
-{
-	char title[CELL_LEN];
-
-	if (fleet) {
-		fprintf(out, "run %zu" DOT, col->run_index);
-		md_text(out, env_str(col->run, "instance_id"));
-		fputs(DOT, out);
-		md_text(out, env_str(col->run, "started"));
-		fputs("<br>", out);
-	}
-	md_text(out, report_device_title(title, sizeof(title), col->device));
-}
-
-/* "4k", "1 MiB". */
-static const char *size_text(char *buf, size_t len, double bytes)
-{
-	if (!isfinite(bytes))
-		report_missing(buf, len);
-	else if (bytes >= MIB)
-		snprintf(buf, len, "%g MiB", bytes / MIB);
-	else if (bytes >= 1024)
-		snprintf(buf, len, "%gk", bytes / 1024);
-	else
-		snprintf(buf, len, "%g B", bytes);
-	return buf;
-}
-
-/* " (4k, qd32)" from the first column that ran the phase, else "". */
-static void phase_shape(char *buf, size_t len, const struct results_column *cols, size_t ncols,
-			const char *phase)
-{
-	char size[REPORT_NUM_LEN];
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < ncols; i++) {
-		const json_t *p = results_phase(cols[i].run, phase, results_label(cols[i].device));
-		double bs = results_num(json_object_get(p, "bs"));
-		double qd = results_num(json_object_get(p, "iodepth"));
-		if (isfinite(bs) && isfinite(qd)) {
-			snprintf(buf, len, " (%s, qd%.0f)", size_text(size, sizeof(size), bs), qd);
-			return;
-		}
-	}
-}
-
-static void write_header_row(FILE *out, const char *corner, const struct results_column *cols,
-			     size_t ncols, bool fleet)
-{
-	size_t i;
-
-	fprintf(out, "| %s |", corner);
-	for (i = 0; i < ncols; i++) {
-		fputc(' ', out);
-		column_header(out, &cols[i], fleet);
-		fputs(" |", out);
-	}
-	fputs("\n|---|", out);
-	for (i = 0; i < ncols; i++)
-		fputs("---|", out);
-	fputc('\n', out);
-}
-
-/* section_phase NULL: the TL;DR, where every row shows (with dashes) and
- * labels carry the phase's shape; else a phase section, where a row with
- * nothing in any column is left out. */
-static void write_rows(FILE *out, const struct summary_row *rows, size_t nrows,
-		       const struct results_column *cols, size_t ncols, const char *section_phase)
-{
-	char *cells = malloc(ncols * CELL_LEN + 1), shape[CELL_LEN];
-
-	for (size_t r = 0; cells && r < nrows; r++) {
-		const char *phase = rows[r].phase ? rows[r].phase : section_phase;
-		bool any = !section_phase;
-		size_t i;
-		for (i = 0; i < ncols; i++) {
-			const char *label = results_label(cols[i].device);
-			struct summary_cell_ctx ctx = {
-				cols[i].run, label,
-				phase ? results_phase(cols[i].run, phase, label) : NULL
-			};
-			rows[r].cell(cells + i * CELL_LEN, CELL_LEN, &ctx);
-			any = any || strcmp(cells + i * CELL_LEN, REPORT_MISSING);
-		}
-		if (!any)
-			continue;
-		shape[0] = '\0';
-		if (!section_phase && phase)
-			phase_shape(shape, sizeof(shape), cols, ncols, phase);
-		fprintf(out, "| %s%s |", rows[r].label, shape);
-		for (i = 0; i < ncols; i++) {
-			fputc(' ', out);
-			md_text(out, cells + i * CELL_LEN);
-			fputs(" |", out);
-		}
-		fputc('\n', out);
-	}
-	free(cells);
-}
 
 /* A gp2 that began its cliff phase with a part-empty bucket says so under
  * the TL;DR: its cliff came early for that reason, not a faulty volume. */
@@ -173,8 +63,9 @@ static void write_cliff_causes(FILE *out, const struct results_columns *c)
 
 static void write_tldr(FILE *out, const struct results_columns *c)
 {
-	write_header_row(out, "Measured", c->col, c->count, c->nruns > 1);
-	write_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count, NULL);
+	summary_table_header(out, "Measured", c->col, c->count, c->nruns > 1);
+	summary_table_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count,
+			   NULL);
 	write_credit_notes(out, c);
 	write_cliff_causes(out, c);
 }
@@ -207,17 +98,17 @@ static void write_environment(FILE *out, const json_t *run, bool fleet)
 	const char *region = json_string_value(RESULTS_GET(run, "plan", "region"));
 
 	fputs("Instance **", out);
-	md_text(out, env_str(run, "instance_type"));
+	md_text(out, summary_table_env(run, "instance_type"));
 	fputs("** (", out);
-	md_text(out, env_str(run, "instance_id"));
+	md_text(out, summary_table_env(run, "instance_id"));
 	fputs(")" DOT "kernel ", out);
-	md_text(out, env_str(run, "kernel"));
+	md_text(out, summary_table_env(run, "kernel"));
 	fputs(DOT "ebsbench ", out);
 	md_text(out, version ? version : REPORT_MISSING);
 	fputs(DOT "region ", out);
 	md_text(out, region ? region : REPORT_MISSING);
 	fputs(DOT "started ", out);
-	md_text(out, env_str(run, "started"));
+	md_text(out, summary_table_env(run, "started"));
 	if (fleet) {
 		write_run_notes(out, run, true);
 		fputc('\n', out);
@@ -303,7 +194,7 @@ static void write_phase_section(FILE *out, const struct results_column *cols, si
 				const char *phase)
 {
 	struct results_column *ran = calloc(ncols ? ncols : 1, sizeof(*ran));
-	char shape[CELL_LEN];
+	char shape[SUMMARY_CELL_LEN];
 	size_t i, n = 0;
 
 	if (!ran)
@@ -312,11 +203,11 @@ static void write_phase_section(FILE *out, const struct results_column *cols, si
 		if (results_phase(cols[i].run, phase, results_label(cols[i].device)))
 			ran[n++] = cols[i];
 	}
-	phase_shape(shape, sizeof(shape), ran, n, phase);
+	summary_table_phase_shape(shape, sizeof(shape), ran, n, phase);
 	fprintf(out, "## %s", phase_title(phase));
 	fprintf(out, " \xe2\x80\x94 %s%s\n\n", phase, shape);
-	write_header_row(out, "", ran, n, false);
-	write_rows(out, summary_cells_phase_rows, summary_cells_phase_count, ran, n, phase);
+	summary_table_header(out, "", ran, n, false);
+	summary_table_rows(out, summary_cells_phase_rows, summary_cells_phase_count, ran, n, phase);
 	for (i = 0; !strcmp(phase, "randread") && i < n; i++) {
 		const char *label = results_label(ran[i].device);
 		const json_t *cliff = results_cliff_found(ran[i].run, label);
@@ -378,7 +269,7 @@ static void write_cost(FILE *out, const struct results_columns *c)
 	const json_t *prices = json_object_get(c->count ? c->col[0].run : NULL, "prices");
 	const char *region = json_string_value(json_object_get(prices, "region"));
 	const char *date = json_string_value(json_object_get(prices, "date"));
-	char title[CELL_LEN], a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
+	char title[SUMMARY_CELL_LEN], a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
 	fputs("## Cost\n\n| Volume | Monthly cost | Per 3,000 sustained IOPS |\n|---|---|---|\n",
 	      out);
@@ -431,7 +322,7 @@ static void write_phase_row(FILE *out, size_t index, const json_t *p)
 		md_text(out, s ? s : REPORT_MISSING);
 		fputs(" |", out);
 	}
-	fprintf(out, " %s | %s |", size_text(a, sizeof(a), results_num(json_object_get(p, "bs"))),
+	fprintf(out, " %s | %s |", report_size(a, sizeof(a), results_num(json_object_get(p, "bs"))),
 		report_count(b, sizeof(b), results_num(json_object_get(p, "iodepth"))));
 	fprintf(out, " %s | %s |", seconds_text(a, sizeof(a), ran),
 		seconds_text(b, sizeof(b), idle));
@@ -472,7 +363,7 @@ static void write_phase_list(FILE *out, const json_t *run)
 
 static void write_single(FILE *out, const json_t *run, const struct results_columns *c)
 {
-	char title[CELL_LEN];
+	char title[SUMMARY_CELL_LEN];
 
 	fputs("# EBS benchmark:", out);
 	for (size_t i = 0; i < c->count; i++) {
