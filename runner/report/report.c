@@ -7,50 +7,37 @@
 
 #include "lib/lib.h"
 #include "report/recommend_md.h"
+#include "report/report_charts.h"
 #include "report/report_html.h"
 #include "report/summary.h"
-#include "report/svg.h"
-#include "report/svg_loadcurve.h"
-#include "report/svg_sweep.h"
 #include "results/results.h"
 #include "run/run.h"
 
-/* Each report artifact and what renders it; the names are artifacts'. */
+/* Each report artifact and what renders it, in the order they are
+ * written; NULL: a chart, drawn by report_chart_writer's writer. */
 static const struct {
 	enum artifact file;
 	report_render_fn *render;
 } renderers[ARTIFACT_REPORT_COUNT] = {
-	{ ARTIFACT_SUMMARY, summary_write },
-	{ ARTIFACT_IOPS_SVG, svg_iops_timeline },
-	{ ARTIFACT_LATENCY_SVG, svg_latency_percentiles },
-	{ ARTIFACT_HEATMAP_SVG, svg_latency_heatmap },
-	{ ARTIFACT_LOAD_SVG, svg_loadcurve },
-	{ ARTIFACT_RECOMMEND, recommend_md_write },
-	{ ARTIFACT_SWEEP_SVG, svg_throughput_vs_block_size },
-	{ ARTIFACT_HTML, report_html_write },
+	{ ARTIFACT_SUMMARY, summary_write }, { ARTIFACT_IOPS_SVG, NULL },
+	{ ARTIFACT_LATENCY_SVG, NULL },	     { ARTIFACT_HEATMAP_SVG, NULL },
+	{ ARTIFACT_LOAD_SVG, NULL },	     { ARTIFACT_RECOMMEND, recommend_md_write },
+	{ ARTIFACT_SWEEP_SVG, NULL },	     { ARTIFACT_HTML, report_html_write },
 };
+
+/* The writer of renderers[i]'s file. */
+static report_render_fn *renderer_of(size_t i)
+{
+	return renderers[i].render ? renderers[i].render : report_chart_writer(renderers[i].file);
+}
 
 report_render_fn *report_renderer(const char *name)
 {
 	for (size_t i = 0; name && i < ARTIFACT_REPORT_COUNT; i++) {
 		if (!strcmp(artifacts_name(renderers[i].file), name))
-			return renderers[i].render;
+			return renderer_of(i);
 	}
 	return NULL;
-}
-
-bool report_run_draws(const json_t *run, enum artifact file)
-{
-	size_t i;
-	const json_t *name;
-	if (!artifacts_needs_phase(file))
-		return true;
-	json_array_foreach(json_object_get(json_object_get(run, "plan"), "phases"), i, name)
-	{
-		if (json_is_string(name) && artifacts_draws_phase(file, json_string_value(name)))
-			return true;
-	}
-	return false;
 }
 
 /* Whether some run's plan had a phase the file draws (artifacts_needs_phase),
@@ -82,8 +69,8 @@ int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err,
 	for (size_t i = 0; i < ARTIFACT_REPORT_COUNT; i++) {
 		if (!runs_planned(runs, nruns, renderers[i].file))
 			continue;
-		if (render_file(dir, artifacts_name(renderers[i].file), renderers[i].render, runs,
-				nruns, err, errlen))
+		if (render_file(dir, artifacts_name(renderers[i].file), renderer_of(i), runs, nruns,
+				err, errlen))
 			return -1;
 	}
 	return 0;

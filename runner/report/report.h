@@ -22,10 +22,6 @@ typedef int report_render_fn(FILE *out, json_t *const *runs, size_t nruns);
  * report.html draws its charts inline through the same writers. */
 report_render_fn *report_renderer(const char *name);
 
-/* Whether a run's plan had a phase file draws (artifacts_needs_phase; true
- * for a file every run writes): its chart is written, and linked. */
-bool report_run_draws(const json_t *run, enum artifact file);
-
 /* The TL;DR table for a console: what the user sees whatever else happens. */
 void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns);
 

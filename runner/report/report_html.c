@@ -8,6 +8,7 @@
 
 #include "lib/lib.h"
 #include "report/recommend_md.h"
+#include "report/report_charts.h"
 #include "report/report_format.h"
 #include "report/summary.h"
 #include "run/run.h"
@@ -105,11 +106,10 @@ static const char *without_prolog(const char *svg)
 static int inline_chart(void *ctx, FILE *out, const char *alt, const char *target)
 {
 	const struct html_ctx *c = ctx;
-	report_render_fn *render = report_renderer(target);
+	report_render_fn *render = report_chart_named(target);
 	size_t n = strlen(target);
 	char *svg;
-	if (!render || n < 4 || strcmp(target + n - 4, ".svg") ||
-	    !(svg = render_to_memory(render, c->runs, c->nruns)))
+	if (!render || !(svg = render_to_memory(render, c->runs, c->nruns)))
 		return -1;
 	fputs("<figure class=\"chart\" data-artifact=\"", out);
 	report_html_text(out, target, n);
