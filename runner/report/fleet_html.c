@@ -2,13 +2,14 @@
  * <section> with the same words and tables as fleet.md (fleet_md.c makes
  * them), every text escaped, and the fleet chart inline (the same
  * svg_fleet, its XML prolog left out, as HTML has none inside a page). */
-#include "report/fleet_report.h"
+#include "report/fleet.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report_html.h"
 #include "report/svg_draw.h"
+#include "report/svg_fleet.h"
 
 /* A paragraph or list item holding text, escaped. */
 static void html_text(FILE *out, const char *tag, const char *text)

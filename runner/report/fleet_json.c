@@ -14,7 +14,7 @@
  *                   "median":, "percent_from_median":, "scaled_mads": } ] }
  *
  * Every figure is in its unit (fleet_figure_info); a figure not measured is null. */
-#include "report/fleet_report.h"
+#include "report/fleet.h"
 
 #include <math.h>
 

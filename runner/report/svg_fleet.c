@@ -3,7 +3,9 @@
  * little so equal values stay countable), the class's interquartile range
  * a box, its median a bar, and each outlier a red dot labelled with its
  * volume and its distance from the median. */
-#include "report/fleet_report.h"
+#include "report/svg_fleet.h"
+
+#include "report/fleet.h"
 
 #include <math.h>
 #include <string.h>

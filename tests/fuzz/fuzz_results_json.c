@@ -12,11 +12,12 @@
 #include "input.h"
 #include "results/results.h"
 #include "report/compare.h"
-#include "report/fleet_report.h"
+#include "report/fleet.h"
 #include "report/recommend_md.h"
 #include "report/report_html.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/svg_fleet.h"
 #include "report/svg_loadcurve.h"
 
 /* Every renderer `report` and `run` use, into out. */

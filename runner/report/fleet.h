@@ -1,9 +1,10 @@
-/* fleet_report.h - the fleet report of `ebsbench report DIR DIR ...`
+/* fleet.h - the fleet report of `ebsbench report DIR DIR ...`
  * (analysis/fleet.h): fleet.md, fleet.json and fleet.svg, each written by
  * one function to a FILE *, and the HTML section report.html embeds.
- * The words and numbers md and HTML both show are made once, here. */
-#ifndef EBSBENCH_FLEET_REPORT_H
-#define EBSBENCH_FLEET_REPORT_H
+ * The words and numbers md and HTML both show are made once, in
+ * fleet_text.c; fleet.c writes the files. */
+#ifndef EBSBENCH_REPORT_FLEET_H
+#define EBSBENCH_REPORT_FLEET_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -48,9 +49,6 @@ int fleet_md_write(FILE *out, const struct fleet *f);
 /* fleet.json's document; a new reference (NULL out of memory). */
 json_t *fleet_json(const struct fleet *f);
 int fleet_json_write(FILE *out, const struct fleet *f);
-/* The fleet chart: a panel per figure, a row per class, a dot per volume,
- * the median and interquartile range marked, the outliers labelled. */
-int svg_fleet(FILE *out, const struct fleet *f);
 /* The fleet as an HTML fragment (a <section>, text escaped, the chart
  * inline) for report.html. */
 int fleet_html_write(FILE *out, const struct fleet *f);
