@@ -5,7 +5,7 @@
  * modify-volume), both setting type, IOPS and throughput in one change,
  * and the caveats that apply.  Nothing here is run. */
 #include "lib/lib.h"
-#include "report/recommend_md.h"
+#include "report/recommend_apply.h"
 
 #include <errno.h>
 #include <math.h>

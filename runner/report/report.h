@@ -28,6 +28,7 @@ void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns);
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "report/compare.h"
 #include "report/fleet.h"
+#include "report/recommend_apply.h"
 #include "report/recommend_md.h"
 #include "report/report_analysis.h"
 #include "report/summary.h"
