@@ -1,24 +1,20 @@
-/* cmd_report.c - load results.json from each directory, render the report;
- * several directories also make the fleet report (analysis/fleet.h:
- * fleet.md, fleet.json, fleet.svg) in --out, never in an input.
+/* cmd_report.c - `ebsbench report`'s arguments, checked, then one call:
+ * report_dirs loads results.json from each directory and renders the
+ * report; several directories also make the fleet report (fleet.md,
+ * fleet.json, fleet.svg) in --out, never in an input.
  *
  * stdout carries only what was asked for: nothing, or with --print the
  * summary.md text.  Errors are one line on stderr naming the directory. */
 #include "cli/cli.h"
 
-#include <errno.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "analysis/analysis.h"
 #include "lib/lib.h"
 #include "report/report.h"
-#include "results/results.h"
 
 #define EXIT_USAGE 2
 
@@ -129,106 +125,45 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return out_outside_inputs(a);
 }
 
-/* The report directory may be new; its parent must exist. */
-static int ensure_dir(const char *dir)
+/* The report of the parsed arguments (report_dirs), and a fleet's counts
+ * timed on stderr. */
+static int report(const struct report_args *a, uint64_t started_ns)
 {
-	struct stat st;
-
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "ebsbench report: cannot create %s: %s\n", dir, strerror(errno));
-		return -1;
-	}
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "ebsbench report: %s: not a directory\n", dir);
-		return -1;
-	}
-	return 0;
-}
-
-/* Loads every results.json and runs its analysis again; returns 0, 1 (a
- * directory without a readable record) or EXIT_USAGE (a bad --config). */
-static int load_all(const struct report_args *a, json_t **runs)
-{
+	struct report_request req = { .dirs = a->dirs,
+				      .ndirs = a->ndirs,
+				      .out = a->out,
+				      .config = a->config,
+				      .print = a->print ? stdout : NULL };
 	char err[512];
-	json_t *prices = NULL;
-	if (a->config && report_prices_load(a->config, &prices, err, sizeof(err))) {
+	enum report_outcome rc = report_dirs(&req, err, sizeof(err));
+
+	if (rc) {
 		fprintf(stderr, "ebsbench report: %s\n", err);
-		return EXIT_USAGE;
+		return rc == REPORT_BAD_INPUT ? EXIT_USAGE : 1;
 	}
-	int rc = 0;
-	for (size_t i = 0; i < a->ndirs && !rc; i++) {
-		runs[i] = results_load(a->dirs[i], err, sizeof(err));
-		/* results_load names the file, and so the directory. */
-		if (!runs[i] || report_reanalyse(runs[i], prices, err, sizeof(err))) {
-			fprintf(stderr, "ebsbench report: %s\n", err);
-			rc = 1;
-		}
-	}
-	json_decref(prices);
-	return rc;
-}
-
-static int render(const struct report_args *a, json_t *const *runs)
-{
-	char err[512];
-
-	if (ensure_dir(a->out))
-		return 1;
-	if (report_render(runs, a->ndirs, a->out, err, sizeof(err))) {
-		fprintf(stderr, "ebsbench report: %s\n", err);
-		return 1;
-	}
-	if (a->print && summary_write(stdout, runs, a->ndirs)) {
-		fprintf(stderr, "ebsbench report: writing the summary to stdout failed\n");
-		return 1;
-	}
-	return 0;
-}
-
-/* The fleet report of several runs into --out, timed on stderr. */
-static int render_fleet(const struct report_args *a, json_t *const *runs, uint64_t started_ns)
-{
-	struct fleet f;
-	char err[512];
-	int rc = 0;
-
-	if (fleet_build(&f, runs, a->dirs, a->ndirs, err, sizeof(err)) ||
-	    fleet_render(&f, a->out, err, sizeof(err))) {
-		fprintf(stderr, "ebsbench report: %s\n", err);
-		rc = 1;
-	} else {
+	if (a->ndirs > 1)
 		fprintf(stderr,
 			"ebsbench report: fleet of %zu volumes in %zu class%s from %zu "
 			"directories, %zu outlier%s: %s/%s (%.3f s in all)\n",
-			f.nvolumes, f.ngroups, f.ngroups == 1 ? "" : "es", a->ndirs, f.noutliers,
-			f.noutliers == 1 ? "" : "s", a->out, FLEET_MD_FILE,
+			req.volumes, req.classes, req.classes == 1 ? "" : "es", a->ndirs,
+			req.outliers, req.outliers == 1 ? "" : "s", a->out, FLEET_MD_FILE,
 			(double)(clock_now_ns() - started_ns) / 1e9);
-	}
-	fleet_free(&f);
-	return rc;
+	return 0;
 }
 
 int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	(void)stop; /* short: it has nothing to stop early */
 	struct report_args a = { .dirs = calloc((size_t)argc + 1, sizeof(char *)) };
-	json_t **runs = calloc((size_t)argc + 1, sizeof(*runs));
 	int rc = 1;
 	uint64_t started_ns = clock_now_ns();
 
-	if (!a.dirs || !runs) {
+	if (!a.dirs)
 		fprintf(stderr, "ebsbench report: out of memory\n");
-	} else {
-		rc = parse_args(argc, argv, &a);
-		if (rc < 0)
-			rc = 0;
-		else if (!rc && !(rc = load_all(&a, runs)) && !(rc = render(&a, runs)) &&
-			 a.ndirs > 1)
-			rc = render_fleet(&a, runs, started_ns);
-	}
-	for (size_t i = 0; runs && i < a.ndirs; i++)
-		json_decref(runs[i]);
-	free(runs);
+	else if (!(rc = parse_args(argc, argv, &a)))
+		rc = report(&a, started_ns);
+	else if (rc < 0)
+		rc = 0;
 	free(a.dirs);
 	return rc;
 }

@@ -10,6 +10,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The files of `ebsbench compare --out DIR`. */
+#define COMPARE_MD_FILE "compare.md"
+#define COMPARE_JSON_FILE "compare.json"
+#define COMPARE_HTML_FILE "report.html"
+
 /* One run's figure with its interval: "3,001 (2,990 to 3,010)". */
 const char *compare_cell_value(char *buf, size_t len, const json_t *metric, const char *side);
 /* The change from A to B: "+12 IOPS (+0.4 %)", "-0.120 ms (-3.1 %)". */

@@ -4,6 +4,7 @@
 #define EBSBENCH_REPORT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -24,6 +25,43 @@ report_render_fn *report_renderer(const char *name);
 
 /* The TL;DR table for a console: what the user sees whatever else happens. */
 void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns);
+
+/* How a subcommand's work here ended, as its exit code. */
+enum report_outcome {
+	REPORT_DONE = 0,
+	REPORT_FAILED = 1,    /* a results directory or an output file failed */
+	REPORT_BAD_INPUT = 2, /* a config or a results file the user named is unusable */
+};
+
+/* What `ebsbench report` was asked, once its arguments are read. */
+struct report_request {
+	const char *const *dirs; /* results directories, one results.json each */
+	size_t ndirs;
+	const char *out;    /* the report directory: made if new, its parent must exist */
+	const char *config; /* a run config whose "prices" re-price, or NULL */
+	FILE *print;	    /* summary.md also written here (stdout), or NULL */
+	/* Filled for a fleet (ndirs > 1): what fleet.md counted. */
+	size_t volumes, classes, outliers;
+};
+
+/* Loads each directory's results.json, runs its analysis again and writes
+ * the report into req->out; several directories also write the fleet's
+ * files (fleet.h) there.  REPORT_BAD_INPUT for a bad config; a reason in
+ * err for anything but REPORT_DONE. */
+enum report_outcome report_dirs(struct report_request *req, char *err, size_t errlen);
+
+/* What `ebsbench compare` was asked, once its arguments are read. */
+struct compare_request {
+	const char *input[2]; /* A and B: results directories or results.json files */
+	const char *out;      /* compare.md, compare.json and report.html go here, or NULL */
+	bool json;	      /* without out: JSON rather than Markdown */
+	FILE *print;	      /* without out: where the comparison goes (stdout) */
+};
+
+/* Loads and analyses A and B again, compares them and writes the result.
+ * REPORT_BAD_INPUT when a results file is missing, unreadable or of a newer
+ * schema; the reason in err (empty when only req->print failed). */
+enum report_outcome compare_results(const struct compare_request *req, char *err, size_t errlen);
 
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "report/compare.h"
