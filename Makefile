@@ -238,7 +238,7 @@ bench-drift: build/ebsbench
 demo: build/ebsbench build/ebsbench-init
 	@bash tests/qemu/demo.sh
 
-lint:
+lint: $(MUSL_OBJS)
 	@echo "  LINT clang-format, cppcheck, lint-layers, lint-bats"
 	$(Q)clang-format --dry-run --Werror $(C_FILES)
 	$(Q)cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \

@@ -2,9 +2,16 @@
 # lint-layers.sh - the shape of runner/: each folder is a floor, and code
 # includes only its own folder and the faces (FOLDER/FOLDER.h) of the
 # floors below it; no C file is over 600 lines; every folder has its face.
+# Inside a folder, files form no circle: no two C files call each other
+# (directly or round a longer loop, read from the objects' symbols) and no
+# two headers include each other; and a function is declared in its own
+# file's header, its module's (compare.h for compare_cells.c) or the face.
 # The table below is the one statement of the floors (the README points here).
+# The symbols come from the objects in $LINT_LAYERS_OBJ (build/musl): `make
+# lint` builds them first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+obj=${LINT_LAYERS_OBJ:-build/musl}
 
 declare -A floor=(
 	[lib]=0                                        # clock, little-endian loads, version
@@ -28,37 +35,110 @@ for dir in runner/*/; do
 	[[ -f $dir/$d.h ]] || complain "runner/$d/ has no face header $d/$d.h"
 done
 
-check_file() { # FILE FOLDER FLOOR
-	local f=$1 own=$2 level=$3 n line inc dir hdr
-	n=$(wc -l <"$f")
-	((n <= max_lines)) || complain "$f: $n lines (at most $max_lines: split it along its seams)"
-	while IFS= read -r line; do
-		inc=${line#*\"}
-		inc=${inc%\"*}
-		[[ $inc == */* ]] || complain "$f: #include \"$inc\" does not name its folder"
-		dir=${inc%%/*}
-		hdr=${inc#*/}
-		[[ -n ${floor[$dir]:-} ]] || continue # mbedtls/, a library's own
-		[[ $dir == "$own" ]] && continue
-		[[ $hdr == "$dir.h" ]] || complain "$f: includes $inc; outside $dir/ use its face $dir/$dir.h"
-		((floor[$dir] < level)) || complain "$f: includes $inc, a floor not below its own ($own)"
-	done < <(grep -E '^#include "' "$f" || true)
-}
-
+# Every file is read by one wc and one grep (a process per file made this
+# slow on a loaded machine).
+files=()
 for f in runner/*/*.[ch]; do
-	d=$(basename "$(dirname "$f")")
-	[[ $d == deps ]] && continue
-	check_file "$f" "$d" "${floor[$d]:-99}"
+	[[ $f == runner/deps/* ]] || files+=("$f")
 done
-check_file runner/main.c main "${floor[main]}"
-for f in init/*.[ch]; do
-	n=$(wc -l <"$f")
-	((n <= max_lines)) || complain "$f: $n lines (at most $max_lines)"
-	while IFS= read -r inc; do
+files+=(runner/main.c)
+while read -r n f; do
+	if [[ $f == init/* ]]; then
+		((n <= max_lines)) || complain "$f: $n lines (at most $max_lines)"
+	elif [[ $f != total ]]; then
+		((n <= max_lines)) || complain "$f: $n lines (at most $max_lines: split it along its seams)"
+	fi
+done < <(wc -l "${files[@]}" init/*.[ch])
+
+while IFS= read -r line; do
+	f=${line%%:*}
+	inc=${line#*\"}
+	inc=${inc%\"*}
+	if [[ $f == init/* ]]; then
 		[[ $inc == */* ]] || continue # init's own headers
 		[[ $inc == lib/lib.h || $inc == net/net.h ]] ||
 			complain "$f: includes $inc; PID 1 uses only lib/lib.h and net/net.h"
-	done < <(sed -n 's/^#include "\(.*\)"/\1/p' "$f")
+		continue
+	fi
+	own=main
+	[[ $f == runner/main.c ]] || { own=${f#runner/} && own=${own%%/*}; }
+	level=${floor[$own]:-99}
+	[[ $inc == */* ]] || complain "$f: #include \"$inc\" does not name its folder"
+	dir=${inc%%/*}
+	hdr=${inc#*/}
+	[[ -n ${floor[$dir]:-} ]] || continue # mbedtls/, a library's own
+	[[ $dir == "$own" ]] && continue
+	[[ $hdr == "$dir.h" ]] || complain "$f: includes $inc; outside $dir/ use its face $dir/$dir.h"
+	((floor[$dir] < level)) || complain "$f: includes $inc, a floor not below its own ($own)"
+done < <(grep -H -E '^#include "' "${files[@]}" init/*.[ch] || true)
+
+# circles EDGES: reads "FROM TO WHY" lines (FROM needs TO, for the reason
+# WHY) and prints each set of nodes that reach one another, with the edges
+# that close the loop.  Reachability by Warshall: a folder has < 50 files.
+circles() {
+	awk '{ for (k = 1; k <= 2; k++) if (!($k in id)) { id[$k] = n + 0; name[n++] = $k }
+	       a = id[$1]; b = id[$2]; if (a != b && !((a, b) in why)) why[a, b] = $3; r[a, b] = 1 }
+	END {
+		for (k = 0; k < n; k++) for (i = 0; i < n; i++) if ((i, k) in r)
+			for (j = 0; j < n; j++) if ((k, j) in r) r[i, j] = 1
+		for (i = 0; i < n; i++) {
+			if (i in seen || !((i, i) in r)) continue
+			out = name[i]; seen[i]; split("", in_set); in_set[i]
+			for (j = i + 1; j < n; j++) if ((i, j) in r && (j, i) in r) { out = out ", " name[j]; seen[j]; in_set[j] }
+			for (a in in_set) for (b in in_set) if ((a, b) in why) out = out "; " name[a] " uses " why[a, b] " of " name[b]
+			print out
+		}
+	}'
+}
+
+# symbols_of FOLDER: "D FILE SYMBOL TYPE" for what each object of the
+# folder defines (TYPE T: a function), "U FILE SYMBOL" for what it needs.
+symbols_of() {
+	local d=$1 c o objs=()
+	for c in runner/$d/*.c; do
+		[[ -e $c && $c != "$NO_TLS" ]] || continue
+		o=${c##*/}
+		o=$obj/$d/${o%.c}.o
+		if [[ ! -f $o || $o -ot $c ]]; then
+			complain "$c: no object $o newer than it, so its calls are unread (make lint builds it)"
+			continue
+		fi
+		objs+=("$o")
+	done
+	((${#objs[@]})) || return 0
+	{
+		nm -A -g --defined-only "${objs[@]}" | awk 'NF == 3 && $2 ~ /[TDBRC]/ { print "D", $1, $3, $2 }'
+		nm -A -u "${objs[@]}" | awk '{ print "U", $1, $NF }'
+	} | sed -E 's|^([DU]) [^ ]*/([^/ ]+)\.o:[^ ]* |\1 \2.c |'
+}
+
+# tls_none.c stands in for tls.c (Makefile): the same symbols, never linked beside it.
+NO_TLS=runner/net/tls_none.c
+for dir in runner/*/; do
+	d=$(basename "$dir")
+	[[ $d == deps ]] && continue
+	syms=$(symbols_of "$d")
+	while IFS= read -r loop; do
+		[[ -n $loop ]] && complain "runner/$d/: files that call each other: $loop (move what both need to a file below them)"
+	done < <(awk '$1 == "D" { def[$3] = $2; next } ($3 in def) && def[$3] != $2 { print $2, def[$3], $3 }' \
+		<<<"$(sort <<<"$syms")" | circles)
+	while IFS= read -r loop; do
+		[[ -n $loop ]] && complain "runner/$d/: headers that include each other: $loop"
+	done < <({ grep -H "^#include \"$d/" "$dir"*.h /dev/null || true; } |
+		sed -n "s|^.*/\([^/]*\.h\):#include \"$d/\(.*\)\".*|\1 \2 include|p" | circles)
+	# Where each defined function is declared: its own header, a module
+	# header whose name starts its file's (compare.h: compare_cells.c), or the face.
+	while IFS= read -r line; do
+		complain "$line"
+	done < <({ grep -HoE '\b[A-Za-z_][A-Za-z0-9_]*\(' "$dir"*.h 2>/dev/null || true; } |
+		sed 's|^.*/\(.*\)\.h:\(.*\)($|H \1 \2|' | cat - <(awk '$1 == "D" && $4 == "T"' <<<"$syms") |
+		awk -v d="$d" '$1 == "H" { decl[$3] = decl[$3] " " $2; next }
+		{	stem = $2; sub(/\.c$/, "", stem); n = split(decl[$3], hs, " "); ok = 0
+			for (k = 1; k <= n; k++)
+				if (hs[k] == stem || hs[k] == d || index(stem, hs[k] "_") == 1) ok = 1
+			if (!ok) printf "runner/%s/%s: %s is declared neither in %s.h, nor in the face %s.h, nor in a module header named for the start of its file\047s name\n", d, $2, $3, stem, d
+		}')
 done
+
 ((bad == 0)) && echo "lint-layers: runner/ keeps its floors"
 exit $bad

@@ -208,11 +208,20 @@ run_suite() {
 	[ ! -e "$BATS_TEST_TMPDIR/plain.tap" ]
 }
 
-# lint-layers.sh on a copy of the tree, so each test can break one rule.
+# lint-layers.sh on a copy of the tree and of its objects (make test builds
+# them first; copied after the sources, so newer), so each test can break
+# one rule.
 layers_copy() {
-	mkdir -p tree/tests
+	mkdir -p tree/tests tree/build
 	cp -r "$ROOT/runner" "$ROOT/init" tree/
+	cp -r "$ROOT/build/musl" tree/build/
 	cp "$ROOT/tests/lint-layers.sh" tree/tests/
+}
+
+# layers_add FOLDER NAME CODE: a C file in the copy and its object.
+layers_add() {
+	printf '%s\n' "$3" >"tree/runner/$1/$2.c"
+	cc -std=c11 -c -Itree/runner -o "tree/build/musl/$1/$2.o" "tree/runner/$1/$2.c"
 }
 
 @test "lint-layers: the tree as it is keeps its floors" {
@@ -256,4 +265,55 @@ layers_copy() {
 	assert_failure
 	assert_output --partial "runner/extra/ has no floor in tests/lint-layers.sh"
 	assert_output --partial "runner/extra/ has no face header extra/extra.h"
+}
+
+@test "lint-layers: files of one folder calling round in a loop fail, naming each call that closes it" {
+	layers_copy
+	# ping -> pong -> pang -> ping, each declared in its own header.
+	for f in ping pong pang; do
+		printf 'int %s_fn(int n);\n' "$f" >"tree/runner/stats/$f.h"
+	done
+	layers_add stats ping '#include "stats/pong.h"
+int ping_fn(int n) { return n ? pong_fn(n - 1) : 0; }'
+	layers_add stats pong '#include "stats/pang.h"
+int pong_fn(int n) { return n ? pang_fn(n - 1) : 1; }'
+	layers_add stats pang '#include "stats/ping.h"
+int pang_fn(int n) { return n ? ping_fn(n - 1) : 2; }'
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_line --partial "runner/stats/: files that call each other: "
+	assert_output --partial "ping.c uses pong_fn of pong.c"
+	assert_output --partial "pong.c uses pang_fn of pang.c"
+	assert_output --partial "pang.c uses ping_fn of ping.c"
+	assert_equal "$(grep -c 'lint-layers: ' <<<"$output")" 1
+}
+
+@test "lint-layers: a call one way only passes; two headers including each other fail" {
+	layers_copy
+	printf 'int ping_fn(int n);\n' >tree/runner/stats/ping.h
+	layers_add stats ping 'int ping_fn(int n) { return n; }'
+	layers_add stats pong '#include "stats/ping.h"
+int pong_fn(int n);
+int pong_fn(int n) { return ping_fn(n); }'
+	printf 'int pong_fn(int n);\n' >tree/runner/stats/pong.h
+	run bash tree/tests/lint-layers.sh
+	assert_success
+	printf '#include "stats/pong.h"\n' >>tree/runner/stats/ping.h
+	printf '#include "stats/ping.h"\n' >>tree/runner/stats/pong.h
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_output --partial "runner/stats/: headers that include each other: "
+	assert_output --partial "ping.h uses include of pong.h"
+	assert_output --partial "pong.h uses include of ping.h"
+}
+
+@test "lint-layers: a function declared only in another file's header fails; a stale object fails" {
+	layers_copy
+	printf 'unsigned stats_stray(void);\n' >>tree/runner/stats/histogram.h
+	layers_add stats stray 'unsigned stats_stray(void) { return 7; }'
+	touch -d '+1 minute' tree/runner/stats/cpu_idle.c
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_output --partial "runner/stats/stray.c: stats_stray is declared neither in stray.h, nor in the face stats.h"
+	assert_output --partial "runner/stats/cpu_idle.c: no object"
 }
