@@ -148,16 +148,19 @@ static void test_steps_in_plan_order(struct checks *checks)
 	check_remove_tree(dir);
 }
 
-/* Three 2-second steps, stopped 0.2 s in: the loop ends in the first,
- * which is still recorded, and the run says it stopped early. */
+/* A short step, then two 5-second ones, stopped 1 s in: the loop ends in
+ * the second, which is still recorded, the third never runs, and the run
+ * says it stopped early.  The margins are wide (the first step ends ~0.95 s
+ * before the stop) so a loaded machine cannot move the stop into another
+ * step. */
 static void test_stop_ends_the_loop(struct checks *checks)
 {
 	static const char doc[] =
 		"{\"devices\": [{\"path\": \"/dev/ebsbench-none-a\", \"label\": \"a\"}],"
 		" \"ioengine\": \"null\", \"test_size\": \"64M\","
-		" \"phases\": [{\"phase\": \"one\", \"rw\": \"read\", \"runtime\": 2},"
-		"            {\"phase\": \"two\", \"rw\": \"read\", \"runtime\": 2},"
-		"            {\"phase\": \"three\", \"rw\": \"read\", \"runtime\": 2}]}";
+		" \"phases\": [{\"phase\": \"one\", \"rw\": \"read\", \"runtime\": 0.05},"
+		"            {\"phase\": \"two\", \"rw\": \"read\", \"runtime\": 5},"
+		"            {\"phase\": \"three\", \"rw\": \"read\", \"runtime\": 5}]}";
 	char dir[64];
 	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-stop")))
 		return;
@@ -165,23 +168,23 @@ static void test_stop_ends_the_loop(struct checks *checks)
 	if (!CHECK(st != NULL))
 		return;
 	struct sigaction sa = { .sa_handler = on_alarm }, old;
-	struct itimerval in_200ms = { .it_value = { .tv_usec = 200000 } }, off = { 0 };
+	struct itimerval in_1s = { .it_value = { .tv_sec = 1 } }, off = { 0 };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, &old);
 	stop_flag = 0;
-	setitimer(ITIMER_REAL, &in_200ms, NULL);
+	setitimer(ITIMER_REAL, &in_1s, NULL);
 	uint64_t start = clock_now_ns();
 	CHECK_EQ_U64(run_exec_steps(st, &no_report, &stop_flag), 0); /* a stop is no failure */
 	uint64_t took = clock_now_ns() - start;
 	setitimer(ITIMER_REAL, &off, NULL);
 	sigaction(SIGALRM, &old, NULL);
 	CHECK(stop_flag);
-	CHECK(took < 1500000000ull); /* not the 6 s planned */
+	CHECK(took < 4000000000ull); /* not the 10 s planned */
 	json_t *results = saved_results(dir);
 	json_t *phases = json_object_get(results, "phases");
-	CHECK_EQ_U64(json_array_size(phases), 1);
-	CHECK(!strcmp(json_string_value(json_object_get(json_array_get(phases, 0), "phase")),
-		      "one"));
+	CHECK_EQ_U64(json_array_size(phases), 2);
+	CHECK(!strcmp(json_string_value(json_object_get(json_array_get(phases, 1), "phase")),
+		      "two"));
 	json_t *env = json_object_get(results, "environment");
 	CHECK(json_is_true(json_object_get(env, "stopped_early")));
 	json_decref(results);
@@ -228,7 +231,7 @@ static void test_loadcurve_ramp_applies(struct checks *checks)
 	double ramp_s = json_real_value(json_object_get(load, "ramp_s"));
 	double idle_s = json_real_value(json_object_get(phase, "idle_before_s"));
 	CHECK(idle_s >= 0.02);
-	CHECK(ramp_s >= 0.2 && ramp_s < 2.0);
+	CHECK(ramp_s >= 0.2); /* the gap and more: how much more is the machine's load */
 	CHECK_NEAR(ramp_s, 10 * idle_s, 0.05);
 	CHECK_NEAR(ramp_s, (double)s->job.ramp_ns / 1e9, 1e-6);
 	json_decref(results);
