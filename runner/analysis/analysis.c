@@ -13,21 +13,6 @@
 #include "analysis/verdict.h"
 #include "results/results.h"
 
-/* Measured IOPS and mean latency of a phase, both directions together. */
-static void phase_rate(const json_t *phase, double *iops, double *lat_s)
-{
-	const json_t *job = json_object_get(phase, "job");
-	double sum = 0, weighted = 0;
-	for (int d = 0; d < 2; d++) {
-		const json_t *dir = json_object_get(job, d ? "write" : "read");
-		double rate = results_num_or(dir, "iops", 0);
-		sum += rate;
-		weighted += rate * results_num_or(json_object_get(dir, "lat_ns"), "mean", 0) / 1e9;
-	}
-	*iops = sum;
-	*lat_s = sum > 0 ? weighted / sum : 0;
-}
-
 static json_t *plateau_json(const struct cliff_plateau *p, double window_s)
 {
 	return json_pack("{sfsfsfsfsfsf}", "from_s", (double)p->start * window_s, "to_s",
@@ -147,11 +132,10 @@ static json_t *little_json(json_t *results, const char *label, json_t *findings)
 	json_t *phase;
 	json_array_foreach(json_object_get(results, "phases"), i, phase)
 	{
-		double iops, lat, depth = results_num_or(phase, "iodepth", 1);
+		double depth = results_num_or(phase, "iodepth", 1);
 		if (!results_str_is(json_object_get(phase, "device"), label))
 			continue;
-		phase_rate(phase, &iops, &lat);
-		struct little_check c = little_judge(iops, lat, depth, LITTLE_TOLERANCE);
+		struct little_check c = little_judge_phase(phase);
 		json_array_append_new(
 			list,
 			json_pack("{s:O,s:f,s:f,s:f,s:s}", "phase", json_object_get(phase, "phase"),

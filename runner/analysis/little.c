@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "results/results.h"
+
 double little_latency_s(double iodepth, double iops)
 {
 	if (!(iops > 0) || !isfinite(iops))
@@ -32,6 +34,35 @@ struct little_check little_judge(double iops, double mean_latency_s, double iode
 	return c;
 }
 
+struct little_check little_judge_rated(double iops, double mean_latency_s, double iodepth,
+				       double offered_iops, double tolerance)
+{
+	struct little_check c = little_judge(iops, mean_latency_s, iodepth, tolerance);
+
+	if (c.verdict == LITTLE_NO_DATA || !(offered_iops > 0) || !isfinite(offered_iops))
+		return c;
+	c.verdict = iops >= offered_iops * (1 - tolerance) ? LITTLE_RATED : LITTLE_RATED_BEHIND;
+	return c;
+}
+
+struct little_check little_judge_phase(const json_t *phase)
+{
+	const json_t *job = json_object_get(phase, "job");
+	const json_t *rate = RESULTS_GET(job, "ebsbench", "rate");
+	double sum = 0, weighted = 0;
+
+	for (int d = 0; d < 2; d++) {
+		const json_t *dir = json_object_get(job, d ? "write" : "read");
+		double iops = results_num_or(dir, "iops", 0);
+		sum += iops;
+		weighted += iops * results_num_or(json_object_get(dir, "lat_ns"), "mean", 0) / 1e9;
+	}
+	return little_judge_rated(
+		sum, sum > 0 ? weighted / sum : 0, results_num_or(phase, "iodepth", 1),
+		results_num_or(rate, "read_iops", 0) + results_num_or(rate, "write_iops", 0),
+		LITTLE_TOLERANCE);
+}
+
 const char *little_note(enum little_verdict verdict)
 {
 	switch (verdict) {
@@ -48,6 +79,12 @@ const char *little_note(enum little_verdict verdict)
 	case LITTLE_OVERFILLED:
 		return "more I/Os in flight than iodepth: the latency or the IOPS covers time the "
 		       "other does not (mixed phases, or another job on the device)";
+	case LITTLE_RATED:
+		return "a rated step: its offered rate x latency is in flight, which iodepth only "
+		       "caps (fewer than iodepth is the rate's doing, not the submitter's)";
+	case LITTLE_RATED_BEHIND:
+		return "a rated step served less than it offered: its I/Os waited for a free slot, "
+		       "counted from their scheduled time, so the device set the pace";
 	case LITTLE_NO_DATA:
 		break;
 	}

@@ -3,7 +3,10 @@
  * When it does, the latency is queueing the limit explains (32 / 300 =
  * 106.7 ms on a gp2 past its cliff), not a slow device.  At qd1 there is
  * no queue: one I/O in flight holds by construction, and the latency is
- * the device's service time (plus any throttle delay). */
+ * the device's service time (plus any throttle delay).  A rated step (a
+ * load-curve step, --rate_iops) is not a closed loop: it keeps its offered
+ * rate x latency in flight, which iodepth only caps, so fewer than
+ * iodepth is what a rate does, never a slow submitter. */
 #ifndef EBSBENCH_LITTLE_H
 #define EBSBENCH_LITTLE_H
 
@@ -12,6 +15,8 @@ enum little_verdict {
 	LITTLE_SERVICE_TIME, /* consistent at qd1: no queue, the latency is service time */
 	LITTLE_UNDERFILLED,  /* fewer in flight than iodepth */
 	LITTLE_OVERFILLED,   /* more in flight than iodepth */
+	LITTLE_RATED,	     /* a rated step that served its offered rate */
+	LITTLE_RATED_BEHIND, /* a rated step that served less than it offered */
 	LITTLE_NO_DATA,	     /* a non-positive or non-finite input */
 };
 
@@ -22,6 +27,8 @@ struct little_check {
 	enum little_verdict verdict;
 };
 
+#include <jansson.h>
+
 #define LITTLE_TOLERANCE 0.05
 
 /* iodepth / iops: 32 at 3,000 IOPS is 10.67 ms.  NaN without a rate. */
@@ -30,6 +37,17 @@ double little_latency_s(double iodepth, double iops);
 /* tolerance is relative (LITTLE_TOLERANCE: within 5 %). */
 struct little_check little_judge(double iops, double mean_latency_s, double iodepth,
 				 double tolerance);
+
+/* A rated step (offered_iops > 0): whether it served the offered rate
+ * (in_flight is then offered rate x latency); closed-loop verdicts never. */
+struct little_check little_judge_rated(double iops, double mean_latency_s, double iodepth,
+				       double offered_iops, double tolerance);
+
+/* A results.json phase, both directions, its latency from lat_ns (for a
+ * rated step counted from each I/O's scheduled issue time), judged as a
+ * rated step when its job had a rate: the one judgement the analysis and
+ * the summary both quote. */
+struct little_check little_judge_phase(const json_t *phase);
 
 /* A sentence for the report saying what a verdict means. */
 const char *little_note(enum little_verdict verdict);

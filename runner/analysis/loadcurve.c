@@ -8,7 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "results/results.h"
+
+/* A step above the sustained rate: not the sustained curve. */
+static bool off_curve(const struct loadcurve_step *s)
+{
+	return s->on_burst || s->above_limit;
+}
 
 int loadcurve_find_knee(const struct loadcurve_step *steps, size_t n, struct loadcurve_knee *k)
 {
@@ -16,13 +23,13 @@ int loadcurve_find_knee(const struct loadcurve_step *steps, size_t n, struct loa
 	k->last_good = SIZE_MAX;
 	k->base = SIZE_MAX;
 	for (size_t i = 0; i < n && k->base == SIZE_MAX; i++)
-		if (!steps[i].on_burst && steps[i].p99_ms > 0)
+		if (!off_curve(&steps[i]) && steps[i].p99_ms > 0)
 			k->base = i;
 	if (k->base == SIZE_MAX)
 		return -1;
 	k->threshold_ms = LOADCURVE_KNEE_FACTOR * steps[k->base].p99_ms;
 	for (size_t i = k->base; i < n; i++) {
-		if (steps[i].on_burst || !(steps[i].p99_ms > 0))
+		if (off_curve(&steps[i]) || !(steps[i].p99_ms > 0))
 			continue;
 		if (steps[i].p99_ms > k->threshold_ms) {
 			k->found = true;
@@ -44,12 +51,16 @@ static double percentile_ms(const json_t *dir, const char *pct)
 	return ns > 0 ? ns / 1e6 : NAN;
 }
 
-static void step_read(const json_t *phase, struct loadcurve_step *s)
+/* has_bucket: whether the volume has credits to burst on (the run's
+ * "on_burst" says only that the step was served above the sustained rate). */
+static void step_read(const json_t *phase, bool has_bucket, struct loadcurve_step *s)
 {
 	const json_t *load = json_object_get(phase, "load"), *dir = results_direction(phase);
+	bool above = json_is_true(json_object_get(load, "on_burst"));
 	s->percent = results_num_or(load, "percent", NAN);
 	s->offered_iops = results_num_or(load, "offered_iops", NAN);
-	s->on_burst = json_is_true(json_object_get(load, "on_burst"));
+	s->on_burst = above && has_bucket;
+	s->above_limit = above && !has_bucket;
 	s->measured_iops = results_num_or(RESULTS_GET(phase, "job", "read"), "iops", 0) +
 			   results_num_or(RESULTS_GET(phase, "job", "write"), "iops", 0);
 	s->p50_ms = percentile_ms(dir, "50.000000");
@@ -67,8 +78,8 @@ static int by_percent(const void *a, const void *b)
 
 /* The device's loadcurve steps, by rising load; *sustained gets the
  * recorded 100 % and *from where it came from. */
-static size_t steps_collect(const json_t *results, const char *label, struct loadcurve_step **out,
-			    double *sustained, const char **from)
+static size_t steps_collect(const json_t *results, const char *label, bool has_bucket,
+			    struct loadcurve_step **out, double *sustained, const char **from)
 {
 	const json_t *phases = json_object_get(results, "phases"), *p;
 	size_t i, n = 0;
@@ -82,7 +93,7 @@ static size_t steps_collect(const json_t *results, const char *label, struct loa
 		    !results_str_is(json_object_get(p, "device"), label) ||
 		    !(results_num_or(load, "percent", 0) > 0))
 			continue;
-		step_read(p, &(*out)[n++]);
+		step_read(p, has_bucket, &(*out)[n++]);
 		*sustained = results_num_or(load, "sustained_iops", *sustained);
 		*from = json_string_value(json_object_get(load, "sustained_from"));
 	}
@@ -98,9 +109,9 @@ static json_t *num_or_null(double x)
 
 static json_t *step_json(const struct loadcurve_step *s)
 {
-	return json_pack("{s:f,s:f,s:f,s:b,s:b,s:o,s:o,s:o,s:o}", "percent", s->percent,
+	return json_pack("{s:f,s:f,s:f,s:b,s:b,s:b,s:o,s:o,s:o,s:o}", "percent", s->percent,
 			 "offered_iops", s->offered_iops, "measured_iops", s->measured_iops,
-			 "on_burst", s->on_burst, "held",
+			 "on_burst", s->on_burst, "above_limit", s->above_limit, "held",
 			 s->measured_iops >= LOADCURVE_HELD_SHARE * s->offered_iops, "p50_ms",
 			 num_or_null(s->p50_ms), "p95_ms", num_or_null(s->p95_ms), "p99_ms",
 			 num_or_null(s->p99_ms), "p99_9_ms", num_or_null(s->p999_ms));
@@ -111,7 +122,7 @@ static double p99_up_to(const struct loadcurve_step *s, size_t upto)
 {
 	double most = 0;
 	for (size_t i = 0; i <= upto; i++)
-		if (!s[i].on_burst && s[i].p99_ms > most)
+		if (!off_curve(&s[i]) && s[i].p99_ms > most)
 			most = s[i].p99_ms;
 	return most;
 }
@@ -141,7 +152,7 @@ static void knee_sentence(char *buf, size_t len, const char *label, const struct
 {
 	char cause[256];
 	size_t last = n - 1;
-	while (last > k->base && s[last].on_burst)
+	while (last > k->base && off_curve(&s[last]))
 		last--; /* the highest load of the sustained curve */
 	const struct loadcurve_step *top = &s[last];
 	if (!k->found) {
@@ -161,7 +172,8 @@ static void knee_sentence(char *buf, size_t len, const char *label, const struct
 		 knee->offered_iops, knee->percent, knee->p99_ms, cause);
 }
 
-/* " The 110 % step ran on burst credits ..." for each such step. */
+/* " The 110 % step ran on burst credits ..." for each such step; on a
+ * volume without a bucket, that it was served above the limit. */
 static void burst_note(char *buf, size_t len, const struct loadcurve_step *s, size_t n)
 {
 	int used = 0;
@@ -174,6 +186,32 @@ static void burst_note(char *buf, size_t len, const struct loadcurve_step *s, si
 				"shows the burst, not the sustained curve, and is left out "
 				"of the knee.",
 				s[i].percent, s[i].measured_iops);
+		else if (s[i].above_limit)
+			used += snprintf(buf + used, len - (size_t)used,
+					 " The %.0f %% step was served above the sustained rate "
+					 "(%.0f IOPS) by a volume with no burst bucket: the step "
+					 "was shorter than the limit's own tolerance; it is left "
+					 "out of the knee.",
+					 s[i].percent, s[i].measured_iops);
+}
+
+/* Whether the device's volume has a credit bucket to burst on (gp2 under
+ * 1,000 GiB, st1, sc1); an old record without devices: as the run planned. */
+static bool has_bucket(const json_t *results, const char *label)
+{
+	const json_t *d;
+	size_t i;
+	json_array_foreach(json_object_get(results, "devices"), i, d)
+	{
+		if (!results_str_is(json_object_get(d, "label"), label))
+			continue;
+		struct ebs_volume v;
+		struct ebs_workload w = { .io_size_bytes = 4096,
+					  .credits_at_start = EBS_CREDITS_FULL };
+		analysis_volume_from_json(d, &v);
+		return ebs_predict(&v, &w).bucket > 0;
+	}
+	return true;
 }
 
 /* Whether the device is one the EBS model covers. */
@@ -226,7 +264,7 @@ json_t *loadcurve_analyse(const json_t *results, const char *label, json_t *find
 	struct loadcurve_knee k;
 	double sustained;
 	const char *from;
-	size_t n = steps_collect(results, label, &s, &sustained, &from);
+	size_t n = steps_collect(results, label, has_bucket(results, label), &s, &sustained, &from);
 	json_t *o = json_null();
 	if (n && loadcurve_find_knee(s, n, &k) == 0)
 		o = curve_json(s, n, &k, label, sustained, from, device_is_ebs(results, label),

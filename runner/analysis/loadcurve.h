@@ -27,7 +27,11 @@
 
 struct loadcurve_step {
 	double percent, offered_iops, measured_iops;
-	bool on_burst;
+	/* Served above the sustained rate (closer to the offered load than to
+	 * it): on_burst for a volume with a credit bucket, above_limit for one
+	 * without (the step was shorter than the limit's own tolerance).
+	 * Either way not the sustained curve: left out of the knee. */
+	bool on_burst, above_limit;
 	double p50_ms, p95_ms, p99_ms, p999_ms; /* NaN when not recorded */
 };
 

@@ -270,6 +270,10 @@ static const char *little_word(enum little_verdict v)
 		return "consistent";
 	if (v == LITTLE_SERVICE_TIME)
 		return "service time, no queue";
+	if (v == LITTLE_RATED)
+		return "rated: rate x latency";
+	if (v == LITTLE_RATED_BEHIND)
+		return "rated, behind its rate";
 	return v == LITTLE_UNDERFILLED ? "fewer than iodepth" : "more than iodepth";
 }
 
@@ -278,8 +282,7 @@ static const char *little_word(enum little_verdict v)
 static void little_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
 	double qd = results_num(json_object_get(c->phase, "iodepth"));
-	struct little_check l = little_judge(dir_num(c->phase, "iops"), mean_lat_ns(c->phase) / 1e9,
-					     qd, LITTLE_TOLERANCE);
+	struct little_check l = little_judge_phase(c->phase);
 
 	if (l.verdict == LITTLE_NO_DATA) {
 		report_missing(buf, len);

@@ -16,12 +16,14 @@ static void step_row(FILE *out, const json_t *st, double knee_percent)
 	static const char *const pct[] = { "p50_ms", "p95_ms", "p99_ms", "p99_9_ms" };
 	double percent = results_num(json_object_get(st, "percent"));
 	bool knee = percent == knee_percent, burst = json_is_true(json_object_get(st, "on_burst"));
+	bool above = json_is_true(json_object_get(st, "above_limit"));
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 	fprintf(out, "| %s%.0f %%%s | %s | %s | %s |", knee ? "**" : "", percent,
 		knee ? " (knee)**" : "",
 		report_count(a, sizeof(a), results_num(json_object_get(st, "offered_iops"))),
 		report_count(b, sizeof(b), results_num(json_object_get(st, "measured_iops"))),
 		burst					    ? "on burst"
+		: above					    ? "above its limit"
 		: json_is_true(json_object_get(st, "held")) ? "yes"
 							    : "no");
 	for (size_t k = 0; k < ARRAY_SIZE(pct); k++)

@@ -86,8 +86,10 @@ static void test_analysis_names_the_knee(struct checks *checks)
 	json_decref(results);
 }
 
-/* Flat to 110 %: no knee; the top step on burst says so; a device the
- * model does not cover names no cap. */
+/* Flat to 110 %: no knee; the top step served above the sustained rate is
+ * on burst credits only on a volume with a bucket (gp2 of 100 GiB), above
+ * its limit on one without (gp3); a device the model does not cover names
+ * no cap. */
 static void test_no_knee_burst_and_no_model(struct checks *checks)
 {
 	struct loadcurve_step flat[FIXTURE_GP3_STEPS];
@@ -101,8 +103,25 @@ static void test_no_knee_burst_and_no_model(struct checks *checks)
 		fprintf(stderr, "  %s\n", s);
 		CHECK(strstr(s, "at every load measured") != NULL);
 		CHECK(strstr(s, "no knee") != NULL);
-		CHECK(strstr(s, "The 110 % step ran on burst credits") != NULL);
+		CHECK(strstr(s, "The 110 % step was served above the sustained rate") != NULL);
+		CHECK(strstr(s, "no burst bucket") != NULL);
+		CHECK(strstr(s, "burst credits") == NULL); /* a gp3 has none */
 	}
+	CHECK(json_is_null(json_object_get(lc, "knee")));
+	json_t *top = json_array_get(json_object_get(lc, "steps"), FIXTURE_GP3_STEPS - 1);
+	CHECK(json_is_true(json_object_get(top, "above_limit")));
+	CHECK(json_is_false(json_object_get(top, "on_burst")));
+	json_decref(lc);
+	json_t *volume =
+		json_object_get(json_array_get(json_object_get(results, "devices"), 0), "volume");
+	json_object_set_new(volume, "type", json_string("gp2"));
+	lc = loadcurve_analyse(results, "vol", findings);
+	s = json_string_value(json_object_get(lc, "sentence"));
+	if (CHECK(s != NULL))
+		CHECK(strstr(s, "The 110 % step ran on burst credits") != NULL);
+	top = json_array_get(json_object_get(lc, "steps"), FIXTURE_GP3_STEPS - 1);
+	CHECK(json_is_true(json_object_get(top, "on_burst")));
+	CHECK(json_is_false(json_object_get(top, "above_limit")));
 	CHECK(json_is_null(json_object_get(lc, "knee")));
 	json_decref(lc);
 	json_decref(results);
