@@ -45,9 +45,7 @@ int loadcurve_find_knee(const struct loadcurve_step *steps, size_t n, struct loa
  * (lat_ns) when the job recorded it, else the completion latency. */
 static double percentile_ms(const json_t *dir, const char *pct)
 {
-	double ns = results_num(RESULTS_GET(dir, "lat_ns", "percentile", pct));
-	if (!(ns > 0))
-		ns = results_clat_pct_ns(dir, pct);
+	double ns = results_lat_pct_ns(dir, pct);
 	return ns > 0 ? ns / 1e6 : NAN;
 }
 

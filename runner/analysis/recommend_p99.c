@@ -69,7 +69,7 @@ struct recommend_p99 recommend_p99_at(const json_t *results, const char *device,
 		}
 	}
 	p = curve ? curve : saturated;
-	double ns = p ? results_clat_pct_ns(results_direction(p), "99.000000") : NAN;
+	double ns = p ? results_lat_pct_ns(results_direction(p), "99.000000") : NAN;
 	if (!(ns > 0))
 		return out;
 	out.state = P99_MEASURED;
@@ -92,7 +92,7 @@ static const json_t *step_within(const json_t *results, const char *device, doub
 	json_array_foreach(json_object_get(results, "phases"), i, p)
 	{
 		double pct = results_num(RESULTS_GET(p, "load", "percent"));
-		double ns = results_clat_pct_ns(results_direction(p), "99.000000");
+		double ns = results_lat_pct_ns(results_direction(p), "99.000000");
 		if (results_str_is(json_object_get(p, "device"), device) &&
 		    results_str_is(json_object_get(p, "phase"), "loadcurve") && pct > best_pct &&
 		    ns > 0 && ns / 1e6 <= p99_ms) {
@@ -119,7 +119,7 @@ static void headroom_reason(const json_t *results, const struct recommend_need *
 		"At %.0f %% of its rate (%.0f IOPS offered) it measured %.2f ms: %.0f IOPS would "
 		"hold the need at that share (not measured).",
 		pct, results_num(RESULTS_GET(step, "load", "offered_iops")),
-		results_clat_pct_ns(results_direction(step), "99.000000") / 1e6,
+		results_lat_pct_ns(results_direction(step), "99.000000") / 1e6,
 		ceil(n->iops * 100 / pct));
 }
 

@@ -117,7 +117,8 @@ static void write_device(FILE *out, const struct recommend_device *d)
 	volume_text(out, &d->current);
 	fprintf(out, "): %s a month\n\n", report_usd(usd, sizeof(usd), d->current_usd));
 	write_need(out, d);
-	fputs("| Type | Size | IOPS | MiB/s | Monthly | Delta | p99 at the need |\n"
+	fputs("| Type | Size | IOPS | MiB/s | Monthly | Delta | p99 at the need (scheduled issue "
+	      "to completion) |\n"
 	      "|---|---|---|---|---|---|---|\n",
 	      out);
 	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)

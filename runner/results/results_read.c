@@ -71,6 +71,12 @@ double results_clat_pct_ns(const json_t *direction, const char *pct)
 	return results_num(RESULTS_GET(direction, "clat_ns", "percentile", pct));
 }
 
+double results_lat_pct_ns(const json_t *direction, const char *pct)
+{
+	double ns = results_num(RESULTS_GET(direction, "lat_ns", "percentile", pct));
+	return ns > 0 ? ns : results_clat_pct_ns(direction, pct);
+}
+
 double results_window_s(const json_t *phase)
 {
 	double ms = results_num(json_object_get(phase, "window_ms"));

@@ -32,6 +32,11 @@ const json_t *results_phase(const json_t *run, const char *phase, const char *de
 const json_t *results_direction(const json_t *phase);
 /* A clat percentile in ns, key as fio writes it ("99.000000"); NaN if absent. */
 double results_clat_pct_ns(const json_t *direction, const char *pct);
+/* The latency a load is quoted by: from each I/O's scheduled issue time
+ * (lat_ns, which a rated step records: what waiting for a slot costs is
+ * in it) when the phase has it, else the completion latency (clat_ns).
+ * In ns, key as fio writes it; NaN if neither is there. */
+double results_lat_pct_ns(const json_t *direction, const char *pct);
 /* Seconds one iops_series sample covers: window_ms, 1 s by default. */
 double results_window_s(const json_t *phase);
 /* The analysis.devices[] entry for `device`; NULL if none. */

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "analysis/analysis.h"
+#include "results/results.h"
 
 #define SEED "tests/unit/fixtures/results-seed000.json"
 #define SEED_GP2_1000 "tests/unit/fixtures/results-seed000-gp2-1000.json"
@@ -283,6 +284,28 @@ static void test_p99_at_load(struct checks *checks)
 	CHECK(strstr(d.summary, "; its p99 at this load is not measured.") != NULL);
 	json_decref(curve);
 	json_decref(plain);
+	/* A step that recorded its latency from the scheduled issue time is
+	 * quoted by it, as the load-curve table quotes it: one p99 per load. */
+	json_t *sched = load(SEED_LOADCURVE);
+	const json_t *ph;
+	size_t i;
+	json_array_foreach(json_object_get(sched, "phases"), i, ph)
+	{
+		if (results_str_is(json_object_get(ph, "device"), "gp3") &&
+		    results_num(RESULTS_GET(ph, "load", "percent")) == 50)
+			json_object_set_new(
+				json_object_get(RESULTS_GET(ph, "job", "read"), "lat_ns"),
+				"percentile", json_pack("{s:f}", "99.000000", 3.69e6));
+	}
+	p = recommend_p99_at(sched, "gp3", 1500);
+	CHECK_NEAR(p.ms, 3.69, 1e-9);
+	json_t *findings = json_array(), *lc = loadcurve_analyse(sched, "gp3", findings);
+	CHECK_NEAR(results_num(json_object_get(json_array_get(json_object_get(lc, "steps"), 1),
+					       "p99_ms")),
+		   p.ms, 1e-9);
+	json_decref(lc);
+	json_decref(findings);
+	json_decref(sched);
 }
 
 /* Instance store and other NVMe are outside the EBS model. */
