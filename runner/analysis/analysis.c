@@ -79,14 +79,31 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 				 label, c.before.mean, at, c.after.mean);
 		json_array_append_new(findings, json_string(line));
 	} else {
-		char line[320];
+		char line[400];
 		bool expected = isfinite(predicted) && predicted < ran_s;
-		snprintf(line, sizeof(line), "%s: %.0f IOPS over %.1f s with no cliff (%s).", label,
-			 c.before.mean, ran_s,
-			 expected ? "a cliff was predicted inside the phase: check the volume facts"
-				  : "as the model predicts");
+		/* No burst at all where a full bucket would have burst: the
+		 * bucket was empty when the phase began (spent before the run,
+		 * or by the phases before). */
+		bool spent = expected && pred->bucket > 0 &&
+			     c.before.mean <= pred->baseline.ops * (1 + VERDICT_TOLERANCE);
+		if (spent)
+			snprintf(line, sizeof(line),
+				 "%s: %.0f IOPS from its first second, its baseline (%.0f): it "
+				 "never burst, so its credit bucket was empty when randread "
+				 "began, not full as a rested volume's; every phase is predicted "
+				 "from that.",
+				 label, c.before.mean, pred->baseline.ops);
+		else
+			snprintf(line, sizeof(line),
+				 "%s: %.0f IOPS over %.1f s with no cliff (%s).", label,
+				 c.before.mean, ran_s,
+				 expected ? "a cliff was predicted inside the phase: check the "
+					    "volume facts"
+					  : "as the model predicts");
 		json_object_set_new(o, "verdict",
-				    json_string(expected ? "cliff missing" : "as predicted"));
+				    json_string(spent	   ? ANALYSIS_BUCKET_EMPTY
+						: expected ? "cliff missing"
+							   : "as predicted"));
 		json_array_append_new(findings, json_string(line));
 	}
 	return o;
@@ -200,7 +217,9 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 			  !results_str_is(json_object_get(device, "kind"), "other"),
 		.instance = instance_of(results),
 		.time_scale = time_scale,
-		.cliff_s = dried ? results_num(json_object_get(cliff, "second")) : NAN
+		.cliff_s = dried ? results_num(json_object_get(cliff, "second")) : NAN,
+		.bucket_empty =
+			results_str_is(json_object_get(cliff, "verdict"), ANALYSIS_BUCKET_EMPTY)
 	};
 	json_t *credit_state;
 	json_object_set_new(o, "cliff", cliff);

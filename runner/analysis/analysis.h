@@ -14,6 +14,11 @@ void analysis_build(json_t *results, const struct ebs_prices *prices);
 /* A results.json device's volume facts, its type's defaults for the rest. */
 void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
 
+/* analysis.devices[].cliff.verdict of a gp2 randread that held its
+ * baseline from its first second where a full bucket would have burst: the
+ * bucket was empty when it began, and the ledger starts there. */
+#define ANALYSIS_BUCKET_EMPTY "bucket empty at the start"
+
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "analysis/cliff.h"
 #include "analysis/compare.h"

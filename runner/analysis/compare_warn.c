@@ -190,6 +190,17 @@ static double refill_share(const json_t *run, const char *label)
 	return bucket > 0 ? base / bucket : NAN;
 }
 
+/* What a start balance rests on: its cliff's second, or a randread that
+ * held its baseline from the first second. */
+static void balance_evidence(const json_t *state, char *buf, size_t len)
+{
+	double at = results_num_or(state, "cliff_s", NAN);
+	if (isfinite(at))
+		snprintf(buf, len, "by its cliff at %.2f s", at);
+	else
+		snprintf(buf, len, "it never burst");
+}
+
 /* The start balance the cliff implies: the idle gap, then the percent. */
 static void credit_warnings(const json_t *a, const json_t *b, const char *la, const char *lb,
 			    json_t *list)
@@ -207,17 +218,20 @@ static void credit_warnings(const json_t *a, const json_t *b, const char *la, co
 		    "%s: A's randread began after %.1f s idle, B's after %.1f s: the bucket "
 		    "refilled for %.0f %% of itself more in %s.",
 		    la, ia, ib, 100 * fmin(1, fabs(ia - ib) * share), ia > ib ? "A" : "B");
+	char by_a[64], by_b[64];
+	balance_evidence(ca, by_a, sizeof(by_a));
+	balance_evidence(cb, by_b, sizeof(by_b));
 	if (isfinite(pa) && isfinite(pb) && fabs(pa - pb) > COMPARE_CREDIT_POINTS)
 		say(list,
-		    "%s: A's randread began with about %.0f %% of the bucket (by its cliff at "
-		    "%.2f s), B's with about %.0f %% (by its cliff at %.2f s).",
-		    la, pa, results_num_or(ca, "cliff_s", NAN), pb,
-		    results_num_or(cb, "cliff_s", NAN));
+		    "%s: A's randread began with about %.0f %% of the bucket (%s), B's with about "
+		    "%.0f %% (%s).",
+		    la, pa, by_a, pb, by_b);
 	else if (isfinite(pa) != isfinite(pb))
 		say(list,
-		    "%s: the cliff puts %s's start balance at about %.0f %% of the bucket; %s had "
-		    "no cliff to tell its balance by.",
-		    la, isfinite(pa) ? "A" : "B", isfinite(pa) ? pa : pb, isfinite(pa) ? "B" : "A");
+		    "%s: %s's start balance was about %.0f %% of the bucket (%s); %s had no cliff "
+		    "to tell its balance by.",
+		    la, isfinite(pa) ? "A" : "B", isfinite(pa) ? pa : pb,
+		    isfinite(pa) ? by_a : by_b, isfinite(pa) ? "B" : "A");
 }
 
 /* Loadcurve steps of the same load, one served on burst and one not. */

@@ -22,9 +22,12 @@ struct phase_facts {
 	bool sequential;
 };
 
-/* The gp2 bucket followed from phase to phase, in credits (units). */
+/* The gp2 bucket followed from phase to phase, in credits (units), and
+ * what its balance rests on: the phases before (from a full bucket, as a
+ * rested volume's), or the evidence of a randread that never burst. */
 struct ledger {
 	double bucket, balance;
+	const char *origin;
 };
 
 /* A phase's three bounds and their lowest, in I/O per second. */
@@ -173,15 +176,14 @@ static const char *instance_state(const struct phase_bounds *b)
 
 /* "the volume allows 3000, the instance 18750, 1 / 0.500 ms (p50) 2000". */
 static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
-			const struct phase_bounds *b, double credits_pct)
+			const struct phase_bounds *b, double credits_pct, const char *origin)
 {
 	const char *unit = f->sequential ? "MiB/s" : "IOPS";
 	int n = snprintf(buf, len, "the volume allows %.0f %s", in_unit(f, b->volume.ops), unit);
 
 	if (n > 0 && (size_t)n < len && isfinite(credits_pct))
 		n += snprintf(buf + n, len - (size_t)n,
-			      " (its bucket %.0f %% full at the start, by the phases before)",
-			      credits_pct);
+			      " (its bucket %.0f %% full at the start, %s)", credits_pct, origin);
 	if (n > 0 && (size_t)n < len && isfinite(b->instance))
 		n += snprintf(buf + n, len - (size_t)n, ", the instance %.0f%s",
 			      in_unit(f, b->instance), instance_state(b));
@@ -204,12 +206,13 @@ static const char *seconds_text(char *buf, size_t len, double s)
  * every bound's figure, and `note` (may be empty) last. */
 static void phase_sentence(char *buf, size_t len, const struct verdict_device *d,
 			   const struct phase_facts *f, const struct phase_bounds *b,
-			   enum ebs_verdict v, double credits_pct, const char *note)
+			   enum ebs_verdict v, double credits_pct, const char *origin,
+			   const char *note)
 {
 	char bounds[256], idle[64] = "", verdict[64];
 	const char *unit = f->sequential ? "MiB/s" : "IOPS";
 
-	bounds_text(bounds, sizeof(bounds), f, b, credits_pct);
+	bounds_text(bounds, sizeof(bounds), f, b, credits_pct, origin);
 	if (isfinite(f->idle_s) && b->p.bucket > 0) {
 		char secs[32];
 		snprintf(idle, sizeof(idle), " after %s idle",
@@ -253,15 +256,15 @@ static json_t *not_predicted_json(const struct verdict_device *d, const struct p
 
 /* The phase's prediction object (analysis.devices[].phases[]). */
 static json_t *phase_json(const struct verdict_device *d, const struct phase_facts *f,
-			  const struct phase_bounds *b, double credits, const char *note,
+			  const struct phase_bounds *b, const struct ledger *l, const char *note,
 			  json_t *findings)
 {
 	double measured = in_unit(f, f->ops), predicted = in_unit(f, b->predicted.ops);
-	double pct = b->p.bucket > 0 ? 100 * credits / b->p.bucket : NAN;
+	double credits = l->balance, pct = b->p.bucket > 0 ? 100 * credits / b->p.bucket : NAN;
 	enum ebs_verdict v = ebs_verdict_of(measured, predicted, VERDICT_TOLERANCE);
 	char line[1024];
 
-	phase_sentence(line, sizeof(line), d, f, b, v, pct, note);
+	phase_sentence(line, sizeof(line), d, f, b, v, pct, l->origin, note);
 	json_array_append_new(findings, json_string(line));
 	json_t *bounds =
 		json_pack("{s:o,s:s,s:o,s:o}", "volume", num_or_null(in_unit(f, b->volume.ops)),
@@ -312,6 +315,18 @@ static json_t *credit_state_json(const struct verdict_device *d, const struct ph
 			 "low", low, "sentence", line);
 }
 
+/* The randread's start balance when it never burst: none, whatever the
+ * phases before left (analysis.c said so in its finding). */
+static json_t *empty_state_json(const struct phase_facts *f, const struct phase_bounds *b,
+				double expected)
+{
+	return json_pack("{s:s?,s:o,s:f,s:f,s:f,s:f,s:b,s:s}", "phase", f->name, "cliff_s",
+			 json_null(), "credits", 0.0, "percent", 0.0, "bucket", b->p.bucket,
+			 "expected_credits", expected, "low", true, "sentence",
+			 "the bucket was empty at the start of randread: it held the baseline from "
+			 "its first second.");
+}
+
 /* The cliff phase's finding on its start balance, and for its own
  * sentence a note when that balance was low. */
 static void credit_finding(const struct verdict_device *d, const json_t *state, char *note,
@@ -357,6 +372,7 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 	size_t i;
 
 	l.balance = l.bucket; /* a volume rested before the run: assumed full */
+	l.origin = "by the phases before";
 	*credit_state = json_null();
 	json_array_foreach(json_object_get(results, "phases"), i, phase)
 	{
@@ -375,16 +391,24 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 			json_array_append_new(list, not_predicted_json(d, &f, why, said));
 			continue;
 		}
-		struct phase_bounds b = bounds_of(d, &f, l.balance);
-		bool cliff = !cliff_seen && isfinite(d->cliff_s) && !strcmp(f.name, "randread");
-		cliff_seen = cliff_seen || cliff;
+		bool first_randread = !cliff_seen && !strcmp(f.name, "randread");
+		bool cliff = first_randread && isfinite(d->cliff_s);
+		cliff_seen = cliff_seen || first_randread;
 		char note[160] = "";
+		if (first_randread && d->bucket_empty && l.bucket > 0) {
+			struct phase_bounds before = bounds_of(d, &f, l.balance);
+			json_decref(*credit_state);
+			*credit_state = empty_state_json(&f, &before, l.balance);
+			l.balance = 0; /* the evidence overrules the ledger */
+			l.origin = "by its randread, which never burst";
+		}
+		struct phase_bounds b = bounds_of(d, &f, l.balance);
 		if (cliff && b.p.bucket > 0) {
 			json_decref(*credit_state);
 			*credit_state = credit_state_json(d, &f, &b, l.balance);
 			credit_finding(d, *credit_state, note, sizeof(note), said);
 		}
-		json_array_append_new(list, phase_json(d, &f, &b, l.balance, note, said));
+		json_array_append_new(list, phase_json(d, &f, &b, &l, note, said));
 		ledger_spend(&l, &f, &b, cliff);
 	}
 	json_decref(unsaid);

@@ -38,6 +38,9 @@ struct verdict_device {
 	/* The randread cliff, in seconds of the run as it happened; NaN when
 	 * none was found. */
 	double cliff_s;
+	/* The randread held the baseline from its first second where a full
+	 * bucket would have burst: the ledger starts empty, not full. */
+	bool bucket_empty;
 };
 
 /* One object per phase of the device, in run order (see results.h,

@@ -23,8 +23,9 @@
 
 #define DOT " \xc2\xb7 " /* U+00B7 middle dot */
 
-/* A gp2 that began its cliff phase with a part-empty bucket says so under
- * the TL;DR: its cliff came early for that reason, not a faulty volume. */
+/* A gp2 that began its cliff phase with a part-empty (or an empty) bucket
+ * says so under the TL;DR, once: its cliff came early (or not at all) for
+ * that reason, not a faulty volume. */
 static void write_credit_notes(FILE *out, const struct results_columns *c)
 {
 	for (size_t i = 0; i < c->count; i++) {
@@ -36,7 +37,10 @@ static void write_credit_notes(FILE *out, const struct results_columns *c)
 			continue;
 		fputs("\n> **", out);
 		md_text(out, label);
-		fputs(" started with a part-empty bucket:** ", out);
+		fputs(results_num(json_object_get(state, "percent")) > 0
+			      ? " started with a part-empty bucket:** "
+			      : " started with an empty bucket:** ",
+		      out);
 		md_text(out, sentence);
 		fputc('\n', out);
 	}

@@ -382,5 +382,55 @@ static void test_cliff_off_prediction(struct checks *checks)
 	json_decref(run);
 }
 
+/* A gp2 whose bucket was spent before the run (a second run the same day):
+ * randread holds the 300 IOPS baseline from its first second.  The
+ * evidence overrules the assumed full bucket: the finding says so once,
+ * the credit state is empty, and randread and every phase after it are
+ * predicted from an empty bucket, not "100 % full". */
+static double gp2_baseline_iops(size_t second)
+{
+	return 300 + (double)(second % 3); /* a throttle's jitter */
+}
+
+static void test_bucket_spent_before_the_run(struct checks *checks)
+{
+	json_t *run = fixture_load();
+	struct ebs_prices prices = ebs_prices_default();
+
+	if (!CHECK(run != NULL))
+		return;
+	json_t *rr = fixture_phase(run, "randread", "gp2");
+	json_object_set_new(rr, "iops_series",
+			    fixture_series(FIXTURE_GP2_SECONDS, gp2_baseline_iops));
+	json_object_set_new(json_object_get(json_object_get(rr, "job"), "read"), "iops",
+			    json_real(301));
+	json_t *findings = analysed(run, &prices);
+	json_t *gp2 = device_of(run, "gp2");
+	json_t *cliff = json_object_get(gp2, "cliff");
+	CHECK(!strcmp(str(cliff, "verdict"), ANALYSIS_BUCKET_EMPTY));
+	CHECK(strstr(nth(findings, 0), "never burst, so its credit bucket was empty") != NULL);
+	CHECK(strstr(nth(findings, 0), "check the volume facts") == NULL);
+	json_t *state = json_object_get(gp2, "credits_at_start");
+	CHECK_NEAR(num(state, "percent"), 0, 0);
+	size_t i, checked = 0;
+	bool after = false;
+	json_t *p;
+	json_array_foreach(json_object_get(gp2, "phases"), i, p)
+	{
+		after = after || !strcmp(str(p, "phase"), "randread");
+		if (!after)
+			continue;
+		const char *why = str(p, "explanation");
+		CHECK(strstr(why, "100 % full") == NULL);
+		CHECK(strstr(why, "by its randread, which never burst") != NULL ||
+		      strstr(why, "full at the start") == NULL);
+		if (!strcmp(str(p, "phase"), "randread"))
+			CHECK(!strcmp(str(p, "verdict"), "as predicted"));
+		checked++;
+	}
+	CHECK(checked >= 3);
+	json_decref(run);
+}
+
 CHECK_MAIN(test_gp2_cliff, test_gp3_flat, test_gp2_refill, test_little, test_cost, test_findings,
-	   test_time_scaled, test_cliff_off_prediction)
+	   test_time_scaled, test_cliff_off_prediction, test_bucket_spent_before_the_run)

@@ -293,6 +293,26 @@ static void half_bucket(json_t *b)
 	move_cliff(b, 1000);
 }
 
+/* B's gp2 never burst: its randread held the 300 IOPS baseline from the
+ * first second, so its bucket was empty (no cliff to date it by). */
+static void spent_bucket(json_t *b)
+{
+	json_t *p;
+	size_t i;
+	json_array_foreach(json_object_get(b, "phases"), i, p)
+	{
+		if (!results_str_is(json_object_get(p, "device"), "gp2") ||
+		    !results_str_is(json_object_get(p, "phase"), "randread"))
+			continue;
+		json_t *series = json_array();
+		for (int k = 0; k < 2700; k++)
+			json_array_append_new(series, json_real(300 + k % 3));
+		json_object_set_new(p, "iops_series", series);
+		json_object_set_new(json_object_get(json_object_get(p, "job"), "read"), "iops",
+				    json_real(301));
+	}
+}
+
 static void burst_step(json_t *b)
 {
 	json_t *p;
@@ -346,6 +366,9 @@ static void warnings(struct checks *checks)
 	warns(checks, SEED, half_bucket,
 	      "gp2: A's randread began with about 100 % of the bucket (by its cliff at 2000.00 s), "
 	      "B's with about 50 % (by its cliff at 1000.00 s).");
+	warns(checks, SEED, spent_bucket,
+	      "gp2: A's randread began with about 100 % of the bucket (by its cliff at 2000.00 s), "
+	      "B's with about 0 % (it never burst).");
 	warns(checks, SEED_LOADCURVE, burst_step,
 	      "gp2 loadcurve 110 %: served on burst in B, not in A.");
 	warns(checks, SEED, relabel_gp3,
