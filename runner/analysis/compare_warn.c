@@ -234,30 +234,36 @@ static void credit_warnings(const json_t *a, const json_t *b, const char *la, co
 		    isfinite(pa) ? by_a : by_b, isfinite(pa) ? "B" : "A");
 }
 
-/* Loadcurve steps of the same load, one served on burst and one not. */
+/* How the analysis read a loadcurve step above the sustained rate: "on
+ * burst" (a volume with a bucket), "above its limit" (one without), or
+ * NULL for a step on the sustained curve. */
+static const char *served_above(const json_t *step)
+{
+	if (json_is_true(json_object_get(step, "on_burst")))
+		return "on burst";
+	return json_is_true(json_object_get(step, "above_limit")) ? "above its limit" : NULL;
+}
+
+/* Loadcurve steps of the same load, one served above the sustained rate
+ * and one not (the analysis's steps: whether a volume has a bucket to
+ * burst on is the model's, not the run's, to say). */
 static void burst_step_warnings(const json_t *a, const json_t *b, const char *la, const char *lb,
 				json_t *list)
 {
 	const json_t *p, *q;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(a, "phases"), i, p)
+	json_array_foreach(RESULTS_GET(results_analysis_device(a, la), "loadcurve", "steps"), i, p)
 	{
-		const json_t *load = json_object_get(p, "load");
-		double pct = results_num(json_object_get(load, "percent"));
-		if (!results_str_is(json_object_get(p, "device"), la) || !isfinite(pct))
-			continue;
-		json_array_foreach(json_object_get(b, "phases"), j, q)
+		double pct = results_num(json_object_get(p, "percent"));
+		json_array_foreach(
+			RESULTS_GET(results_analysis_device(b, lb), "loadcurve", "steps"), j, q)
 		{
-			const json_t *lq = json_object_get(q, "load");
-			if (!results_str_is(json_object_get(q, "device"), lb) ||
-			    results_num(json_object_get(lq, "percent")) != pct ||
-			    json_is_true(json_object_get(load, "on_burst")) ==
-				    json_is_true(json_object_get(lq, "on_burst")))
+			const char *sa = served_above(p), *sb = served_above(q);
+			if (results_num(json_object_get(q, "percent")) != pct || !sa == !sb)
 				continue;
-			say(list, "%s loadcurve %g %%: served on burst in %s, not in %s.", la, pct,
-			    json_is_true(json_object_get(load, "on_burst")) ? "A" : "B",
-			    json_is_true(json_object_get(load, "on_burst")) ? "B" : "A");
+			say(list, "%s loadcurve %g %%: served %s in %s, not in %s.", la, pct,
+			    sa ? sa : sb, sa ? "A" : "B", sa ? "B" : "A");
 		}
 	}
 }

@@ -313,16 +313,28 @@ static void spent_bucket(json_t *b)
 	}
 }
 
-static void burst_step(json_t *b)
+static void served_above_on(json_t *b, const char *device)
 {
 	json_t *p;
 	size_t i;
 	json_array_foreach(json_object_get(b, "phases"), i, p)
 	{
-		if (results_str_is(json_object_get(p, "device"), "gp2") &&
+		if (results_str_is(json_object_get(p, "device"), device) &&
 		    results_num(RESULTS_GET(p, "load", "percent")) == 110)
 			json_object_set_new(json_object_get(p, "load"), "on_burst", json_true());
 	}
+}
+
+/* B's 110 % step was served above the sustained rate: on burst on the gp2,
+ * above its limit on the gp3, which has no bucket. */
+static void burst_step(json_t *b)
+{
+	served_above_on(b, "gp2");
+}
+
+static void above_limit_step(json_t *b)
+{
+	served_above_on(b, "gp3");
 }
 
 static void relabel_gp3(json_t *b)
@@ -371,6 +383,8 @@ static void warnings(struct checks *checks)
 	      "B's with about 0 % (it never burst).");
 	warns(checks, SEED_LOADCURVE, burst_step,
 	      "gp2 loadcurve 110 %: served on burst in B, not in A.");
+	warns(checks, SEED_LOADCURVE, above_limit_step,
+	      "gp3 loadcurve 110 %: served above its limit in B, not in A.");
 	warns(checks, SEED, relabel_gp3,
 	      "A's device gp3 is compared with B's fast: the same volume type, gp3.");
 	warns(checks, SEED, gp3_to_io2,
