@@ -42,26 +42,13 @@ static const char *secs(char *buf, size_t len, double s)
 	return buf;
 }
 
-static const json_t *device_record(const json_t *results, const char *label)
-{
-	const json_t *d;
-	size_t i;
-
-	json_array_foreach(json_object_get(results, "devices"), i, d)
-	{
-		if (results_str_is(json_object_get(d, "label"), label))
-			return d;
-	}
-	return NULL;
-}
-
 /* The volume's rate at full demand (burst, or baseline when drained) for
  * I/O of bs bytes, in I/O per second. */
 static double volume_rate(const json_t *results, const char *label, double bs, bool burst)
 {
 	struct ebs_volume v;
 	struct ebs_workload w = { .io_size_bytes = bs, .credits_at_start = EBS_CREDITS_FULL };
-	const json_t *device = device_record(results, label);
+	const json_t *device = results_device(results, label);
 	struct ebs_prediction p;
 
 	if (!device)
@@ -192,7 +179,7 @@ static void tag(json_t *cliff, const char *kind, const char *sentence)
 static void instance_sentence(const struct judge *j, const struct fall *first, size_t held,
 			      char *buf, size_t len)
 {
-	const json_t *vol = json_object_get(device_record(j->results, first->label), "volume");
+	const json_t *vol = json_object_get(results_device(j->results, first->label), "volume");
 	const char *type = json_string_value(json_object_get(vol, "type"));
 	char at[32], model[32], after[96];
 

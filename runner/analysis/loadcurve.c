@@ -197,32 +197,21 @@ static void burst_note(char *buf, size_t len, const struct loadcurve_step *s, si
  * 1,000 GiB, st1, sc1); an old record without devices: as the run planned. */
 static bool has_bucket(const json_t *results, const char *label)
 {
-	const json_t *d;
-	size_t i;
-	json_array_foreach(json_object_get(results, "devices"), i, d)
-	{
-		if (!results_str_is(json_object_get(d, "label"), label))
-			continue;
-		struct ebs_volume v;
-		struct ebs_workload w = { .io_size_bytes = 4096,
-					  .credits_at_start = EBS_CREDITS_FULL };
-		analysis_volume_from_json(d, &v);
-		return ebs_predict(&v, &w).bucket > 0;
-	}
-	return true;
+	const json_t *d = results_device(results, label);
+	struct ebs_volume v;
+	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
+	if (!d)
+		return true;
+	analysis_volume_from_json(d, &v);
+	return ebs_predict(&v, &w).bucket > 0;
 }
 
 /* Whether the device is one the EBS model covers. */
 static bool device_is_ebs(const json_t *results, const char *label)
 {
-	const json_t *d;
-	size_t i;
-	json_array_foreach(
-		json_object_get(results, "devices"), i,
-		d) if (results_str_is(json_object_get(d, "label"),
-				      label)) return results_str_is(json_object_get(d, "kind"),
-								    "ebs");
-	return true; /* an old record without devices: the run planned it from the model */
+	const json_t *d = results_device(results, label);
+	/* an old record without devices: the run planned it from the model */
+	return !d || results_str_is(json_object_get(d, "kind"), "ebs");
 }
 
 static json_t *knee_json(const struct loadcurve_step *s, const struct loadcurve_knee *k)

@@ -83,6 +83,19 @@ double results_window_s(const json_t *phase)
 	return ms > 0 ? ms / 1e3 : 1.0;
 }
 
+const json_t *results_device(const json_t *run, const char *label)
+{
+	const json_t *d;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "devices"), i, d)
+	{
+		if (results_str_is(json_object_get(d, "label"), label))
+			return d;
+	}
+	return NULL;
+}
+
 const json_t *results_analysis_device(const json_t *run, const char *device)
 {
 	const json_t *d;

@@ -39,6 +39,8 @@ double results_clat_pct_ns(const json_t *direction, const char *pct);
 double results_lat_pct_ns(const json_t *direction, const char *pct);
 /* Seconds one iops_series sample covers: window_ms, 1 s by default. */
 double results_window_s(const json_t *phase);
+/* The devices[] record labelled `label`; NULL if none. */
+const json_t *results_device(const json_t *run, const char *label);
 /* The analysis.devices[] entry for `device`; NULL if none. */
 const json_t *results_analysis_device(const json_t *run, const char *device);
 /* The device's analysis cliff when one was found, else NULL. */
