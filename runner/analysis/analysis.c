@@ -4,8 +4,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/cliff.h"
+#include "analysis/delivered.h"
+#include "analysis/design_target.h"
+#include "analysis/finding.h"
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 #include "analysis/loadcurve.h"
@@ -28,7 +32,9 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 	const json_t *series = json_object_get(phase, "iops_series");
 	double window_s = results_window_s(phase);
 	size_t n = json_array_size(series);
-	double *iops = calloc(n ? n : 1, sizeof(*iops));
+	if (!n)
+		return json_null(); /* no per-window series recorded: nothing to judge */
+	double *iops = calloc(n, sizeof(*iops));
 	struct cliff c;
 	struct cliff_params params = cliff_params_default();
 	if (!iops)
@@ -77,7 +83,16 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 				 "%s: %.0f IOPS until %.1f s, then %.0f IOPS: a cliff the volume "
 				 "does not predict (it has no credit bucket).",
 				 label, c.before.mean, at, c.after.mean);
-		json_array_append_new(findings, json_string(line));
+		/* An early cliff is the start balance's finding (verdict.c): it
+		 * names the cliff too. */
+		/* An early cliff is the start balance's finding (verdict.c), which
+		 * names the cliff too; one the volume does not predict is
+		 * instance_cliff.c's, which names whose it was. */
+		finding_add(findings,
+			    !isfinite(predicted) || !strcmp(verdict, "earlier than predicted")
+				    ? FINDING_DETAIL
+				    : FINDING_START_STATE,
+			    line);
 	} else {
 		char line[400];
 		bool expected = isfinite(predicted) && predicted < ran_s;
@@ -99,12 +114,16 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 				 c.before.mean, ran_s,
 				 expected ? "a cliff was predicted inside the phase: check the "
 					    "volume facts"
-					  : "as the model predicts");
+				 : pred->bursts ? "a full bucket outlasts the phase"
+						: "it has no credit bucket to run out of");
 		json_object_set_new(o, "verdict",
 				    json_string(spent	   ? ANALYSIS_BUCKET_EMPTY
 						: expected ? "cliff missing"
 							   : "as predicted"));
-		json_array_append_new(findings, json_string(line));
+		/* A missing cliff puts the volume facts, and so every prediction,
+		 * in doubt: as decisive as the start state it contradicts. */
+		finding_add(findings, spent || expected ? FINDING_START_STATE : FINDING_DETAIL,
+			    line);
 	}
 	return o;
 }
@@ -142,9 +161,23 @@ static json_t *refill_json(const json_t *phases)
 	return list;
 }
 
+/* One finding per way the queue missed iodepth (fewer, more), naming
+ * each phase with its figures: one cause, one sentence. */
+static void little_findings(const char *label, const char *note, const char *phases,
+			    json_t *findings)
+{
+	char line[640];
+
+	if (!phases[0])
+		return;
+	snprintf(line, sizeof(line), "%s: %s. By Little's law:%s.", label, note, phases);
+	finding_add(findings, FINDING_MEASUREMENT, line);
+}
+
 static json_t *little_json(json_t *results, const char *label, json_t *findings)
 {
 	json_t *list = json_array();
+	char under[400] = "", over[400] = "";
 	size_t i;
 	json_t *phase;
 	json_array_foreach(json_object_get(results, "phases"), i, phase)
@@ -160,16 +193,18 @@ static json_t *little_json(json_t *results, const char *label, json_t *findings)
 				  depth, "predicted_latency_ms",
 				  isfinite(c.predicted_latency_s) ? c.predicted_latency_s * 1e3 : 0,
 				  "verdict", little_note(c.verdict)));
-		if (c.verdict == LITTLE_OVERFILLED || c.verdict == LITTLE_UNDERFILLED) {
-			char line[320];
-			snprintf(line, sizeof(line),
-				 "%s %s: %.1f I/Os in flight by Little's law, "
-				 "iodepth %.0f: %s",
-				 label, json_string_value(json_object_get(phase, "phase")),
-				 c.in_flight, depth, little_note(c.verdict));
-			json_array_append_new(findings, json_string(line));
-		}
+		char *to = c.verdict == LITTLE_UNDERFILLED  ? under
+			   : c.verdict == LITTLE_OVERFILLED ? over
+							    : NULL;
+		size_t used = to ? strlen(to) : 0;
+		if (to)
+			snprintf(to + used, sizeof(under) - used, "%s %s %.1f in flight at qd%.0f",
+				 used ? "," : "",
+				 json_string_value(json_object_get(phase, "phase")), c.in_flight,
+				 depth);
 	}
+	little_findings(label, little_note(LITTLE_UNDERFILLED), under, findings);
+	little_findings(label, little_note(LITTLE_OVERFILLED), over, findings);
 	return list;
 }
 
@@ -189,6 +224,41 @@ static json_t *prediction_json(const struct ebs_volume *v, const struct ebs_pred
 			 p->burst.ops, "burst_seconds", p->bursts ? p->burst_seconds : 0.0,
 			 "bursts", p->bursts, "seq_baseline_mibs", s.baseline.ops, "seq_burst_mibs",
 			 s.burst.ops);
+}
+
+/* The device's verdicts, judged against what it delivers when its
+ * full-demand phases held one level below what the model allows: the
+ * first pass finds the level, the second judges every phase by it, so
+ * the findings hold one sentence for the cause, not one per phase. */
+static json_t *delivered_phases(const json_t *results, struct verdict_device *vd, json_t *findings,
+				json_t **credit_state, json_t **delivered)
+{
+	json_t *said = json_array();
+	json_t *phases = verdict_phases(results, vd, said, credit_state);
+	struct delivered iops, mibs;
+	bool by_iops = delivered_find(phases, "IOPS", &iops);
+	bool by_mibs = delivered_find(phases, "MiB/s", &mibs);
+
+	if (by_iops || by_mibs) {
+		vd->delivered_iops = by_iops ? iops.level : 0;
+		vd->delivered_mibs = by_mibs ? mibs.level : 0;
+		json_decref(phases);
+		json_decref(*credit_state);
+		json_array_clear(said);
+		json_decref(*delivered);
+		*delivered = by_iops ? delivered_json(results, vd, &iops, said) : json_null();
+		if (by_mibs) {
+			json_t *m = delivered_json(results, vd, &mibs, said);
+			if (by_iops)
+				json_object_set_new(*delivered, "throughput", m);
+			else
+				*delivered = m;
+		}
+		phases = verdict_phases(results, vd, said, credit_state);
+	}
+	json_array_extend(findings, said);
+	json_decref(said);
+	return phases;
 }
 
 static json_t *device_analysis(json_t *results, const json_t *device,
@@ -221,17 +291,22 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 		.bucket_empty =
 			results_str_is(json_object_get(cliff, "verdict"), ANALYSIS_BUCKET_EMPTY)
 	};
-	json_t *credit_state;
 	json_object_set_new(o, "cliff", cliff);
-	json_t *phases = verdict_phases(results, &vd, findings, &credit_state);
+	json_t *credit_state, *delivered = json_null();
+	json_t *phases = delivered_phases(results, &vd, findings, &credit_state, &delivered);
+	json_object_set_new(o, "delivered", delivered);
 	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());
 	json_object_set_new(o, "phases", phases);
 	json_t *sweep = sweep_line(results, &vd, phases, findings);
 	if (sweep)
 		json_object_set_new(o, "sweep", sweep);
 	json_object_set_new(o, "credits_at_start", credit_state);
+	json_object_set_new(
+		o, "design_target",
+		design_target_judge(results, &vd, phases, pred.baseline_iops, findings));
 	json_object_set_new(o, "little", little_json(results, label, findings));
-	json_object_set_new(o, "loadcurve", loadcurve_analyse(results, label, findings));
+	json_object_set_new(o, "loadcurve",
+			    loadcurve_analyse(results, label, vd.delivered_iops, findings));
 	double monthly = ebs_monthly_cost(&v, prices), per = ebs_cost_per_3000_iops(&v, prices);
 	json_object_set_new(o, "cost",
 			    json_pack("{s:o,s:o}", "monthly_usd",
@@ -253,7 +328,10 @@ void analysis_build(json_t *results, const struct ebs_prices *prices)
 			json_array_append_new(devices, a);
 	}
 	json_t *instance_cliff = instance_cliff_judge(results, devices, findings);
+	json_t *ranked, *details;
+	finding_split(findings, &ranked, &details);
+	json_decref(findings);
 	json_object_set_new(results, "analysis",
-			    json_pack("{soso}", "devices", devices, "findings", findings));
-	json_object_set_new(json_object_get(results, "analysis"), "instance_cliff", instance_cliff);
+			    json_pack("{s:o,s:o,s:o,s:o}", "devices", devices, "findings", ranked,
+				      "details", details, "instance_cliff", instance_cliff));
 }

@@ -265,6 +265,8 @@ const char *ebs_verdict_name(enum ebs_verdict verdict)
 		return "worse";
 	case EBS_ABOVE_PREDICTION:
 		return "better";
+	case EBS_AS_DELIVERED:
+		return "as delivered";
 	case EBS_NOT_PREDICTED:
 		break;
 	}
@@ -286,6 +288,8 @@ const char *ebs_bound_name(enum ebs_bound bound)
 		return "instance throughput";
 	case EBS_BOUND_LATENCY:
 		return "latency (iodepth / service time)";
+	case EBS_BOUND_DELIVERED:
+		return "the delivered limit";
 	}
 	return "unknown";
 }

@@ -80,7 +80,8 @@ enum ebs_bound {
 	EBS_BOUND_VOLUME_THROUGHPUT,
 	EBS_BOUND_INSTANCE_IOPS,
 	EBS_BOUND_INSTANCE_THROUGHPUT,
-	EBS_BOUND_LATENCY, /* iodepth / service time: nothing throttles */
+	EBS_BOUND_LATENCY,   /* iodepth / service time: nothing throttles */
+	EBS_BOUND_DELIVERED, /* the level the volume was measured to hold (delivered.h) */
 };
 
 /* I/O per second at the workload's I/O size, and what bounds it. */
@@ -121,7 +122,8 @@ enum ebs_verdict {
 	EBS_AS_PREDICTED,
 	EBS_BELOW_PREDICTION,
 	EBS_ABOVE_PREDICTION,
-	EBS_NOT_PREDICTED, /* no positive prediction to compare with */
+	EBS_AS_DELIVERED,  /* within tolerance of a delivered limit below the model's */
+	EBS_NOT_PREDICTED, /* no positive prediction to compare with; last */
 };
 
 const struct ebs_type_rules *ebs_type_rules(enum ebs_type type);

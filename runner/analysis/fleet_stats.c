@@ -53,12 +53,6 @@ double fleet_figure_floor(enum fleet_figure k, unsigned coarseness, double media
 	return FLEET_MAD_FLOOR;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The q-quantile (0..1) of sorted[0..n), n > 0, interpolating linearly
  * between order statistics (R's type 7, numpy's default). */
 static double quantile(const double *sorted, size_t n, double q)
@@ -82,7 +76,7 @@ void fleet_dist_of(const double *v, size_t n, struct fleet_dist *d)
 			s[m++] = v[i];
 	}
 	if (m) {
-		qsort(s, m, sizeof(*s), cmp_double);
+		stats_sort(s, m);
 		*d = (struct fleet_dist){ m,
 					  s[0],
 					  quantile(s, m, 0.25),
@@ -93,7 +87,7 @@ void fleet_dist_of(const double *v, size_t n, struct fleet_dist *d)
 					  FLEET_MAD_FLOOR };
 		for (size_t i = 0; i < m; i++)
 			s[i] = fabs(s[i] - d->median);
-		qsort(s, m, sizeof(*s), cmp_double);
+		stats_sort(s, m);
 		d->mad = quantile(s, m, 0.5);
 	}
 	free(s);

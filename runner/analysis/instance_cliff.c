@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/finding.h"
 #include "results/results.h"
 
 #define MAX_FALLS 16
@@ -305,7 +306,10 @@ json_t *instance_cliff_judge(const json_t *results, json_t *analysis_devices, js
 	}
 	json_array_foreach(sentences, i, s)
 	{
-		json_array_append(findings, s);
+		/* The instance's fall is a finding of its own; a cliff that is the
+		 * volume's own only confirms the cliff's sentence. */
+		finding_add(findings, !strcmp(kind, "instance") ? FINDING_LIMIT : FINDING_DETAIL,
+			    json_string_value(s));
 	}
 	return json_pack("{s:s,s:s?,s:b,s:o}", "kind", kind, "instance_type", j.instance_type,
 			 "instance_bursts", ebs_instance_has_burst(j.inst), "sentences", sentences);

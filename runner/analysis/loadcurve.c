@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/finding.h"
+#include "analysis/verdict.h"
 #include "results/results.h"
 
 /* A step above the sustained rate: not the sustained curve. */
@@ -125,11 +127,22 @@ static double p99_up_to(const struct loadcurve_step *s, size_t upto)
 	return most;
 }
 
-/* What sits at the knee: the cap when the knee is at or above 100 %. */
+/* What sits at the knee: the cap when the knee is at or above 100 %, the
+ * delivered limit when the volume held one below its cap (delivered.h). */
 static void knee_cause(char *buf, size_t len, const struct loadcurve_step *knee, double sustained,
-		       const char *from, bool model)
+		       const char *from, bool model, double delivered)
 {
-	if (!model)
+	if (model && delivered > 0 && knee->offered_iops >= delivered * (1 - VERDICT_TOLERANCE))
+		snprintf(buf, len,
+			 ": the limit the volume delivers (%.0f IOPS, not the %.0f it is sold "
+			 "as)",
+			 delivered, sustained);
+	else if (model && delivered > 0)
+		snprintf(buf, len,
+			 ", below the %.0f IOPS the volume delivers: latency rises before that "
+			 "limit",
+			 delivered);
+	else if (!model)
 		snprintf(buf, len,
 			 "; the EBS model gives no sustained rate for this device, so no cap is "
 			 "named");
@@ -146,7 +159,7 @@ static void knee_cause(char *buf, size_t len, const struct loadcurve_step *knee,
 /* The summary's sentence about the knee. */
 static void knee_sentence(char *buf, size_t len, const char *label, const struct loadcurve_step *s,
 			  size_t n, const struct loadcurve_knee *k, double sustained,
-			  const char *from, bool model)
+			  const char *from, bool model, double delivered)
 {
 	char cause[256];
 	size_t last = n - 1;
@@ -162,7 +175,7 @@ static void knee_sentence(char *buf, size_t len, const char *label, const struct
 		return;
 	}
 	const struct loadcurve_step *knee = &s[k->knee], *good = &s[k->last_good];
-	knee_cause(cause, sizeof(cause), knee, sustained, from, model);
+	knee_cause(cause, sizeof(cause), knee, sustained, from, model, delivered);
 	snprintf(buf, len,
 		 "%s: p99 stays under %.3g ms up to %.0f IOPS (%.0f %%); at %.0f offered "
 		 "(%.0f %%) it reaches %.3g ms%s.",
@@ -228,16 +241,16 @@ static json_t *knee_json(const struct loadcurve_step *s, const struct loadcurve_
 /* The analysis object of a device's curve, its sentence added to findings. */
 static json_t *curve_json(const struct loadcurve_step *s, size_t n, const struct loadcurve_knee *k,
 			  const char *label, double sustained, const char *from, bool model,
-			  json_t *findings)
+			  double delivered, json_t *findings)
 {
 	char line[768], burst[512];
 	json_t *steps = json_array();
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(steps, step_json(&s[i]));
-	knee_sentence(line, sizeof(line), label, s, n, k, sustained, from, model);
+	knee_sentence(line, sizeof(line), label, s, n, k, sustained, from, model, delivered);
 	burst_note(burst, sizeof(burst), s, n);
 	strncat(line, burst, sizeof(line) - strlen(line) - 1);
-	json_array_append_new(findings, json_string(line));
+	finding_add(findings, FINDING_KNEE, line);
 	return json_pack("{s:o,s:o,s:b,s:f,s:f,s:o,s:o,s:s}", "sustained_iops",
 			 num_or_null(sustained), "sustained_from",
 			 from ? json_string(from) : json_null(), "model_applies", model,
@@ -245,7 +258,8 @@ static json_t *curve_json(const struct loadcurve_step *s, size_t n, const struct
 			 "steps", steps, "knee", knee_json(s, k), "sentence", line);
 }
 
-json_t *loadcurve_analyse(const json_t *results, const char *label, json_t *findings)
+json_t *loadcurve_analyse(const json_t *results, const char *label, double delivered_iops,
+			  json_t *findings)
 {
 	struct loadcurve_step *s;
 	struct loadcurve_knee k;
@@ -255,7 +269,7 @@ json_t *loadcurve_analyse(const json_t *results, const char *label, json_t *find
 	json_t *o = json_null();
 	if (n && loadcurve_find_knee(s, n, &k) == 0)
 		o = curve_json(s, n, &k, label, sustained, from, device_is_ebs(results, label),
-			       findings);
+			       delivered_iops, findings);
 	free(s);
 	return o;
 }

@@ -48,9 +48,12 @@ struct loadcurve_knee {
 int loadcurve_find_knee(const struct loadcurve_step *steps, size_t n, struct loadcurve_knee *k);
 
 /* results.analysis.devices[].loadcurve for `label`: the steps, the knee
- * and its sentence (also added to findings), or JSON null when the
+ * and its sentence (also added to findings, finding.h), or JSON null when the
  * device ran no loadcurve step.  On a device the EBS model does not cover
- * the sentence says so instead of naming a cap. */
-json_t *loadcurve_analyse(const json_t *results, const char *label, json_t *findings);
+ * the sentence says so instead of naming a cap.  delivered_iops: the level
+ * the volume held below its cap (delivered.h), which the knee is judged
+ * against; 0 when it delivered as sold. */
+json_t *loadcurve_analyse(const json_t *results, const char *label, double delivered_iops,
+			  json_t *findings);
 
 #endif

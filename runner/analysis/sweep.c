@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/finding.h"
 #include "lib/lib.h"
 #include "results/results.h"
 
@@ -174,7 +175,7 @@ static void sweep_finding(const struct verdict_device *d, const json_t *list, js
 		size_text(b, sizeof(b), results_num_or(last, "bs", 0)),
 		bound_first ? bound_first : "nothing known", a,
 		bound_last ? bound_last : "nothing known", b, as_predicted, json_array_size(list));
-	json_array_append_new(findings, json_string(line));
+	finding_add(findings, FINDING_KNEE, line);
 }
 
 /* The verdict list's entry for a step takes the sweep's prediction, so the

@@ -4,10 +4,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/finding.h"
 #include "lib/lib.h"
 #include "results/results.h"
+#include "stats/stats.h"
 
 /* One phase as the model needs it; times are model seconds (run seconds
  * divided by the time scale), rates are what was measured. */
@@ -19,6 +22,7 @@ struct phase_facts {
 	double ops;		   /* both directions */
 	double p50_s;		   /* NaN when not recorded */
 	double offered;		   /* a rated phase's rate_iops, both directions; 0: none */
+	double plateau;		   /* median of its real seconds (the first left out); NaN: none */
 	bool sequential;
 };
 
@@ -35,6 +39,7 @@ struct phase_bounds {
 	struct ebs_prediction p;
 	struct ebs_rate volume;	   /* provisioned, or the bucket over the phase */
 	double instance, latency;  /* NaN: unknown or not applicable */
+	double delivered;	   /* HUGE_VAL: delivered as the model allows */
 	struct ebs_rate predicted; /* the lowest, and which one */
 	bool instance_burst;
 	double instance_burst_share; /* of a phase across the burst's end, else 0 */
@@ -64,6 +69,21 @@ static bool rw_does(const char *rw, bool want_write)
 	return mixed || strstr(rw, want_write ? "write" : "read") != NULL;
 }
 
+/* The level a phase held: the median of its real seconds, robust to a
+ * start-up burst and a stall alike.  NaN without a second to judge. */
+static double plateau_of(const json_t *phase)
+{
+	size_t n = results_second_windows(phase, NULL, 0);
+	double *w = n ? malloc(n * sizeof(*w)) : NULL, level = NAN;
+
+	if (w) {
+		results_second_windows(phase, w, n);
+		level = stats_median(w, n);
+	}
+	free(w);
+	return level;
+}
+
 /* Reads what the model needs from one phase record. */
 static void phase_facts_read(const json_t *phase, double scale, double start_ms,
 			     struct phase_facts *f)
@@ -79,6 +99,7 @@ static void phase_facts_read(const json_t *phase, double scale, double start_ms,
 	f->end_s = (results_num_or(phase, "ended_ms", NAN) - start_ms) / 1000.0 / scale;
 	f->ops = results_num_or(json_object_get(job, "read"), "iops", 0) +
 		 results_num_or(json_object_get(job, "write"), "iops", 0);
+	f->plateau = plateau_of(phase);
 	f->p50_s = p50_ns > 0 ? p50_ns / 1e9 : NAN;
 	const char *rw = json_string_value(json_object_get(phase, "rw"));
 	f->sequential = rw_is_sequential(rw);
@@ -120,6 +141,20 @@ static double instance_alone(const struct verdict_device *d, const struct phase_
 	return ebs_rate_with_instance(unlimited, f->bs, d->instance, burst).ops;
 }
 
+/* What the volume was measured to deliver, in I/O per second of the
+ * phase's size (HUGE_VAL: as the model allows): its IOPS level for random
+ * I/O, its MiB/s level for any. */
+static double delivered_ops(const struct verdict_device *d, const struct phase_facts *f)
+{
+	double ops = HUGE_VAL;
+
+	if (d->delivered_iops > 0 && !f->sequential)
+		ops = d->delivered_iops;
+	if (d->delivered_mibs > 0 && f->bs > 0)
+		ops = fmin(ops, d->delivered_mibs * MIB / f->bs);
+	return ops;
+}
+
 /* Each bound of the phase, and the lowest of them all with its name: the
  * volume alone is what it allows at full demand. */
 static struct phase_bounds bounds_of(const struct verdict_device *d, const struct phase_facts *f,
@@ -152,6 +187,9 @@ static struct phase_bounds bounds_of(const struct verdict_device *d, const struc
 				  (1 - share) * b.predicted.ops;
 		b.instance = share * instance_alone(d, f, true) + (1 - share) * b.instance;
 	}
+	b.delivered = delivered_ops(d, f);
+	if (b.delivered < b.predicted.ops)
+		b.predicted = (struct ebs_rate){ b.delivered, EBS_BOUND_DELIVERED };
 	return b;
 }
 
@@ -184,6 +222,9 @@ static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
 	if (n > 0 && (size_t)n < len && isfinite(credits_pct))
 		n += snprintf(buf + n, len - (size_t)n,
 			      " (its bucket %.0f %% full at the start, %s)", credits_pct, origin);
+	if (n > 0 && (size_t)n < len && isfinite(b->delivered))
+		n += snprintf(buf + n, len - (size_t)n, ", it delivers %.0f",
+			      in_unit(f, b->delivered));
 	if (n > 0 && (size_t)n < len && isfinite(b->instance))
 		n += snprintf(buf + n, len - (size_t)n, ", the instance %.0f%s",
 			      in_unit(f, b->instance), instance_state(b));
@@ -218,8 +259,8 @@ static void phase_sentence(char *buf, size_t len, const struct verdict_device *d
 		snprintf(idle, sizeof(idle), " after %s idle",
 			 seconds_text(secs, sizeof(secs), f->idle_s * d->time_scale));
 	}
-	if (v == EBS_AS_PREDICTED)
-		snprintf(verdict, sizeof(verdict), "as predicted (within %.0f %%)",
+	if (v == EBS_AS_PREDICTED || v == EBS_AS_DELIVERED)
+		snprintf(verdict, sizeof(verdict), "%s (within %.0f %%)", ebs_verdict_name(v),
 			 VERDICT_TOLERANCE * 100);
 	else
 		snprintf(verdict, sizeof(verdict), "%s than predicted (by more than %.0f %%)",
@@ -247,7 +288,7 @@ static json_t *not_predicted_json(const struct verdict_device *d, const struct p
 	char line[320];
 
 	snprintf(line, sizeof(line), "%s %s: not predicted (%s).", d->label, f->name, why);
-	json_array_append_new(findings, json_string(line));
+	finding_add(findings, FINDING_DETAIL, line);
 	return json_pack("{s:s?,s:s,s:o,s:o,s:s,s:s}", "phase", f->name, "unit",
 			 f->sequential ? "MiB/s" : "IOPS", "measured",
 			 num_or_null(in_unit(f, f->ops)), "predicted", json_null(), "verdict",
@@ -264,22 +305,27 @@ static json_t *phase_json(const struct verdict_device *d, const struct phase_fac
 	enum ebs_verdict v = ebs_verdict_of(measured, predicted, VERDICT_TOLERANCE);
 	char line[1024];
 
+	if (v == EBS_AS_PREDICTED && b->predicted.bound == EBS_BOUND_DELIVERED)
+		v = EBS_AS_DELIVERED;
+
 	phase_sentence(line, sizeof(line), d, f, b, v, pct, l->origin, note);
-	json_array_append_new(findings, json_string(line));
+	finding_add(findings, FINDING_DETAIL, line);
 	json_t *bounds =
 		json_pack("{s:o,s:s,s:o,s:o}", "volume", num_or_null(in_unit(f, b->volume.ops)),
 			  "volume_bound", ebs_bound_name(b->volume.bound), "instance",
 			  num_or_null(in_unit(f, b->instance)), "latency",
 			  num_or_null(in_unit(f, b->latency)));
-	return json_pack("{s:s?,s:s,s:f,s:f,s:o,s:f,s:f,s:s,s:o,s:o,s:o,s:o,s:s,s:f,s:s}", "phase",
-			 f->name, "unit", f->sequential ? "MiB/s" : "IOPS", "iodepth", f->iodepth,
-			 "bs", f->bs, "idle_before_s", num_or_null(f->idle_s * d->time_scale),
-			 "duration_s", f->duration_s * d->time_scale, "measured", measured, "bound",
-			 ebs_bound_name(b->predicted.bound), "predicted", num_or_null(predicted),
-			 "bounds", bounds, "service_time_ms", num_or_null(f->p50_s * 1e3),
-			 "credits_at_start", b->p.bucket > 0 ? json_real(credits) : json_null(),
-			 "verdict", ebs_verdict_name(v), "tolerance", VERDICT_TOLERANCE,
-			 "explanation", line);
+	return json_pack(
+		"{s:s?,s:s,s:f,s:f,s:o,s:f,s:f,s:o,s:o,s:s,s:o,s:o,s:o,s:o,s:s,s:f,s:s}", "phase",
+		f->name, "unit", f->sequential ? "MiB/s" : "IOPS", "iodepth", f->iodepth, "bs",
+		f->bs, "idle_before_s", num_or_null(f->idle_s * d->time_scale), "duration_s",
+		f->duration_s * d->time_scale, "measured", measured, "plateau",
+		num_or_null(in_unit(f, f->plateau)), "offered",
+		f->offered > 0 ? json_real(in_unit(f, f->offered)) : json_null(), "bound",
+		ebs_bound_name(b->predicted.bound), "predicted", num_or_null(predicted), "bounds",
+		bounds, "service_time_ms", num_or_null(f->p50_s * 1e3), "credits_at_start",
+		b->p.bucket > 0 ? json_real(credits) : json_null(), "verdict", ebs_verdict_name(v),
+		"tolerance", VERDICT_TOLERANCE, "explanation", line);
 }
 
 /* The balance the cliff phase began with, from when its cliff came, beside
@@ -308,11 +354,11 @@ static json_t *credit_state_json(const struct verdict_device *d, const struct ph
 			 "the bucket held about %.0f %% (%.2f M of %.2f M credits) at the start of "
 			 "%s, by its cliff at %s.",
 			 s.percent, s.credits / 1e6, b->p.bucket / 1e6, f->name, at);
-	return json_pack("{s:s?,s:f,s:f,s:f,s:f,s:f,s:f,s:o,s:b,s:s}", "phase", f->name, "cliff_s",
-			 d->cliff_s, "credits", s.credits, "percent", s.percent, "bucket",
-			 b->p.bucket, "expected_credits", expected, "full_bucket_cliff_s",
+	return json_pack("{s:s?,s:f,s:f,s:f,s:f,s:f,s:f,s:o,s:b,s:b,s:s}", "phase", f->name,
+			 "cliff_s", d->cliff_s, "credits", s.credits, "percent", s.percent,
+			 "bucket", b->p.bucket, "expected_credits", expected, "full_bucket_cliff_s",
 			 full_cliff_s, "idle_before_s", num_or_null(f->idle_s * d->time_scale),
-			 "low", low, "sentence", line);
+			 "low", low, "lower_bound", false, "sentence", line);
 }
 
 /* The randread's start balance when it never burst: none, whatever the
@@ -320,11 +366,85 @@ static json_t *credit_state_json(const struct verdict_device *d, const struct ph
 static json_t *empty_state_json(const struct phase_facts *f, const struct phase_bounds *b,
 				double expected)
 {
-	return json_pack("{s:s?,s:o,s:f,s:f,s:f,s:f,s:b,s:s}", "phase", f->name, "cliff_s",
+	return json_pack("{s:s?,s:o,s:f,s:f,s:f,s:f,s:b,s:b,s:s}", "phase", f->name, "cliff_s",
 			 json_null(), "credits", 0.0, "percent", 0.0, "bucket", b->p.bucket,
-			 "expected_credits", expected, "low", true, "sentence",
+			 "expected_credits", expected, "low", true, "lower_bound", false,
+			 "sentence",
 			 "the bucket was empty at the start of randread: it held the baseline from "
 			 "its first second.");
+}
+
+/* The randread's start balance when it ran on burst to its end: at least
+ * what it spent, the bucket's full size unknown beyond that. */
+static json_t *lower_state_json(const struct verdict_device *d, const struct phase_facts *f,
+				const struct phase_bounds *b, double expected)
+{
+	double spent = fmax(0, (f->ops * b->p.io_units - b->p.baseline_iops) * f->duration_s);
+	double credits = fmin(spent, b->p.bucket), percent = 100 * credits / b->p.bucket;
+	char line[320], ran[32];
+
+	snprintf(line, sizeof(line),
+		 "randread ran on burst to its end (%.0f IOPS over %s, no cliff): the bucket held "
+		 "at least %.0f %% (%.2f M of %.2f M credits) when it began, and the run never "
+		 "reached the baseline of %.0f IOPS.",
+		 f->ops, seconds_text(ran, sizeof(ran), f->duration_s * d->time_scale), percent,
+		 credits / 1e6, b->p.bucket / 1e6, b->p.baseline_iops);
+	return json_pack("{s:s?,s:o,s:f,s:f,s:f,s:f,s:b,s:b,s:s}", "phase", f->name, "cliff_s",
+			 json_null(), "credits", credits, "percent", percent, "bucket", b->p.bucket,
+			 "expected_credits", expected, "low", false, "lower_bound", true,
+			 "sentence", line);
+}
+
+/* Whether a phase with no cliff held the burst rate throughout, on what a
+ * bucket of the model's size can hold (more, and the volume facts are
+ * wrong: analysis.c's "cliff missing" says so). */
+static bool on_burst_throughout(const struct phase_facts *f, const struct phase_bounds *b)
+{
+	double spent = (f->plateau * b->p.io_units - b->p.baseline_iops) * f->duration_s;
+
+	return b->p.bursts && isfinite(f->plateau) &&
+	       f->plateau >= b->p.burst.ops * (1 - VERDICT_TOLERANCE) &&
+	       spent <= b->p.bucket * (1 + VERDICT_TOLERANCE);
+}
+
+/* One finding for the phases the model did not explain, each with its
+ * figures; their own sentences stay details.  The sweep has its own. */
+static void off_model_finding(const struct verdict_device *d, const json_t *list, json_t *findings)
+{
+	char line[640], more[64] = "";
+	const json_t *p;
+	size_t i, off = 0, named = 0;
+	int n = 0;
+
+	json_array_foreach(list, i, p)
+	{
+		const char *name = json_string_value(json_object_get(p, "phase"));
+		bool worse = results_str_is(json_object_get(p, "verdict"), "worse");
+		if (!name || !strcmp(name, RESULTS_PHASE_SWEEP) ||
+		    !(worse || results_str_is(json_object_get(p, "verdict"), "better")))
+			continue;
+		if (++off > 6 || n < 0 || (size_t)n >= sizeof(line))
+			continue;
+		char at[48] = "";
+		if (json_is_number(json_object_get(p, "offered")))
+			snprintf(at, sizeof(at), " at %.0f offered",
+				 results_num(json_object_get(p, "offered")));
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			      "%s %s%s %.0f %s (predicted %.0f)", named++ ? "," : ":", name, at,
+			      results_num(json_object_get(p, "measured")),
+			      json_string_value(json_object_get(p, "unit")),
+			      results_num(json_object_get(p, "predicted")));
+	}
+	if (!off || n < 0 || (size_t)n >= sizeof(line))
+		return;
+	if (off > named)
+		snprintf(more, sizeof(more), " and %zu more", off - named);
+	char out[1024];
+	if (snprintf(out, sizeof(out),
+		     "%s: %zu phase%s off the model by more than %.0f %%%s%s; each phase's "
+		     "bounds are in its table.",
+		     d->label, off, off == 1 ? "" : "s", VERDICT_TOLERANCE * 100, line, more) > 0)
+		finding_add(findings, FINDING_OFF_MODEL, out);
 }
 
 /* The cliff phase's finding on its start balance, and for its own
@@ -336,7 +456,12 @@ static void credit_finding(const struct verdict_device *d, const json_t *state, 
 
 	snprintf(line, sizeof(line), "%s: %s", d->label,
 		 json_string_value(json_object_get(state, "sentence")));
-	json_array_append_new(findings, json_string(line));
+	/* A low balance is the start state's finding (it names the cliff), as
+	 * is a lower bound (no cliff to name); a full one only confirms the
+	 * cliff's own. */
+	bool says = json_is_true(json_object_get(state, "low")) ||
+		    json_is_true(json_object_get(state, "lower_bound"));
+	finding_add(findings, says ? FINDING_START_STATE : FINDING_DETAIL, line);
 	if (json_is_true(json_object_get(state, "low")))
 		snprintf(note, len,
 			 " It began with a bucket about %.0f %% full (from its cliff), not the "
@@ -403,6 +528,17 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 			l.origin = "by its randread, which never burst";
 		}
 		struct phase_bounds b = bounds_of(d, &f, l.balance);
+		if (first_randread && !cliff && !d->bucket_empty && l.bucket > 0 &&
+		    on_burst_throughout(&f, &b)) {
+			json_decref(*credit_state);
+			*credit_state = lower_state_json(d, &f, &b, l.balance);
+			credit_finding(d, *credit_state, note, sizeof(note), said);
+			if (l.balance < results_num(json_object_get(*credit_state, "credits"))) {
+				l.balance = results_num(json_object_get(*credit_state, "credits"));
+				l.origin = "at least, by its randread, on burst to its end";
+				b = bounds_of(d, &f, l.balance);
+			}
+		}
 		if (cliff && b.p.bucket > 0) {
 			json_decref(*credit_state);
 			*credit_state = credit_state_json(d, &f, &b, l.balance);
@@ -412,5 +548,6 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 		ledger_spend(&l, &f, &b, cliff);
 	}
 	json_decref(unsaid);
+	off_model_finding(d, list, findings);
 	return list;
 }

@@ -41,6 +41,9 @@ struct verdict_device {
 	/* The randread held the baseline from its first second where a full
 	 * bucket would have burst: the ledger starts empty, not full. */
 	bool bucket_empty;
+	/* The levels the volume held below what the model allows (delivered.h),
+	 * its phases judged against them; 0 where it delivered as sold. */
+	double delivered_iops, delivered_mibs;
 };
 
 /* One object per phase of the device, in run order (see results.h,

@@ -33,14 +33,35 @@ static void write_credit_notes(FILE *out, const struct results_columns *c)
 		const json_t *state = json_object_get(results_analysis_device(c->col[i].run, label),
 						      "credits_at_start");
 		const char *sentence = json_string_value(json_object_get(state, "sentence"));
-		if (!json_is_true(json_object_get(state, "low")) || !sentence)
+		bool lower = json_is_true(json_object_get(state, "lower_bound"));
+		if (!(json_is_true(json_object_get(state, "low")) || lower) || !sentence)
 			continue;
 		fputs("\n> **", out);
 		md_text(out, label);
-		fputs(results_num(json_object_get(state, "percent")) > 0
+		fputs(lower ? " never reached its baseline:** "
+		      : results_num(json_object_get(state, "percent")) > 0
 			      ? " started with a part-empty bucket:** "
 			      : " started with an empty bucket:** ",
 		      out);
+		md_text(out, sentence);
+		fputc('\n', out);
+	}
+}
+
+/* A volume that delivers less than it is sold as says so under the
+ * TL;DR, once, with the level its phases were then judged against. */
+static void write_delivered_notes(FILE *out, const struct results_columns *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		const char *label = results_label(c->col[i].device);
+		const json_t *d =
+			json_object_get(results_analysis_device(c->col[i].run, label), "delivered");
+		const char *sentence = json_string_value(json_object_get(d, "sentence"));
+		if (!sentence)
+			continue;
+		fputs("\n> **", out);
+		md_text(out, label);
+		fputs(" delivers less than it is sold as:** ", out);
 		md_text(out, sentence);
 		fputc('\n', out);
 	}
@@ -71,6 +92,7 @@ static void write_tldr(FILE *out, const struct results_columns *c)
 	summary_table_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count,
 			   NULL);
 	write_credit_notes(out, c);
+	write_delivered_notes(out, c);
 	write_cliff_causes(out, c);
 }
 
@@ -266,6 +288,12 @@ static void write_findings(FILE *out, const json_t *run)
 		md_text(out, sentence ? sentence : REPORT_MISSING);
 		fputc('\n', out);
 	}
+	size_t more = json_array_size(RESULTS_GET(run, "analysis", "details"));
+	if (more > json_array_size(findings))
+		fprintf(out,
+			"\nThe findings that decide, ranked; all %zu sentences (each phase's own "
+			"among them) are in results.json's `analysis.details`.\n",
+			more);
 }
 
 static void write_cost(FILE *out, const struct results_columns *c)

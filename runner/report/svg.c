@@ -10,6 +10,7 @@
 #include "results/results.h"
 #include "report/report_format.h"
 #include "report/svg_draw.h"
+#include "stats/stats.h"
 
 /* ---- IOPS timeline ---- */
 
@@ -27,12 +28,6 @@ static const json_t *randread_series(const struct svg_entry *e)
 	return json_object_get(results_phase(e->run, "randread", e->label), "iops_series");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* A series' SVG_ROBUST_PERCENTILE-th window (the first left out); 0 for none. */
 static double robust_top(const json_t *series)
 {
@@ -46,7 +41,7 @@ static double robust_top(const json_t *series)
 		if (isfinite(value))
 			v[used++] = value;
 	}
-	qsort(v, used, sizeof(*v), cmp_double);
+	stats_sort(v, used);
 	if (used)
 		top = v[(size_t)ceil(SVG_ROBUST_PERCENTILE / 100 * (double)used) - 1];
 	free(v);

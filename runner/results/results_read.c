@@ -83,6 +83,22 @@ double results_window_s(const json_t *phase)
 	return ms > 0 ? ms / 1e3 : 1.0;
 }
 
+size_t results_second_windows(const json_t *phase, double *out, size_t cap)
+{
+	const json_t *series = json_object_get(phase, "iops_series");
+	double window_s = results_window_s(phase);
+	size_t per = (size_t)fmax(1.0, round(1.0 / window_s)), n = json_array_size(series) / per;
+	size_t count = n > 0 ? n - 1 : 0;
+
+	for (size_t g = 1; g < n && g - 1 < cap; g++) {
+		double sum = 0;
+		for (size_t k = g * per; k < (g + 1) * per; k++)
+			sum += results_num(json_array_get(series, k));
+		out[g - 1] = sum / (double)per;
+	}
+	return count;
+}
+
 const json_t *results_device(const json_t *run, const char *label)
 {
 	const json_t *d;

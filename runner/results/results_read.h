@@ -39,6 +39,11 @@ double results_clat_pct_ns(const json_t *direction, const char *pct);
 double results_lat_pct_ns(const json_t *direction, const char *pct);
 /* Seconds one iops_series sample covers: window_ms, 1 s by default. */
 double results_window_s(const json_t *phase);
+/* The phase's IOPS series as means over real seconds (its time-scaled
+ * windows merged; a last, partial second left out), without the first:
+ * a device's start-up burst lasts about a real second whatever the time
+ * scale.  Writes at most cap to out and returns how many there are. */
+size_t results_second_windows(const json_t *phase, double *out, size_t cap);
 /* The devices[] record labelled `label`; NULL if none. */
 const json_t *results_device(const json_t *run, const char *label);
 /* The analysis.devices[] entry for `device`; NULL if none. */

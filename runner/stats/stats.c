@@ -3,6 +3,7 @@
  * A zeroed running_stat or sample_stat is empty and reads min = max = 0;
  * the first sample sets both, so no sentinel leaks into the output. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats/stats.h"
@@ -224,4 +225,21 @@ void stats_count_latency(struct job_stats *s, uint64_t lat_ns)
 		s->latency_us[latency_level(lat_ns / 1000, LATENCY_US_LEVELS)]++;
 	else
 		s->latency_ms[latency_level(lat_ns / 1000000, LATENCY_MS_LEVELS)]++;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void stats_sort(double *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), cmp_double);
+}
+
+double stats_median(double *x, size_t n)
+{
+	stats_sort(x, n);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }

@@ -6,6 +6,7 @@
 #define EBSBENCH_STATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "stats/cpu_idle.h"
@@ -46,6 +47,11 @@ struct sample_stat {
 
 void stats_sample_add(struct sample_stat *s, double value);
 double stats_sample_stddev(const struct sample_stat *s);
+
+/* Sorts x[0..n) ascending (NaN-free input). */
+void stats_sort(double *x, size_t n);
+/* The median of x[0..n), n > 0; sorts x in place. */
+double stats_median(double *x, size_t n);
 
 /* Latencies of the I/Os issued at one priority (fio's per-prio "prios"):
  * lat when lat_percentiles is on, else clat, as fio keeps them. */

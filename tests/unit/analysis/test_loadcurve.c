@@ -11,6 +11,7 @@
 #include "check.h"
 #include "fixtures/loadcurve_fixture.h"
 #include "analysis/analysis.h"
+#include "analysis/finding.h"
 #include "results/results.h"
 
 static void test_knee(struct checks *checks)
@@ -53,7 +54,7 @@ static void test_analysis_names_the_knee(struct checks *checks)
 	json_t *results =
 		fixture_loadcurve_results(fixture_gp3_curve, FIXTURE_GP3_STEPS, "ebs", 3000, false);
 	json_t *findings = json_array();
-	json_t *lc = loadcurve_analyse(results, "vol", findings);
+	json_t *lc = loadcurve_analyse(results, "vol", 0, findings);
 	const char *sentence = json_string_value(json_object_get(lc, "sentence"));
 	if (!CHECK(sentence != NULL))
 		return;
@@ -62,7 +63,7 @@ static void test_analysis_names_the_knee(struct checks *checks)
 			       "offered (100 %) it reaches 20 ms: the volume's cap (3000 IOPS "
 			       "sustained, the volume's provisioned IOPS).") == sentence);
 	CHECK_EQ_U64(json_array_size(findings), 1);
-	CHECK(!strcmp(json_string_value(json_array_get(findings, 0)), sentence));
+	CHECK(!strcmp(finding_text(json_array_get(findings, 0)), sentence));
 	/* Steps by rising load, whatever order they ran in. */
 	const json_t *steps = json_object_get(lc, "steps");
 	CHECK_EQ_U64(json_array_size(steps), FIXTURE_GP3_STEPS);
@@ -80,8 +81,28 @@ static void test_analysis_names_the_knee(struct checks *checks)
 	/* A device that ran no loadcurve: null, nothing said. */
 	findings = json_array();
 	results = fixture_loadcurve_results(fixture_gp3_curve, 0, "ebs", 3000, false);
-	CHECK(json_is_null(loadcurve_analyse(results, "vol", findings)));
+	CHECK(json_is_null(loadcurve_analyse(results, "vol", 0, findings)));
 	CHECK_EQ_U64(json_array_size(findings), 0);
+	json_decref(findings);
+	json_decref(results);
+}
+
+/* A volume that delivers 1,500 of its 3,000: the knee at 3,000 offered is
+ * the limit it delivers, not its provisioned cap. */
+static void test_knee_at_the_delivered_limit(struct checks *checks)
+{
+	json_t *results =
+		fixture_loadcurve_results(fixture_gp3_curve, FIXTURE_GP3_STEPS, "ebs", 3000, false);
+	json_t *findings = json_array();
+	json_t *lc = loadcurve_analyse(results, "vol", 1500, findings);
+	const char *s = json_string_value(json_object_get(lc, "sentence"));
+	if (CHECK(s != NULL)) {
+		fprintf(stderr, "  %s\n", s);
+		CHECK(strstr(s, "it reaches 20 ms: the limit the volume delivers (1500 IOPS, not "
+				"the 3000 it is sold as).") != NULL);
+		CHECK(strstr(s, "the volume's cap") == NULL);
+	}
+	json_decref(lc);
 	json_decref(findings);
 	json_decref(results);
 }
@@ -97,7 +118,7 @@ static void test_no_knee_burst_and_no_model(struct checks *checks)
 	flat[4].p99_ms = flat[5].p99_ms = 1.5;
 	json_t *findings = json_array();
 	json_t *results = fixture_loadcurve_results(flat, FIXTURE_GP3_STEPS, "ebs", 3000, true);
-	json_t *lc = loadcurve_analyse(results, "vol", findings);
+	json_t *lc = loadcurve_analyse(results, "vol", 0, findings);
 	const char *s = json_string_value(json_object_get(lc, "sentence"));
 	if (CHECK(s != NULL)) {
 		fprintf(stderr, "  %s\n", s);
@@ -115,7 +136,7 @@ static void test_no_knee_burst_and_no_model(struct checks *checks)
 	json_t *volume =
 		json_object_get(json_array_get(json_object_get(results, "devices"), 0), "volume");
 	json_object_set_new(volume, "type", json_string("gp2"));
-	lc = loadcurve_analyse(results, "vol", findings);
+	lc = loadcurve_analyse(results, "vol", 0, findings);
 	s = json_string_value(json_object_get(lc, "sentence"));
 	if (CHECK(s != NULL))
 		CHECK(strstr(s, "The 110 % step ran on burst credits") != NULL);
@@ -127,7 +148,7 @@ static void test_no_knee_burst_and_no_model(struct checks *checks)
 	json_decref(results);
 	results = fixture_loadcurve_results(fixture_gp3_curve, FIXTURE_GP3_STEPS, "instance-store",
 					    3000, false);
-	lc = loadcurve_analyse(results, "vol", findings);
+	lc = loadcurve_analyse(results, "vol", 0, findings);
 	s = json_string_value(json_object_get(lc, "sentence"));
 	if (CHECK(s != NULL)) {
 		CHECK(strstr(s, "the EBS model gives no sustained rate for this device") != NULL);
@@ -140,4 +161,4 @@ static void test_no_knee_burst_and_no_model(struct checks *checks)
 }
 
 CHECK_MAIN(test_knee, test_burst_left_out, test_analysis_names_the_knee,
-	   test_no_knee_burst_and_no_model)
+	   test_knee_at_the_delivered_limit, test_no_knee_burst_and_no_model)

@@ -299,7 +299,7 @@ static void test_p99_at_load(struct checks *checks)
 	}
 	p = recommend_p99_at(sched, "gp3", 1500);
 	CHECK_NEAR(p.ms, 3.69, 1e-9);
-	json_t *findings = json_array(), *lc = loadcurve_analyse(sched, "gp3", findings);
+	json_t *findings = json_array(), *lc = loadcurve_analyse(sched, "gp3", 0, findings);
 	CHECK_NEAR(results_num(json_object_get(json_array_get(json_object_get(lc, "steps"), 1),
 					       "p99_ms")),
 		   p.ms, 1e-9);

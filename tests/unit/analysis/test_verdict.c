@@ -62,7 +62,7 @@ static void test_qd1_latency_bound(struct checks *checks)
 	json_t *run = verdict_fixture(FIXTURE_QD1);
 	const json_t *lat = verdict_phase_of(run, "gp2", "lat");
 	const json_t *gp3 = verdict_phase_of(run, "gp3", "lat");
-	const json_t *findings = json_object_get(json_object_get(run, "analysis"), "findings");
+	const json_t *findings = json_object_get(json_object_get(run, "analysis"), "details");
 	const json_t *f;
 	size_t i;
 	bool said = false;
