@@ -102,14 +102,29 @@ static struct compare_interval iops_interval(const struct side *s, const struct 
 	return iv;
 }
 
+/* A rated step (a load-curve step) is quoted by its latency from each
+ * I/O's scheduled issue time, as the load curve and recommend quote it. */
+static bool rated(const json_t *phase)
+{
+	return json_is_object(RESULTS_GET(phase, "job", "ebsbench", "rate"));
+}
+
 /* A percentile over the level: from the per-window histograms, or for a
- * whole phase without them the job's own figure, with no interval. */
+ * whole phase without them the job's own figure, with no interval.  A
+ * rated step's is the job's latency from the scheduled issue time (the
+ * histograms hold completion latency): the one figure a load is quoted
+ * by, with no interval. */
 static struct compare_interval latency_interval(const struct side *s, const struct level *l,
 						double pct, const char *key)
 {
 	const json_t *hist = json_object_get(s->phase, "clat_hist");
 	struct compare_interval iv = { NAN, NAN, NAN, 0, 0 };
 
+	if (rated(s->phase)) {
+		if (!strcmp(l->name, "whole"))
+			iv.estimate = results_lat_pct_ns(results_direction(s->phase), key);
+		return iv;
+	}
 	if (json_is_object(hist)) {
 		double hw = results_num_or(hist, "window_ms", 1000) / 1000;
 		double from = ceil((double)l->from * s->window_s / hw - 1e-6);
@@ -171,6 +186,10 @@ static json_t *level_metrics(const struct side *a, const struct level *la, const
 	json_array_append_new(list, metric_json("throughput", "bytes/s", &ta, &tb));
 	json_array_append_new(list, metric_json("p50", "ns", &pa, &pb));
 	json_array_append_new(list, metric_json("p99", "ns", &qa, &qb));
+	/* Which latency the percentiles are (compare.h). */
+	const char *latency = rated(a->phase) || rated(b->phase) ? "scheduled" : "completion";
+	for (size_t i = 2; i < json_array_size(list); i++)
+		json_object_set_new(json_array_get(list, i), "latency", json_string(latency));
 	return list;
 }
 

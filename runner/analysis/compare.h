@@ -1,5 +1,7 @@
 /* compare.h - two runs side by side (`ebsbench compare A B`): phase by
- * phase, the change in IOPS, throughput and p50/p99 completion latency,
+ * phase, the change in IOPS, throughput and p50/p99 latency (completion
+ * latency; a rated load-curve step's from each I/O's scheduled issue time,
+ * the one its load is quoted by everywhere, with no interval),
  * each run's figure with a 95 % interval from its per-window samples, and
  * the change in the gp2 cliff time with its resolution; plus a sentence
  * for every way the runs are not comparable.
@@ -72,7 +74,8 @@ json_t *compare_interval_json(const struct compare_interval *iv);
  *                                "a": {"estimate", "low", "high", "windows", "batches"},
  *                                "b": {...}, "change": b - a, "change_percent": ..,
  *                                "verdict": "not significant" | "higher" | "lower" |
- *                                           "no interval" } ] } ],
+ *                                           "no interval",
+ *                                "latency": "completion" | "scheduled" (p50, p99) } ] } ],
  *   "cliffs": [ { "device": "gp2", "phase": "randread", "a_s": 19.99 | null,
  *                 "b_s": 20.05 | null, "change_s": 0.06, "resolution_s": 0.01,
  *                 "time_scale": 0.01, "verdict": "later" | "earlier" |

@@ -81,6 +81,8 @@ const char *compare_cell_metric(const json_t *metric)
 
 	if (!m)
 		return REPORT_MISSING;
+	if (results_str_is(json_object_get(metric, "latency"), "scheduled"))
+		return !strcmp(m, "p50") ? "p50 from scheduled issue" : "p99 from scheduled issue";
 	return !strcmp(m, "iops") ? "IOPS" : m;
 }
 

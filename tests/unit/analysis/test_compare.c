@@ -415,4 +415,55 @@ static void matching(struct checks *checks)
 	json_decref(two);
 }
 
-CHECK_MAIN(same_run, changes, cliff_times, warnings, matching)
+/* Every gp3 load-curve step's p99 from the scheduled issue time set to ns. */
+static void scheduled_p99(json_t *run, double ns)
+{
+	json_t *p;
+	size_t i;
+	json_array_foreach(json_object_get(run, "phases"), i, p)
+	{
+		if (results_str_is(json_object_get(p, "phase"), "loadcurve") &&
+		    results_str_is(json_object_get(p, "device"), "gp3"))
+			json_object_set_new(
+				json_object_get(RESULTS_GET(p, "job", "read"), "lat_ns"),
+				"percentile", json_pack("{s:f}", "99.000000", ns));
+	}
+}
+
+/* A rated step is compared by its latency from the scheduled issue time,
+ * the one the load curve and recommend quote for it, and says so; a
+ * closed-loop phase by its completion latency. */
+static void one_latency_per_load(struct checks *checks)
+{
+	json_t *a = load(SEED_LOADCURVE, 7), *b = load(SEED_LOADCURVE, 8);
+	if (!CHECK(a && b))
+		return;
+	scheduled_p99(a, 2e6);
+	scheduled_p99(b, 4e6);
+	json_t *doc = compared(a, b);
+	const json_t *row, *m;
+	size_t i, j, steps = 0;
+	json_array_foreach(json_object_get(doc, "phases"), i, row)
+	{
+		bool rated = results_str_is(json_object_get(row, "phase"), "loadcurve");
+		bool step = rated && results_str_is(json_object_get(row, "device"), "gp3");
+		json_array_foreach(json_object_get(row, "metrics"), j, m)
+		{
+			if (!results_str_is(json_object_get(m, "metric"), "p99"))
+				continue;
+			CHECK(results_str_is(json_object_get(m, "latency"),
+					     rated ? "scheduled" : "completion"));
+			if (!step)
+				continue;
+			steps++;
+			CHECK_NEAR(results_num(RESULTS_GET(m, "a", "estimate")), 2e6, 0);
+			CHECK_NEAR(results_num(RESULTS_GET(m, "b", "estimate")), 4e6, 0);
+		}
+	}
+	CHECK(steps >= 5);
+	json_decref(doc);
+	json_decref(a);
+	json_decref(b);
+}
+
+CHECK_MAIN(same_run, changes, cliff_times, warnings, matching, one_latency_per_load)
