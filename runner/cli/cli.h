@@ -18,9 +18,10 @@ int cmd_fio(int argc, char **argv, const volatile sig_atomic_t *stop);
 /* `ebsbench discover`: what is attached, and what is safe. */
 int cmd_discover(int argc, char **argv, const volatile sig_atomic_t *stop);
 
-/* `ebsbench report [--out DIR] [--print] DIR...`: summary.md and the SVG
- * charts, rebuilt from results directories (one run, or a fleet side by
- * side).  1: a results.json missing or invalid, or an output write failed. */
+/* `ebsbench report [--out DIR] [--print | --json] DIR...`: summary.md and
+ * the SVG charts, rebuilt from results directories (one run, or a fleet
+ * side by side); --json prints each record with its new analysis.  1: a
+ * results.json missing or invalid, or an output write failed. */
 int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop);
 
 /* `ebsbench recommend RESULTS [--iops N] [--mibs M] [--p99-ms X] [--gib G]

@@ -3,8 +3,9 @@
  * report; several directories also make the fleet report (fleet.md,
  * fleet.json, fleet.svg) in --out, never in an input.
  *
- * stdout carries only what was asked for: nothing, or with --print the
- * summary.md text.  Errors are one line on stderr naming the directory. */
+ * stdout carries only what was asked for: nothing, with --print the
+ * summary.md text, or with --json each re-analysed results.json.  Errors
+ * are one line on stderr naming the directory. */
 #include "cli/cli.h"
 
 #include <limits.h>
@@ -19,7 +20,7 @@
 #define EXIT_USAGE 2
 
 static const char usage[] =
-	"usage: ebsbench report [--out DIR] [--print] [--config FILE] RESULTS_DIR...\n"
+	"usage: ebsbench report [--out DIR] [--print | --json] [--config FILE] RESULTS_DIR...\n"
 	"Runs the analysis again on each RESULTS_DIR/results.json (its phases, devices and\n"
 	"prices) and rebuilds summary.md, iops_timeline.svg, latency_percentiles.svg,\n"
 	"latency_heatmap.svg, recommend.md and report.html (all of them in one page).\n"
@@ -29,12 +30,15 @@ static const char usage[] =
 	"percentiles from merged histograms, the outliers named; its report.html is the\n"
 	"fleet's page.  --config FILE re-prices with that run config's \"prices\".\n"
 	"--print also writes summary.md to stdout.\n"
+	"--json also writes each results.json with its new analysis to stdout, one document\n"
+	"after another in the order given (tests/corpus reads the analysis from it).\n"
 	"results.json itself is never rewritten.\n";
 
 struct report_args {
 	const char *out;
 	const char *config; /* prices to re-price with, or NULL */
 	bool print;
+	bool json; /* the re-analysed records to stdout */
 	const char **dirs;
 	size_t ndirs;
 };
@@ -98,6 +102,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			return -1;
 		} else if (!strcmp(arg, "--print")) {
 			a->print = true;
+		} else if (!strcmp(arg, "--json")) {
+			a->json = true;
 		} else if (!strcmp(arg, "--out") || !strcmp(arg, "-o")) {
 			if (++i == argc)
 				return usage_error("--out needs a directory", NULL);
@@ -116,6 +122,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	}
 	if (!a->ndirs)
 		return usage_error("no results directory given", NULL);
+	if (a->print && a->json)
+		return usage_error("--print and --json both write to stdout: give one", NULL);
 	if (a->out && !a->out[0])
 		return usage_error("--out needs a directory", NULL);
 	if (!a->out && a->ndirs > 1)
@@ -133,7 +141,8 @@ static int report(const struct report_args *a, uint64_t started_ns)
 				      .ndirs = a->ndirs,
 				      .out = a->out,
 				      .config = a->config,
-				      .print = a->print ? stdout : NULL };
+				      .print = a->print ? stdout : NULL,
+				      .json = a->json ? stdout : NULL };
 	char err[512];
 	enum report_outcome rc = report_dirs(&req, err, sizeof(err));
 

@@ -40,6 +40,7 @@ struct report_request {
 	const char *out;    /* the report directory: made if new, its parent must exist */
 	const char *config; /* a run config whose "prices" re-price, or NULL */
 	FILE *print;	    /* summary.md also written here (stdout), or NULL */
+	FILE *json;	    /* each re-analysed results.json written here (stdout), or NULL */
 	/* Filled for a fleet (ndirs > 1): what fleet.md counted. */
 	size_t volumes, classes, outliers;
 };

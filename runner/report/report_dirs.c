@@ -55,6 +55,19 @@ static int render(const struct report_request *req, json_t *const *runs, char *e
 	return 0;
 }
 
+/* Each run with its new analysis, one JSON document after another, as
+ * results_save writes them: what a test reads the analysis from, since
+ * results.json itself is never rewritten. */
+static int print_json(FILE *out, json_t *const *runs, size_t nruns, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < nruns; i++)
+		if (json_dumpf(runs[i], out,
+			       JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) ||
+		    fputc('\n', out) == EOF)
+			return error_set(err, errlen, "writing the analysis to stdout failed");
+	return fflush(out) ? error_set(err, errlen, "writing the analysis to stdout failed") : 0;
+}
+
 /* The fleet report of several runs into req->out, its counts in req. */
 static int render_fleet(struct report_request *req, json_t *const *runs, char *err, size_t errlen)
 {
@@ -82,7 +95,8 @@ enum report_outcome report_dirs(struct report_request *req, char *err, size_t er
 		error_set(err, errlen, "out of memory");
 	else if (!(rc = load_all(req, runs, err, errlen)) &&
 		 (render(req, runs, err, errlen) ||
-		  (req->ndirs > 1 && render_fleet(req, runs, err, errlen))))
+		  (req->ndirs > 1 && render_fleet(req, runs, err, errlen)) ||
+		  (req->json && print_json(req->json, runs, req->ndirs, err, errlen))))
 		rc = REPORT_FAILED;
 	for (size_t i = 0; runs && i < req->ndirs; i++)
 		json_decref(runs[i]);
