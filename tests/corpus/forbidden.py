@@ -1,0 +1,60 @@
+"""forbidden.py - the one table of sentences the analysis must not write for
+a state, by what the state's truth.json says (check.py applies it).
+
+Each claim: an id, the patterns that make it (regular expressions, case
+insensitive), when it is false (a test on the truth), its scope and why.
+Scopes:
+- "device": every sentence about the state's one device: analysis.findings,
+  analysis.details, every "explanation", "sentence", "cause" and
+  "sentences" in results.json, every line of summary.md.
+- "capped": only sentences about a phase the volume held below 90 % of what
+  its facts allow (truth.phases[].bound_by "delivered"): a phase's
+  explanation, a sentence naming "<label> <phase>:" (all that phase's
+  runs capped), a summary.md line under that phase's section or its TL;DR
+  verdict; sentences about the device as a whole ("<label>: ...") count
+  as its randread's.
+"""
+
+FINDINGS_MAX = 8  # analysis.findings holds at most this many (CONTRACT.md)
+
+
+def _bucket_start(t):
+    """The balance when randread began, in percent, rounded to 1e-6 (the
+    generator solves for it by bisection)."""
+    p = t["bucket_start_percent"]
+    return None if p is None else round(p, 6)
+
+
+CLAIMS = [
+    {"id": "on-burst-without-bucket",
+     "patterns": [r"\bon burst\b", r"\bburst credits\b"],
+     "when": lambda t: not t["has_bucket"],
+     "scope": "device",
+     "why": "the volume has no credit bucket to burst on (gp3, io2, gp2 of 1,000 GiB and up)"},
+    {"id": "submitter-blamed",
+     "patterns": [r"did not keep the queue full"],
+     "when": lambda t: True,
+     "scope": "device",
+     "why": "the generator keeps every queue full (IOPS x mean latency = iodepth) and rated "
+            "steps ask only their rate"},
+    {"id": "as-predicted-under-delivery",
+     "patterns": [r"(?<!not )\bas predicted\b", r"(?<!not )\bas the model predicts\b"],
+     "when": lambda t: t["delivered"] is not None and t["delivered"]["ratio"] < 0.9,
+     "scope": "capped",
+     "why": "the volume delivered under 90 % of what its facts allow in that phase"},
+    {"id": "bucket-full",
+     "patterns": [r"\b100 ?% full\b"],
+     "when": lambda t: _bucket_start(t) is not None and _bucket_start(t) < 95,
+     "scope": "device",
+     "why": "the bucket held under 95 % when randread began (and less before it)"},
+    {"id": "bucket-empty",
+     "patterns": [r"\bbucket (?:was |is )?empty\b", r"(?<!part-)\bempty bucket\b"],
+     "when": lambda t: _bucket_start(t) is None or _bucket_start(t) > 5,
+     "scope": "device",
+     "why": "the bucket held over 5 % when randread began, or there is no bucket"},
+    {"id": "check-the-facts",
+     "patterns": [r"check the volume facts"],
+     "when": lambda t: t["facts_right"],
+     "scope": "device",
+     "why": "the volume's facts in results.json are the ones the generator played"},
+]
