@@ -73,12 +73,14 @@ setup_file() {
 }
 
 # no_failures PATTERN: no failure whose check matches the jq regex PATTERN;
-# else the first 15 of them, one line each, and the count.
+# else the first 3 of each such check (15 at most), one line each, and the
+# count.
 no_failures() {
 	local n
 	n=$(jq --arg p "$1" '[.failures[] | select(.check | test($p))] | length' "$CORPUS/check.json")
 	[ "$n" -eq 0 ] && return 0
-	jq -r --arg p "$1" '[.failures[] | select(.check | test($p))][:15][] |
+	jq -r --arg p "$1" '[.failures[] | select(.check | test($p))] | group_by(.check) |
+		map(.[:3]) | flatten | .[:15][] |
 		"\(.state): \(.check): \(.what)\(if .sentence then " [\(.where)] \(.sentence[:240])" else "" end)"' \
 		"$CORPUS/check.json"
 	echo "... $n failures in $(jq --arg p "$1" '[.failures[] | select(.check | test($p)) | .state] | unique | length' "$CORPUS/check.json") states"

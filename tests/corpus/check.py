@@ -235,7 +235,7 @@ def main(argv):
     if args[:1] == ["--json"]:
         report, args = args[1], args[2:]
     if not args:
-        print(__doc__.strip().splitlines()[-4], file=sys.stderr)
+        print(next(l for l in __doc__.splitlines() if l.startswith("Usage:")), file=sys.stderr)
         return 2
     totals = {"states": 0, "sentences": 0, "claims": 0, "checks": 0}
     failures = []
