@@ -226,25 +226,56 @@ static json_t *prediction_json(const struct ebs_volume *v, const struct ebs_pred
 			 s.burst.ops);
 }
 
-/* The device's verdicts, judged against what it delivers when its
- * full-demand phases held one level below what the model allows: the
- * first pass finds the level, the second judges every phase by it, so
- * the findings hold one sentence for the cause, not one per phase. */
-static json_t *delivered_phases(const json_t *results, struct verdict_device *vd, json_t *findings,
-				json_t **credit_state, json_t **delivered)
+/* The balance the device's first phase began with, as the randread's
+ * evidence implies it: a full bucket less what that evidence found missing
+ * at the randread (the ledger is linear between its clamps); for a lower
+ * bound, the least it can have been.  False when the evidence agrees with
+ * a full start within 5 points. */
+static bool implied_start(const json_t *state, double *start)
+{
+	double bucket = results_num(json_object_get(state, "bucket"));
+	double missing = results_num(json_object_get(state, "expected_credits")) -
+			 results_num(json_object_get(state, "credits"));
+	bool lower = json_is_true(json_object_get(state, "lower_bound"));
+
+	if (!(bucket > 0) || !isfinite(missing))
+		return false;
+	/* A lower bound: all that is known is what the randread spent, so the
+	 * start is at least that plus what the phases before spent. */
+	*start = lower ? fmin(bucket, fmax(0, bucket - missing)) : fmax(0, bucket - missing);
+	return *start < 0.95 * bucket;
+}
+
+/* The device's verdicts: infer first, then predict.  A first pass reads
+ * the evidence: the randread's start balance, and whether every phase at
+ * full demand held one level below what the model allows.  When either
+ * overrules what the model assumed (a full bucket, the volume as sold),
+ * a second pass judges every phase from it, so each phase's sentence is
+ * true of the state the measurements show and the cause is said once. */
+static json_t *inferred_phases(const json_t *results, struct verdict_device *vd, json_t *findings,
+			       json_t **credit_state, json_t **delivered)
 {
 	json_t *said = json_array();
 	json_t *phases = verdict_phases(results, vd, said, credit_state);
 	struct delivered iops, mibs;
 	bool by_iops = delivered_find(phases, "IOPS", &iops);
 	bool by_mibs = delivered_find(phases, "MiB/s", &mibs);
+	bool spent = implied_start(*credit_state, &vd->start_credits);
 
-	if (by_iops || by_mibs) {
+	/* At the instance's baseline: its burst, not the volume, was short. */
+	json_t *instance_said = json_array();
+	if (by_iops && delivered_instance_spent(results, vd, &iops, instance_said))
+		by_iops = false, vd->instance_spent = true;
+	if (by_mibs && delivered_instance_spent(results, vd, &mibs, instance_said))
+		by_mibs = false, vd->instance_spent = true;
+	if (by_iops || by_mibs || spent || vd->instance_spent) {
+		json_t *evidence = *credit_state, *unused;
+		vd->evidence = spent ? evidence : NULL;
 		vd->delivered_iops = by_iops ? iops.level : 0;
 		vd->delivered_mibs = by_mibs ? mibs.level : 0;
 		json_decref(phases);
-		json_decref(*credit_state);
 		json_array_clear(said);
+		json_array_extend(said, instance_said);
 		json_decref(*delivered);
 		*delivered = by_iops ? delivered_json(results, vd, &iops, said) : json_null();
 		if (by_mibs) {
@@ -254,10 +285,18 @@ static json_t *delivered_phases(const json_t *results, struct verdict_device *vd
 			else
 				*delivered = m;
 		}
-		phases = verdict_phases(results, vd, said, credit_state);
+		phases = verdict_phases(results, vd, said, spent ? &unused : credit_state);
+		if (spent) { /* the first pass's state, against a full start */
+			json_decref(unused);
+			*credit_state = evidence;
+		} else {
+			json_decref(evidence);
+		}
+		vd->evidence = NULL;
 	}
 	json_array_extend(findings, said);
 	json_decref(said);
+	json_decref(instance_said);
 	return phases;
 }
 
@@ -293,8 +332,9 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	};
 	json_object_set_new(o, "cliff", cliff);
 	json_t *credit_state, *delivered = json_null();
-	json_t *phases = delivered_phases(results, &vd, findings, &credit_state, &delivered);
+	json_t *phases = inferred_phases(results, &vd, findings, &credit_state, &delivered);
 	json_object_set_new(o, "delivered", delivered);
+	json_object_set_new(o, "instance_burst_spent", json_boolean(vd.instance_spent));
 	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());
 	json_object_set_new(o, "phases", phases);
 	json_t *sweep = sweep_line(results, &vd, phases, findings);

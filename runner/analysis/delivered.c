@@ -21,7 +21,9 @@ static bool binds_at_full_demand(const json_t *p, const char *unit)
 	       json_is_null(json_object_get(p, "credits_at_start")) &&
 	       results_num_or(p, "iodepth", 1) > VERDICT_LOW_DEPTH && bound &&
 	       (!strcmp(bound, ebs_bound_name(EBS_BOUND_VOLUME_IOPS)) ||
-		!strcmp(bound, ebs_bound_name(EBS_BOUND_VOLUME_THROUGHPUT))) &&
+		!strcmp(bound, ebs_bound_name(EBS_BOUND_VOLUME_THROUGHPUT)) ||
+		!strcmp(bound, ebs_bound_name(EBS_BOUND_INSTANCE_IOPS)) ||
+		!strcmp(bound, ebs_bound_name(EBS_BOUND_INSTANCE_THROUGHPUT))) &&
 	       isfinite(results_num(json_object_get(p, "plateau"))) &&
 	       results_num(json_object_get(p, "predicted")) > 0;
 }
@@ -45,6 +47,9 @@ bool delivered_find(const json_t *phases, const char *unit, struct delivered *ou
 		below = below && level[k] < allowed[k] * (1 - VERDICT_TOLERANCE);
 		lo = fmin(lo, level[k]);
 		hi = fmax(hi, level[k]);
+		out->by_instance =
+			out->by_instance || !strncmp(json_string_value(json_object_get(p, "bound")),
+						     "instance", strlen("instance"));
 		const char *name = json_string_value(json_object_get(p, "phase"));
 		size_t used = strlen(out->phases);
 		if (name && !strstr(out->phases, name))
@@ -105,10 +110,40 @@ static void instance_text(char *buf, size_t len, const struct verdict_device *d,
 	double base = iops ? in->baseline_iops : in->baseline_mbps * 1e6 / MIB;
 	double burst = iops ? in->burst_iops : in->burst_mbps * 1e6 / MIB;
 	if (burst > base)
-		snprintf(buf, len, "the %s's EBS limit (%.0f %s, %.0f on burst)", in->name, base,
-			 dl->unit, burst);
+		snprintf(buf, len, "the %s's EBS limit (%.0f %s, %.0f for its daily 30 minutes)",
+			 in->name, base, dl->unit, burst);
 	else
 		snprintf(buf, len, "the %s's EBS limit (%.0f %s)", in->name, base, dl->unit);
+}
+
+/* The instance's baseline in the unit; NaN when unknown or without burst. */
+static double instance_baseline(const struct verdict_device *d, const struct delivered *dl)
+{
+	const struct instance_ebs_limits *in = d->instance;
+
+	if (!ebs_instance_has_burst(in))
+		return NAN;
+	return strcmp(dl->unit, "IOPS") ? in->baseline_mbps * 1e6 / MIB : in->baseline_iops;
+}
+
+bool delivered_instance_spent(const json_t *results, const struct verdict_device *d,
+			      const struct delivered *dl, json_t *findings)
+{
+	double base = instance_baseline(d, dl), volume_s, instance_s;
+	char line[512];
+
+	exceeded_s(results, d, dl, &volume_s, &instance_s);
+	if (!(fabs(dl->level - base) <= VERDICT_TOLERANCE * base) || volume_s > instance_s)
+		return false;
+	snprintf(line, sizeof(line),
+		 "%s held %.0f %s in %s from the first second, the %s's EBS baseline (%.0f), not "
+		 "the %.0f the volume allows: the instance's own EBS burst was spent before the "
+		 "run, so the instance, not the volume, bound it; its phases are judged against "
+		 "that baseline.",
+		 d->label, dl->level, dl->unit, dl->phases, d->instance->name, base,
+		 dl->provisioned);
+	finding_add(findings, FINDING_LIMIT, line);
+	return true;
 }
 
 json_t *delivered_json(const json_t *results, const struct verdict_device *d,
@@ -139,10 +174,11 @@ json_t *delivered_json(const json_t *results, const struct verdict_device *d,
 			 "sharing that limit",
 			 inst);
 	snprintf(line, sizeof(line),
-		 "%s delivers %.0f %s, %.0f %% of the %.0f it is sold as, in %s: %s. Its phases "
-		 "are judged against %.0f (as delivered).",
-		 d->label, dl->level, dl->unit, 100 * ratio, dl->provisioned, dl->phases, causes,
-		 dl->level);
+		 "%s delivers %.0f %s, %.0f %% of the %.0f %s, in %s: %s. Its phases are judged "
+		 "against %.0f (as delivered).",
+		 d->label, dl->level, dl->unit, 100 * ratio, dl->provisioned,
+		 dl->by_instance ? "the instance's limit allows it" : "it is sold as", dl->phases,
+		 causes, dl->level);
 	finding_add(findings, FINDING_DELIVERED, line);
 	return json_pack(
 		"{s:s,s:f,s:f,s:f,s:s,s:o,s:o,s:s}", "unit", dl->unit, "level", dl->level,

@@ -18,16 +18,25 @@ struct delivered {
 	const char *unit;   /* "IOPS" or "MiB/s" */
 	double level;	    /* the median of its phases' plateaus */
 	double provisioned; /* what the model allows those phases */
+	bool by_instance;   /* the model's bound for some was the instance's */
 	char phases[128];   /* "randread and randwrite" */
 	size_t count;
 };
 
 /* From a device's verdicts (verdict_phases): whether every phase the
- * volume's own limit should bind at full demand (no rate, deeper than
- * VERDICT_LOW_DEPTH, no credit bucket) held one level below what the
- * model allows, beyond VERDICT_TOLERANCE.  A gp2 with a bucket is left to
+ * volume's or the instance's limit should bind at full demand (no rate,
+ * deeper than VERDICT_LOW_DEPTH, no credit bucket) held one level below
+ * what the model allows, beyond VERDICT_TOLERANCE.  A gp2 with a bucket is left to
  * its cliff: its level is the baseline the cliff falls to. */
 bool delivered_find(const json_t *phases, const char *unit, struct delivered *out);
+
+/* Whether the level is the instance's EBS baseline where the model gave
+ * the phases its burst (the instance's burst assumed unused at the start
+ * of the run), and log page 0xD0, where read, does not blame the volume:
+ * then the instance's burst was spent before the run, and the level is its
+ * limit, not the volume's.  Its sentence is added to findings. */
+bool delivered_instance_spent(const json_t *results, const struct verdict_device *d,
+			      const struct delivered *dl, json_t *findings);
 
 /* analysis.devices[].delivered, its sentence added to findings: the
  * causes in order, log page 0xD0's exceeded counters saying whose limit

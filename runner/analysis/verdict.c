@@ -32,6 +32,7 @@ struct phase_facts {
 struct ledger {
 	double bucket, balance;
 	const char *origin;
+	bool at_least; /* the balance is a lower bound (a randread on burst to its end) */
 };
 
 /* A phase's three bounds and their lowest, in I/O per second. */
@@ -172,9 +173,10 @@ static struct phase_bounds bounds_of(const struct verdict_device *d, const struc
 
 	b.volume = ebs_phase_expected_iops(&b.p, &ph);
 	b.latency = low_depth ? f->iodepth / f->p50_s : NAN;
-	double share = instance_burst_share(d->instance, f);
+	/* An instance whose burst was spent before the run holds its baseline. */
+	double share = d->instance_spent ? 0 : instance_burst_share(d->instance, f);
 
-	b.instance_burst = instance_bursting(d->instance, f->end_s);
+	b.instance_burst = !d->instance_spent && instance_bursting(d->instance, f->end_s);
 	b.instance = d->instance ? instance_alone(d, f, b.instance_burst) : NAN;
 	ph.latency_s = low_depth ? f->p50_s : 0;
 	ph.instance = d->instance;
@@ -214,14 +216,15 @@ static const char *instance_state(const struct phase_bounds *b)
 
 /* "the volume allows 3000, the instance 18750, 1 / 0.500 ms (p50) 2000". */
 static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
-			const struct phase_bounds *b, double credits_pct, const char *origin)
+			const struct phase_bounds *b, double credits_pct, const struct ledger *l)
 {
 	const char *unit = f->sequential ? "MiB/s" : "IOPS";
 	int n = snprintf(buf, len, "the volume allows %.0f %s", in_unit(f, b->volume.ops), unit);
 
 	if (n > 0 && (size_t)n < len && isfinite(credits_pct))
 		n += snprintf(buf + n, len - (size_t)n,
-			      " (its bucket %.0f %% full at the start, %s)", credits_pct, origin);
+			      " (its bucket %s%.0f %% full at the start, %s)",
+			      l->at_least ? "at least " : "", credits_pct, l->origin);
 	if (n > 0 && (size_t)n < len && isfinite(b->delivered))
 		n += snprintf(buf + n, len - (size_t)n, ", it delivers %.0f",
 			      in_unit(f, b->delivered));
@@ -247,13 +250,13 @@ static const char *seconds_text(char *buf, size_t len, double s)
  * every bound's figure, and `note` (may be empty) last. */
 static void phase_sentence(char *buf, size_t len, const struct verdict_device *d,
 			   const struct phase_facts *f, const struct phase_bounds *b,
-			   enum ebs_verdict v, double credits_pct, const char *origin,
+			   enum ebs_verdict v, double credits_pct, const struct ledger *l,
 			   const char *note)
 {
-	char bounds[256], idle[64] = "", verdict[64];
+	char bounds[384], idle[64] = "", verdict[64];
 	const char *unit = f->sequential ? "MiB/s" : "IOPS";
 
-	bounds_text(bounds, sizeof(bounds), f, b, credits_pct, origin);
+	bounds_text(bounds, sizeof(bounds), f, b, credits_pct, l);
 	if (isfinite(f->idle_s) && b->p.bucket > 0) {
 		char secs[32];
 		snprintf(idle, sizeof(idle), " after %s idle",
@@ -308,7 +311,7 @@ static json_t *phase_json(const struct verdict_device *d, const struct phase_fac
 	if (v == EBS_AS_PREDICTED && b->predicted.bound == EBS_BOUND_DELIVERED)
 		v = EBS_AS_DELIVERED;
 
-	phase_sentence(line, sizeof(line), d, f, b, v, pct, l->origin, note);
+	phase_sentence(line, sizeof(line), d, f, b, v, pct, l, note);
 	finding_add(findings, FINDING_DETAIL, line);
 	json_t *bounds =
 		json_pack("{s:o,s:s,s:o,s:o}", "volume", num_or_null(in_unit(f, b->volume.ops)),
@@ -465,10 +468,59 @@ static void credit_finding(const struct verdict_device *d, const json_t *state, 
 	if (json_is_true(json_object_get(state, "low")))
 		snprintf(note, len,
 			 " It began with a bucket about %.0f %% full (from its cliff), not the "
-			 "%.0f %% the phases before leave.",
+			 "%.0f %% a bucket full before the run would have left.",
 			 results_num(json_object_get(state, "percent")),
 			 100 * results_num(json_object_get(state, "expected_credits")) /
 				 results_num(json_object_get(state, "bucket")));
+}
+
+/* The first randread's start balance from its evidence: a cliff, no
+ * burst at all, or a burst to its end (a lower bound); on the second pass
+ * the state the first inferred (d->evidence), whose finding is said again.
+ * The ledger takes the balance; returns the phase's bounds from it. */
+static struct phase_bounds randread_start(const struct verdict_device *d,
+					  const struct phase_facts *f, struct ledger *l, bool cliff,
+					  json_t **state, char *note, size_t len, json_t *findings)
+{
+	if (d->evidence) {
+		double credits = results_num(json_object_get(d->evidence, "credits"));
+		bool lower = json_is_true(json_object_get(d->evidence, "lower_bound"));
+		json_decref(*state);
+		*state = json_deep_copy(d->evidence);
+		l->balance = lower ? fmax(l->balance, credits) : credits;
+		l->origin = lower   ? "by its randread, on burst to its end"
+			    : cliff ? "by its cliff"
+				    : "by its randread, which never burst";
+		if (!d->bucket_empty) /* analysis.c's cliff finding says that one */
+			credit_finding(d, *state, note, len, findings);
+		return bounds_of(d, f, l->balance);
+	}
+	if (d->bucket_empty) {
+		struct phase_bounds before = bounds_of(d, f, l->balance);
+		json_decref(*state);
+		*state = empty_state_json(f, &before, l->balance);
+		l->balance = 0; /* the evidence overrules the ledger */
+		l->origin = "by its randread, which never burst";
+		return bounds_of(d, f, 0);
+	}
+	struct phase_bounds b = bounds_of(d, f, l->balance);
+	if (!cliff && on_burst_throughout(f, &b)) {
+		json_decref(*state);
+		*state = lower_state_json(d, f, &b, l->balance);
+		credit_finding(d, *state, note, len, findings);
+		if (l->balance < results_num(json_object_get(*state, "credits"))) {
+			l->balance = results_num(json_object_get(*state, "credits"));
+			l->origin = "by its randread, on burst to its end";
+			l->at_least = true;
+			b = bounds_of(d, f, l->balance);
+		}
+	}
+	if (cliff) {
+		json_decref(*state);
+		*state = credit_state_json(d, f, &b, l->balance);
+		credit_finding(d, *state, note, len, findings);
+	}
+	return b;
 }
 
 /* After a phase: the credits it spent net of refill, or none left after
@@ -496,8 +548,11 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 	bool cliff_seen = false; /* the cliff is the first randread's (results_phase) */
 	size_t i;
 
-	l.balance = l.bucket; /* a volume rested before the run: assumed full */
-	l.origin = "by the phases before";
+	/* A volume rested before the run is assumed full, until its randread's
+	 * evidence says otherwise (analysis.c's second pass). */
+	l.balance = d->evidence ? d->start_credits : l.bucket;
+	l.at_least = d->evidence && json_is_true(json_object_get(d->evidence, "lower_bound"));
+	l.origin = d->evidence ? "from the start its randread implies" : "by the phases before";
 	*credit_state = json_null();
 	json_array_foreach(json_object_get(results, "phases"), i, phase)
 	{
@@ -520,30 +575,10 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 		bool cliff = first_randread && isfinite(d->cliff_s);
 		cliff_seen = cliff_seen || first_randread;
 		char note[160] = "";
-		if (first_randread && d->bucket_empty && l.bucket > 0) {
-			struct phase_bounds before = bounds_of(d, &f, l.balance);
-			json_decref(*credit_state);
-			*credit_state = empty_state_json(&f, &before, l.balance);
-			l.balance = 0; /* the evidence overrules the ledger */
-			l.origin = "by its randread, which never burst";
-		}
-		struct phase_bounds b = bounds_of(d, &f, l.balance);
-		if (first_randread && !cliff && !d->bucket_empty && l.bucket > 0 &&
-		    on_burst_throughout(&f, &b)) {
-			json_decref(*credit_state);
-			*credit_state = lower_state_json(d, &f, &b, l.balance);
-			credit_finding(d, *credit_state, note, sizeof(note), said);
-			if (l.balance < results_num(json_object_get(*credit_state, "credits"))) {
-				l.balance = results_num(json_object_get(*credit_state, "credits"));
-				l.origin = "at least, by its randread, on burst to its end";
-				b = bounds_of(d, &f, l.balance);
-			}
-		}
-		if (cliff && b.p.bucket > 0) {
-			json_decref(*credit_state);
-			*credit_state = credit_state_json(d, &f, &b, l.balance);
-			credit_finding(d, *credit_state, note, sizeof(note), said);
-		}
+		struct phase_bounds b = first_randread && l.bucket > 0
+						? randread_start(d, &f, &l, cliff, credit_state,
+								 note, sizeof(note), said)
+						: bounds_of(d, &f, l.balance);
 		json_array_append_new(list, phase_json(d, &f, &b, &l, note, said));
 		ledger_spend(&l, &f, &b, cliff);
 	}

@@ -8,9 +8,9 @@
  * not the bucket, sets the rate), with the one that bound it named.
  * Sequential phases are predicted in MiB/s with I/O counted in 256 KiB
  * units.  The bucket is followed phase by phase as a ledger (full before
- * the device's first phase, refilled at baseline in each idle gap, spent
- * by what each phase measured, empty after a cliff), so the refill after
- * an idle gap is just the ledger's balance at the phase's start. */
+ * the device's first phase, or what the randread's evidence implies, refilled at baseline in each
+ * idle gap, spent by what each phase measured, empty after a cliff), so the refill after an idle
+ * gap is just the ledger's balance at the phase's start. */
 #ifndef EBSBENCH_VERDICT_H
 #define EBSBENCH_VERDICT_H
 
@@ -44,6 +44,15 @@ struct verdict_device {
 	/* The levels the volume held below what the model allows (delivered.h),
 	 * its phases judged against them; 0 where it delivered as sold. */
 	double delivered_iops, delivered_mibs;
+	/* The randread's credit state a first pass inferred, when its evidence
+	 * overruled the full bucket a rested volume is assumed to start with:
+	 * the ledger then starts at start_credits, the balance that evidence
+	 * implies, and that state is the one reported.  NULL: start full. */
+	const json_t *evidence;
+	double start_credits;
+	/* The phases held the instance's EBS baseline where its burst was
+	 * assumed unused (delivered.h): it was spent before the run. */
+	bool instance_spent;
 };
 
 /* One object per phase of the device, in run order (see results.h,

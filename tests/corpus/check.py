@@ -32,7 +32,7 @@ from forbidden import CLAIMS, FINDINGS_MAX
 BALANCE_POINTS = 5.0 + 1e-6  # a state generated at 5 % is 5 % within rounding
 LEVEL_SHARE = 0.03
 BOUND_PREFIX = {"volume": "volume", "instance": "instance", "latency": "latency",
-                "offered": "the offered load", "delivered": "delivered limit"}
+                "offered": "the offered load", "delivered": "the delivered limit"}
 TEXT_KEYS = ("explanation", "sentence", "cause")
 DEVICE = object()  # a sentence about the device as a whole
 

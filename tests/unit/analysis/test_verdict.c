@@ -223,10 +223,17 @@ static void test_part_empty_start(struct checks *checks)
 	CHECK_NEAR(verdict_num(state, "cliff_s"), 1178, 1);
 	CHECK(strstr(verdict_str(state, "sentence"), "the cliff came at 1178 s, not 2000 s") !=
 	      NULL);
-	/* The ledger expected a full bucket: the phase is worse, and says why. */
+	/* The ledger expected a full bucket; the evidence overrules it, so the
+	 * phase is predicted from the balance its cliff gives (as predicted,
+	 * not "worse" than a full bucket), and says what a full start would
+	 * have left. */
 	CHECK_NEAR(verdict_num(state, "expected_credits"), 5.4e6, 1);
-	CHECK(!strcmp(verdict_str(rr, "verdict"), "worse"));
-	CHECK(strstr(verdict_str(rr, "explanation"), "bucket about 59 % full") != NULL);
+	CHECK(!strcmp(verdict_str(rr, "verdict"), "as predicted"));
+	CHECK(strstr(verdict_str(rr, "explanation"), "(its bucket 59 % full at the start, by its "
+						     "cliff)") != NULL);
+	CHECK(strstr(verdict_str(rr, "explanation"), "bucket about 59 % full (from its cliff), not "
+						     "the 100 %") != NULL);
+	CHECK(strstr(verdict_str(rr, "explanation"), "100 % full at the start") == NULL);
 	/* However full it began, the bucket was empty after the cliff: the
 	 * 120 s idle refilled 36,000 credits, 600 IOPS over randwrite. */
 	CHECK_NEAR(verdict_num(verdict_phase_of(run, "gp2", "randwrite"), "predicted"), 600, 1);
