@@ -99,7 +99,7 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 		/* No burst at all where a full bucket would have burst: the
 		 * bucket was empty when the phase began (spent before the run,
 		 * or by the phases before). */
-		bool spent = expected && pred->bucket > 0 &&
+		bool spent = pred->bursts && pred->bucket > 0 &&
 			     c.before.mean <= pred->baseline.ops * (1 + VERDICT_TOLERANCE);
 		if (spent)
 			snprintf(line, sizeof(line),

@@ -442,6 +442,32 @@ static void verdicts_cell(char *buf, size_t len, const struct summary_cell_ctx *
 		report_missing(buf, len);
 }
 
+/* AWS's design target (analysis.devices[].design_target): "met: 99.8 % of
+ * 599 s at 2,700 IOPS or more (99 % needed)", "too short to judge: 5 s of
+ * the 100 needed". */
+static void design_target_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
+{
+	const json_t *t =
+		json_object_get(results_analysis_device(c->run, c->device), "design_target");
+	const char *verdict = json_string_value(json_object_get(t, "verdict"));
+	double seconds = results_num(json_object_get(t, "seconds"));
+	double of_time = results_num(json_object_get(t, "of_time"));
+	char level[REPORT_NUM_LEN];
+
+	if (!verdict || !isfinite(seconds) || !isfinite(of_time)) {
+		report_missing(buf, len);
+		return;
+	}
+	report_count(level, sizeof(level), results_num(json_object_get(t, "level")));
+	if (!strcmp(verdict, "too short to judge"))
+		snprintf(buf, len, "too short to judge: %.0f s of the %.0f needed", seconds,
+			 ceil(1 / (1 - of_time) - 1e-9));
+	else
+		snprintf(buf, len, "%s: %.1f %% of %.0f s at %s %s or more (%g %% needed)", verdict,
+			 100 * results_num(json_object_get(t, "share")), seconds, level,
+			 json_string_value(json_object_get(t, "unit")), 100 * of_time);
+}
+
 const struct summary_row summary_cells_tldr_rows[] = {
 	{ "Random read IOPS", "randread", rr_iops_cell },
 	{ "Random read p99 latency", "randread", rr_p99_cell },
@@ -450,6 +476,7 @@ const struct summary_row summary_cells_tldr_rows[] = {
 	{ "Sequential read / write", "seqread", seq_cell },
 	{ "Monthly cost", NULL, summary_cells_monthly },
 	{ "Verdict per phase", NULL, verdicts_cell },
+	{ "AWS design target (90 % of provisioned)", NULL, design_target_cell },
 };
 const size_t summary_cells_tldr_count = ARRAY_SIZE(summary_cells_tldr_rows);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "analysis/analysis.h"
 #include "cli/cli.h"
 #include "fixtures/results_fixture.h"
 #include "lib/lib.h"
@@ -48,6 +49,8 @@ static void test_counts_and_times(struct checks *checks)
 static void test_benchmark_tldr(struct checks *checks)
 {
 	json_t *run = fixture_load();
+	struct ebs_prices prices = ebs_prices_default();
+	analysis_build(run, &prices); /* the fixture's analysis predates the design target */
 	char *md = render_summary(&run, 1);
 
 	CHECK(md != NULL);
@@ -61,6 +64,9 @@ static void test_benchmark_tldr(struct checks *checks)
 	CHECK(has(md,
 		  "| Sequential read / write (1 MiB, qd8) | 130 / 129 MiB/s | 127 / 126 MiB/s |"));
 	CHECK(has(md, "| Monthly cost | $11.40 | $9.12 |"));
+	CHECK(has(md, "| AWS design target (90 % of provisioned) | met: 100.0 % of 2699 s at 270 "
+		      "IOPS or more (99 % needed) | met: 100.0 % of 599 s at 2,700 IOPS or more "
+		      "(99 % needed) |"));
 	CHECK(has(md, "![IOPS timeline](iops_timeline.svg)"));
 	CHECK(has(md, "![Latency percentiles](latency_percentiles.svg)"));
 	CHECK(has(md, "Instance **m5.xlarge**"));
