@@ -55,6 +55,9 @@
 #                       throttle keys, e.g. the instance's EBS limits:
 #                       bps-total=81250000,bps-total-max=593750000,
 #                       bps-total-max-length=16); needs --throttle filter
+#   --gp3-delivers IOPS cap the gp3 drive at IOPS whatever the config's iops
+#                       (an under-delivering volume; facts.json's
+#                       .gp3.delivers_iops, .gp3.iops stays the config's)
 #   --eio-sector N      the gp3 drive fails every read touching 512-byte
 #                       sector N with EIO (QEMU's blkdebug): a bad block
 #   --qemu-arg ARG      one more QEMU argument (repeatable)
@@ -91,7 +94,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kernel="" initrd="" disk="" out="" time_scale="" burst_length="" timeout=240 accel=auto
 config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
-stall_workaround=1 io_timeout=10 eio_sector="" shared_group="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
+stall_workaround=1 io_timeout=10 eio_sector="" shared_group="" gp3_delivers="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
 ebsbench="$root/build/ebsbench" print_cmdline=0
 
 # Set-up problems exit 2 (1 means the guest ran and failed).
@@ -122,6 +125,7 @@ while [ $# -gt 0 ]; do
 	--throttle) throttle=$2; shift 2 ;;
 	--io-timeout) io_timeout=$2; shift 2 ;;
 	--eio-sector) eio_sector=$2; shift 2 ;;
+	--gp3-delivers) gp3_delivers=$2; shift 2 ;;
 	--shared-group) shared_group=$2; shift 2 ;;
 	--qemu-arg) extra_args+=("$2"); shift 2 ;;
 	--no-stall-workaround) stall_workaround=0; shift ;;
@@ -160,6 +164,7 @@ else
 fi
 case $via in imds | fw_cfg | cmdline) ;; *) die "--config-via must be imds, fw_cfg or cmdline" ;; esac
 case $eio_sector in *[!0-9]*) die "--eio-sector must be a sector number" ;; esac
+case $gp3_delivers in *[!0-9]* | 0) die "--gp3-delivers must be whole IOPS above 0" ;; esac
 case $io_timeout in '' | *[!0-9]*) die "--io-timeout must be whole seconds" ;; esac
 case $watchdog in *[!0-9]*) die "--watchdog-s must be whole seconds" ;; esac
 if [ "$print_cmdline" = 1 ]; then

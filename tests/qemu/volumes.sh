@@ -2,8 +2,8 @@
 # volumes.sh - for run-guest.sh: the emulated EBS volumes, the accelerator
 # and the boot facts.  Sourced; uses image/lib.sh (say, die, the
 # appliance's description) and the variables
-# simulate_stall, throttle, eio_sector, shared_group (empty: none) and out
-# of the caller.
+# simulate_stall, throttle, eio_sector, shared_group, gp3_delivers (empty:
+# none) and out of the caller.
 
 # volumes_from_config CONFIG TIME_SCALE BURST_LENGTH OUT_CONFIG: writes the
 # config (time_scale applied) to OUT_CONFIG and sets VOLUME_ARGS (QEMU
@@ -18,6 +18,8 @@
 # config's iops.  With shared_group (QEMU throttle keys, --throttle filter
 # only) both drives also sit under one more throttle group, the
 # instance's: its bucket is shared, so whatever drive runs drains it.
+# With gp3_delivers (IOPS) the gp3 drive is capped there instead of at the
+# config's iops: a volume that delivers less than it was sold as.
 volumes_from_config() {
 	local config=$1 scale=$2 burst_length=$3 dest=$4
 	if [ -n "$scale" ]; then
@@ -39,6 +41,7 @@ volumes_from_config() {
 	gp3_size=$(volume gp3 size_gib 100)
 	gp3_iops=$(volume gp3 iops 3000)
 	gp3_mibs=$(volume gp3 throughput_mibs 125)
+	local gp3_cap=${gp3_delivers:-$gp3_iops}
 	# gp2's throughput: 128 MiB/s up to 170 GiB, 250 MiB/s from there (the
 	# model's rule; between 170 and 334 GiB only while credits last).
 	gp2_mibs=$(awk -v g="$gp2_size" 'BEGIN { print (g <= 170 ? 128 : 250) }')
@@ -56,6 +59,7 @@ volumes_from_config() {
 	say "gp2: ${gp2_size} GiB, baseline $gp2_base, burst 3000 for $burst_qemu_s s (L=$burst_length);" \
 		"the model predicts ${burst_model_s} s at time_scale $scale, $gp2_mibs MiB/s;" \
 		"gp3: flat $gp3_iops IOPS, $gp3_mibs MiB/s"
+	[ -z "$gp3_delivers" ] || say "gp3: sold as $gp3_iops IOPS, delivers $gp3_delivers (--gp3-delivers)"
 	# Limits as QEMU's throttle keys, I/O counted in 256 KiB units as EBS does.
 	local limits_gp2="iops-total=$gp2_base,iops-total-max=3000,iops-total-max-length=$burst_length"
 	limits_gp2+=",bps-total=$((gp2_mibs * 1048576))"
@@ -74,7 +78,7 @@ volumes_from_config() {
 	fi
 	mapfile -t gp2_args < <(drive_args gp2 "$gp2_size" "$limits_gp2")
 	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" \
-		"iops-total=$gp3_iops,bps-total=$((gp3_mibs * 1048576))" "$(eio_rules)")
+		"iops-total=$gp3_cap,bps-total=$((gp3_mibs * 1048576))" "$(eio_rules)")
 	VOLUME_ARGS=("${shared_args[@]}" "${gp2_args[@]}" -device nvme,serial=vol0123456789abcdef0,drive=gp2
 		"${gp3_args[@]}" -device nvme,serial=vol0fedcba9876543210,drive=gp3)
 	VOLUME_FACTS=$(jq -n --argjson gp2_base "$gp2_base" --argjson l "$burst_length" \
@@ -85,6 +89,8 @@ volumes_from_config() {
 		      burst_length: $l, burst_seconds_emulated: $q, burst_seconds_model: $m,
 		      throughput_mibs: $gp2_mibs},
 		gp3: {serial: "vol0fedcba9876543210", iops: $gp3, throughput_mibs: $gp3_mibs}}')
+	[ -z "$gp3_delivers" ] ||
+		VOLUME_FACTS=$(jq --argjson d "$gp3_delivers" '.gp3.delivers_iops = $d' <<<"$VOLUME_FACTS")
 	[ -z "$eio_sector" ] ||
 		VOLUME_FACTS=$(jq --argjson s "$eio_sector" '.gp3.read_eio_sector = $s' <<<"$VOLUME_FACTS")
 	[ -z "$first_gp3_iops" ] ||
