@@ -117,8 +117,9 @@ extern const size_t plan_loadcurve_default_count;
 double plan_sustained_iops(const struct run_device *d, const struct instance_ebs_limits *inst,
 			   const char **from);
 /* How long a step offering `offered` IOPS runs, in unscaled seconds:
- * long enough that LOADCURVE_TAIL_IOS of its I/Os lie beyond its p99. */
-double plan_loadcurve_step_seconds(double offered);
+ * long enough that LOADCURVE_TAIL_IOS of its I/Os lie beyond its p99,
+ * and at least LOADCURVE_STEP_MIN_REAL_S once scaled by time_scale. */
+double plan_loadcurve_step_seconds(double offered, double time_scale);
 /* The queue depth of a step offering `offered` IOPS. */
 unsigned plan_loadcurve_iodepth(double offered);
 /* The unmeasured lead-in (ramp) of a loadcurve step that starts idle_ns

@@ -20,6 +20,12 @@ const size_t plan_loadcurve_default_count = ARRAY_SIZE(plan_loadcurve_default_pe
 #define LOADCURVE_STEP_MIN_S 60.0
 #define LOADCURVE_STEP_MAX_S 600.0
 #define LOADCURVE_TAIL_IOS 200.0
+/* And, whatever the time scale, 3 s of real time: a token-bucket cap lets
+ * a tenth of a second's worth through above it before it holds (QEMU's
+ * throttle does, with no burst set), which a step at 110 % fills in its
+ * first second; a time-scaled minute (0.6 s at 0.01) never built a queue,
+ * so no step showed a knee.  At time_scale 1 the minute is longer. */
+#define LOADCURVE_STEP_MIN_REAL_S 3.0
 /* The queue holds 4 ms of the offered load (at least 32): EBS serves 4k
  * in well under a millisecond, so at every step up to 110 % the volume,
  * not the queue, is what can hold the rate back. */
@@ -30,10 +36,11 @@ const size_t plan_loadcurve_default_count = ARRAY_SIZE(plan_loadcurve_default_pe
 #define LOADCURVE_MIN_DEPTH 32u
 #define LOADCURVE_MAX_DEPTH 1024u
 
-double plan_loadcurve_step_seconds(double offered)
+double plan_loadcurve_step_seconds(double offered, double time_scale)
 {
 	double s = offered > 0 ? LOADCURVE_TAIL_IOS / 0.01 / offered : LOADCURVE_STEP_MAX_S;
-	return fmin(LOADCURVE_STEP_MAX_S, fmax(LOADCURVE_STEP_MIN_S, ceil(s)));
+	s = fmin(LOADCURVE_STEP_MAX_S, fmax(LOADCURVE_STEP_MIN_S, ceil(s)));
+	return time_scale > 0 ? fmax(s, ceil(LOADCURVE_STEP_MIN_REAL_S / time_scale)) : s;
 }
 
 unsigned plan_loadcurve_iodepth(double offered)
@@ -137,8 +144,9 @@ static int loadcurve_step(struct plan *p, const struct phase_template *t, json_t
 	snprintf(s->short_name, sizeof(s->short_name), "lc%.0f", load->percent);
 	s->device = di;
 	s->load = *load;
-	double seconds =
-		runtime_s >= 0 ? runtime_s : plan_loadcurve_step_seconds(load->offered_iops);
+	double seconds = runtime_s >= 0
+				 ? runtime_s
+				 : plan_loadcurve_step_seconds(load->offered_iops, c->time_scale);
 	int rc = artifacts_iops_log(s->iops_log, sizeof(s->iops_log), devices[di].label,
 				    s->short_name, err, errlen);
 	if (rc == 0)

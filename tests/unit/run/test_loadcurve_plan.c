@@ -2,7 +2,8 @@
  * each volume's sustained rate (gp2's baseline, gp3's provisioned IOPS,
  * the instance's baseline when lower, a non-EBS device's configured
  * iops or none), poisson arrivals, a queue deep enough for 110 %, step
- * lengths that give the p99 enough samples and scale with time_scale,
+ * lengths that give the p99 enough samples and scale with time_scale
+ * down to 3 s of real time,
  * the order on a bursting gp2 (right after its own randread, highest
  * load first), "loads" and "runtime" from the config, and what is
  * refused. */
@@ -130,14 +131,16 @@ static void test_rates_order_and_lengths(struct checks *checks)
 	plan_free(&p);
 }
 
-/* time_scale 0.01 scales every step like the other phases: 267 s -> 2.67 s. */
+/* time_scale 0.02 scales every step like the other phases, 267 s -> 5.34 s,
+ * but no step runs under 3 s of real time (150 s here): 61 ... 134 s -> 3 s,
+ * long enough for a cap to hold (a minute at 0.01 was 0.6 s, no knee). */
 static void test_time_scale(struct checks *checks)
 {
 	static const char doc[] =
 		"{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"gp2\", \"size_gib\": "
 		"100}],"
-		" \"time_scale\": 0.01, \"phases\": [{\"phase\": \"loadcurve\"}]}";
-	static const uint64_t want_ms[6] = { 610, 670, 750, 890, 1340, 2670 };
+		" \"time_scale\": 0.02, \"phases\": [{\"phase\": \"loadcurve\"}]}";
+	static const uint64_t want_ms[6] = { 3000, 3000, 3000, 3000, 3000, 5340 };
 	struct discovered_device found[1] = { volume("nvme1n1", true) };
 	struct plan p;
 	char err[256];
@@ -149,19 +152,25 @@ static void test_time_scale(struct checks *checks)
 	/* Not after randread: the steps still run from the top down on gp2. */
 	CHECK_NEAR(p.steps[0].load.percent, 110, 1e-9);
 	/* The lead-in is not scaled (the gap is not): 20 s after a 2 s gap,
-	 * though the step itself lasts 0.61 s. */
+	 * though the step itself lasts 3 s. */
 	CHECK_EQ_U64(plan_load_ramp_ns(&p.steps[0], 2000 * MS), 20000 * MS);
 	plan_free(&p);
 }
 
-/* The length and depth rules: a minute at least, 600 s at most; 4 ms of
- * the offered load in the queue, 32 to 1,024. */
+/* The length and depth rules: a minute at least, 600 s at most, and 3 s
+ * of real time whatever the time scale (over the 600 s when it must be);
+ * 4 ms of the offered load in the queue, 32 to 1,024. */
 static void test_length_and_depth_rules(struct checks *checks)
 {
-	CHECK_NEAR(plan_loadcurve_step_seconds(3300), 60, 1e-9);
-	CHECK_NEAR(plan_loadcurve_step_seconds(75), 267, 1e-9);
-	CHECK_NEAR(plan_loadcurve_step_seconds(25), 600, 1e-9);
-	CHECK_NEAR(plan_loadcurve_step_seconds(0), 600, 1e-9);
+	CHECK_NEAR(plan_loadcurve_step_seconds(3300, 1), 60, 1e-9);
+	CHECK_NEAR(plan_loadcurve_step_seconds(75, 1), 267, 1e-9);
+	CHECK_NEAR(plan_loadcurve_step_seconds(25, 1), 600, 1e-9);
+	CHECK_NEAR(plan_loadcurve_step_seconds(0, 1), 600, 1e-9);
+	CHECK_NEAR(plan_loadcurve_step_seconds(3300, 0.05), 60, 1e-9);	/* 3 s real */
+	CHECK_NEAR(plan_loadcurve_step_seconds(3300, 0.01), 300, 1e-9); /* 3 s, not 0.6 */
+	CHECK_NEAR(plan_loadcurve_step_seconds(75, 0.01), 300, 1e-9);
+	CHECK_NEAR(plan_loadcurve_step_seconds(75, 0.02), 267, 1e-9);
+	CHECK_NEAR(plan_loadcurve_step_seconds(25, 0.001), 3000, 1e-9);
 	CHECK_EQ_U64(plan_loadcurve_iodepth(330), 32);
 	CHECK_EQ_U64(plan_loadcurve_iodepth(88000), 352);
 	CHECK_EQ_U64(plan_loadcurve_iodepth(1e7), 1024);
