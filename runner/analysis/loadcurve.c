@@ -30,14 +30,19 @@ int loadcurve_find_knee(const struct loadcurve_step *steps, size_t n, struct loa
 	if (k->base == SIZE_MAX)
 		return -1;
 	k->threshold_ms = LOADCURVE_KNEE_FACTOR * steps[k->base].p99_ms;
+	/* The knee is where p99 passes the threshold and stays past it at
+	 * every higher load: one step's tail spiked by a busy machine, with
+	 * the loads above it back under, is noise, not a cap. */
 	for (size_t i = k->base; i < n; i++) {
 		if (off_curve(&steps[i]) || !(steps[i].p99_ms > 0))
 			continue;
 		if (steps[i].p99_ms > k->threshold_ms) {
+			if (!k->found)
+				k->knee = i;
 			k->found = true;
-			k->knee = i;
-			return 0;
+			continue;
 		}
+		k->found = false;
 		k->last_good = i;
 	}
 	return 0;

@@ -32,6 +32,19 @@ static void test_knee(struct checks *checks)
 	/* No reference: no percentiles at all. */
 	edge[0].p99_ms = edge[1].p99_ms = NAN;
 	CHECK(loadcurve_find_knee(edge, 2, &k) == -1);
+	/* A busy machine spikes the 75 % step's p99 (18 ms with p50 flat), the
+	 * 90 % step is back under: the knee stays at 100 %, the cap. */
+	struct loadcurve_step spiked[FIXTURE_GP3_STEPS];
+	memcpy(spiked, fixture_gp3_curve, sizeof(spiked));
+	spiked[2].p99_ms = 18.0;
+	CHECK(loadcurve_find_knee(spiked, FIXTURE_GP3_STEPS, &k) == 0 && k.found);
+	CHECK_EQ_U64(k.knee, 4);
+	CHECK_EQ_U64(k.last_good, 3);
+	/* Past the threshold at the top only when it stays there: a spike at
+	 * 100 % with 110 % back under is no knee. */
+	spiked[2].p99_ms = 0.9;
+	spiked[5].p99_ms = 1.0;
+	CHECK(loadcurve_find_knee(spiked, FIXTURE_GP3_STEPS, &k) == 0 && !k.found);
 }
 
 /* A step on burst is never the knee nor the reference. */
