@@ -79,7 +79,7 @@ within() {
 		[[ $why != *"as predicted"* && $why != *"as the model predicts"* ]] ||
 			fail "gp3 $phase is explained against the model, not what it delivered: $why"
 		[[ $why == *"as delivered"* ]] || fail "gp3 $phase does not say 'as delivered': $why"
-		[ "$(jq -r --arg p "$phase" "$dev | .phases[] | select(.phase == \$p) | .bound" "$results")" = "delivered limit" ] ||
+		[ "$(jq -r --arg p "$phase" "$dev | .phases[] | select(.phase == \$p) | .bound" "$results")" = "the delivered limit" ] ||
 			fail "gp3 $phase's bound is not the delivered limit"
 	done
 	# seqread moved the 125 MiB/s the volume allows: not the IOPS limit's.
