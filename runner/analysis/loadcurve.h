@@ -4,10 +4,11 @@
  *
  * The knee is the lowest offered load whose p99 exceeds
  * LOADCURVE_KNEE_FACTOR times the p99 of the lowest load measured (the
- * 25 % step) and stays past it at every higher load (a single spike with
- * the loads above it back under is a busy machine, not a cap).  Why p99 and not "the measured rate
- * fell below the offered one": the decision turns on tail latency at a load, and the tail goes
- * first - at the cap a poisson load is still served on average while
+ * 25 % step) and stays past it at every higher load (a single spike
+ * with the loads above it back under is a busy machine, not a cap).  Why
+ * p99 and not "the measured rate fell below the offered one": the
+ * decision turns on tail latency at a load, and the tail goes first - at
+ * the cap a poisson load is still served on average while
  * its queue, and so its p99, already grows without bound.  Why 4: below
  * a token-bucket cap the volume adds little queueing (p99 at 90 % stays
  * within about twice the unloaded one), at or above it the backlog grows
