@@ -236,13 +236,13 @@ static bool implied_start(const json_t *state, double *start)
 	double bucket = results_num(json_object_get(state, "bucket"));
 	double missing = results_num(json_object_get(state, "expected_credits")) -
 			 results_num(json_object_get(state, "credits"));
-	bool lower = json_is_true(json_object_get(state, "lower_bound"));
 
 	if (!(bucket > 0) || !isfinite(missing))
 		return false;
-	/* A lower bound: all that is known is what the randread spent, so the
-	 * start is at least that plus what the phases before spent. */
-	*start = lower ? fmin(bucket, fmax(0, bucket - missing)) : fmax(0, bucket - missing);
+	/* For a lower bound (what the randread spent) the same sum is the
+	 * least the start can have been: that plus what the phases before
+	 * spent. */
+	*start = fmin(bucket, fmax(0, bucket - missing));
 	return *start < 0.95 * bucket;
 }
 
@@ -265,9 +265,10 @@ static json_t *inferred_phases(const json_t *results, struct verdict_device *vd,
 	/* At the instance's baseline: its burst, not the volume, was short. */
 	json_t *instance_said = json_array();
 	if (by_iops && delivered_instance_spent(results, vd, &iops, instance_said))
-		by_iops = false, vd->instance_spent = true;
+		by_iops = false;
 	if (by_mibs && delivered_instance_spent(results, vd, &mibs, instance_said))
-		by_mibs = false, vd->instance_spent = true;
+		by_mibs = false;
+	vd->instance_spent = json_array_size(instance_said) > 0;
 	if (by_iops || by_mibs || spent || vd->instance_spent) {
 		json_t *evidence = *credit_state, *unused;
 		vd->evidence = spent ? evidence : NULL;
