@@ -1,4 +1,4 @@
-/* design_target.c - the share of sustained seconds at AWS's design level. */
+/* design_target.c - the share of full-demand seconds at AWS's design level. */
 #include "analysis/design_target.h"
 
 #include <math.h>
@@ -16,7 +16,7 @@ static double of_time(enum ebs_type type)
 	return type == EBS_IO1 || type == EBS_IO2 ? 0.999 : 0.99;
 }
 
-/* A verdict a phase of the volume's own limit at full demand. */
+/* Whether a verdict is of a phase its own (or the delivered) limit binds at full demand. */
 static bool sustained(const json_t *p, const char *unit)
 {
 	const char *bound = json_string_value(json_object_get(p, "bound"));
@@ -83,15 +83,17 @@ json_t *design_target_judge(const json_t *results, const struct verdict_device *
 			 d->label, DESIGN_TARGET_LEVEL * 100, provisioned, unit,
 			 share_of_time * 100);
 	else if ((double)seconds < needed)
-		snprintf(line, sizeof(line),
-			 "%s: %zu of %zu sustained seconds at or above %.0f %s (%.0f %% of its "
-			 "%.0f): too short to judge AWS's design target (%.1f %% of the time needs "
-			 "at least %.0f seconds).",
-			 d->label, at_level, seconds, level, unit, DESIGN_TARGET_LEVEL * 100,
-			 provisioned, share_of_time * 100, needed);
+		snprintf(
+			line, sizeof(line),
+			"%s: %zu of %zu seconds at full demand at or above %.0f %s (%.0f %% of its "
+			"%.0f): too short to judge AWS's design target (%.1f %% of the time needs "
+			"at least %.0f seconds).",
+			d->label, at_level, seconds, level, unit, DESIGN_TARGET_LEVEL * 100,
+			provisioned, share_of_time * 100, needed);
 	else
 		snprintf(line, sizeof(line),
-			 "%s: %zu of %zu sustained seconds (%.1f %%) at or above %.0f %s (%.0f %% "
+			 "%s: %zu of %zu seconds at full demand (%.1f %%) at or above %.0f %s "
+			 "(%.0f %% "
 			 "of its %.0f): AWS's design target, %.1f %% of the time, %s in this run.",
 			 d->label, at_level, seconds, 100 * share, level, unit,
 			 DESIGN_TARGET_LEVEL * 100, provisioned, share_of_time * 100, verdict);
