@@ -17,7 +17,7 @@ static double of_time(enum ebs_type type)
 }
 
 /* Whether a verdict is of a phase its own (or the delivered) limit binds at full demand. */
-static bool sustained(const json_t *p, const char *unit)
+static bool at_full_demand(const json_t *p, const char *unit)
 {
 	const char *bound = json_string_value(json_object_get(p, "bound"));
 
@@ -64,7 +64,7 @@ json_t *design_target_judge(const json_t *results, const struct verdict_device *
 	{
 		const char *name = json_string_value(json_object_get(p, "phase"));
 		const json_t *phase = name ? results_phase(results, name, d->label) : NULL;
-		if (!phase || !sustained(p, unit))
+		if (!phase || !at_full_demand(p, unit))
 			continue;
 		double bs = results_num_or(phase, "bs", NAN);
 		count_seconds(phase, throughput ? bs / MIB : 1, level, &seconds, &at_level);
