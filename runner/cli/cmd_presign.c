@@ -24,9 +24,9 @@
 static const char usage[] =
 	"usage: ebsbench presign --bucket B --prefix P --region R --expires 6h\n"
 	"                        [--endpoint URL] [--plan CONFIG.json] [--post [--max-size 1G]]\n"
-	"Signs S3 uploads for one run with the credentials in AWS_ACCESS_KEY_ID,\n"
-	"AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (if set), and prints the block\n"
-	"to put in the run's config (EC2 user-data or a Kubernetes Secret):\n"
+	"                        [--profile NAME]\n"
+	"Signs S3 uploads for one run and prints the block to put in the run's\n"
+	"config (EC2 user-data or a Kubernetes Secret):\n"
 	"  {\"upload\": {\"put\": {\"results.json\": URL, ...}, \"expires\": TIME}}\n"
 	"One presigned PUT URL per file the run writes: those of --plan's devices\n"
 	"and phases, else the EKS gp2/gp3 benchmark's run (gp2 and gp3, six phases).\n"
@@ -36,6 +36,11 @@ static const char usage[] =
 	"--expires: 30m, 6h, 7d (at most 7 days).  --endpoint: an S3-compatible\n"
 	"server, http(s)://host[:port].  Addressing is path-style:\n"
 	"https://s3.R.amazonaws.com/B/P/results.json by default.\n"
+	"Credentials, as AWS's tools find them: AWS_ACCESS_KEY_ID,\n"
+	"AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (skipped when --profile is\n"
+	"given); then the profile (--profile, else AWS_PROFILE, else default): its\n"
+	"keys in AWS_SHARED_CREDENTIALS_FILE (~/.aws/credentials), its\n"
+	"credential_process, its keys in AWS_CONFIG_FILE (~/.aws/config).\n"
 	"The output grants write access to the bucket until it expires: store it as\n"
 	"a secret.\n";
 
@@ -66,10 +71,10 @@ static int take_value(int argc, char **argv, int *i, const char *name, const cha
 
 static int parse_one(int argc, char **argv, int *i, struct presign_args *a, const char **max_size)
 {
-	static const char *const names[] = { "--bucket",   "--prefix", "--region",  "--expires",
-					     "--endpoint", "--plan",   "--max-size" };
+	static const char *const names[] = { "--bucket",   "--prefix", "--region",   "--expires",
+					     "--endpoint", "--plan",   "--max-size", "--profile" };
 	const char **slots[] = { &a->bucket,   &a->prefix, &a->region, &a->expires,
-				 &a->endpoint, &a->plan,   max_size };
+				 &a->endpoint, &a->plan,   max_size,   &a->profile };
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		int rc = take_value(argc, argv, i, names[k], slots[k]);
 		if (rc != 1)
@@ -130,13 +135,14 @@ int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop)
 	int rc = parse_args(argc, argv, &a, &max_size);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if (max_size && (options_parse_size(max_size, &a.max_bytes) || !a.max_bytes))
+		return usage_error("--max-size wants a size like 1G, not", max_size);
 	if (presign_request_from_args(&r, &a, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench presign: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (max_size && (options_parse_size(max_size, &a.max_bytes) || !a.max_bytes))
-		return usage_error("--max-size wants a size like 1G, not", max_size);
 	json_t *block = presign_sign(&r, &a, stderr, err, sizeof(err));
+	presign_request_clear(&r);
 	if (!block) {
 		fprintf(stderr, "ebsbench presign: %s\n", err);
 		return EXIT_USAGE;

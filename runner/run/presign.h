@@ -36,13 +36,14 @@ struct presign_endpoint {
 };
 
 struct presign_request {
-	struct sigv4_credentials cred;
-	time_t when;	    /* signing time */
-	unsigned expires_s; /* 1 .. SIGV4_MAX_EXPIRES */
+	struct sigv4_credentials cred; /* points into aws, or set by hand */
+	time_t when;		       /* signing time */
+	unsigned expires_s;	       /* 1 .. SIGV4_MAX_EXPIRES */
 	const char *region;
 	const char *bucket;
 	char prefix[PRESIGN_MAX_KEY]; /* "" or ending in '/': see presign_prefix */
 	struct presign_endpoint endpoint;
+	struct aws_credentials aws; /* the values, copied where they were found */
 };
 
 /* The file names one run uploads, in upload order, and the plan's own
@@ -89,17 +90,20 @@ json_t *presign_post_block(const struct presign_request *r, uint64_t max_bytes, 
  * post a POST policy of at most max_bytes a file in place of PUT URLs. */
 struct presign_args {
 	const char *bucket, *prefix, *region, *expires, *endpoint, *plan;
+	const char *profile; /* --profile (NULL: AWS_PROFILE, else "default") */
 	bool post;
 	uint64_t max_bytes;
 };
 
 /* r from a (expiry, bucket, prefix and endpoint checked), the credentials
- * in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (if
- * set), and the signing time: now, or EBSBENCH_PRESIGN_TIME
- * (20260902T000000Z) so tests can compare with another signer.  0, or -1
- * with a one-line reason. */
+ * as AWS's tools find them (upload/aws_credentials.h: the environment, then
+ * a's profile), and the signing time: now, or EBSBENCH_PRESIGN_TIME
+ * (20260902T000000Z) so tests can compare with another signer.  r holds
+ * pointers into itself: fill it where it stays.  0, or -1 with a one-line
+ * reason; presign_request_clear wipes the secrets. */
 int presign_request_from_args(struct presign_request *r, const struct presign_args *a, char *err,
 			      size_t errlen);
+void presign_request_clear(struct presign_request *r);
 /* The upload block r signs for a's plan (see above); a line on warn when
  * the plan's estimate, with a margin for boot and upload, outlasts the
  * URLs.  NULL with a one-line reason. */

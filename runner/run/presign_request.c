@@ -1,5 +1,5 @@
 /* presign_request.c - what `ebsbench presign` signs with and signs: the
- * request from its arguments, the environment's credentials and the
+ * request from its arguments, the credentials AWS's tools would use and the
  * signing time, then the upload block for the plan's files (PUT) or any
  * file under the prefix (POST). */
 #include "run/presign.h"
@@ -12,18 +12,20 @@
 /* Boot, discovery and the upload itself come on top of the plan. */
 #define EXPIRY_MARGIN_S 900.0
 
-/* Credentials from the environment, as every AWS tool reads them. */
-static int credentials(struct sigv4_credentials *cred, char *err, size_t errlen)
+/* Credentials as AWS's tools find them, kept in r (see aws_credentials.h). */
+static int credentials(struct presign_request *r, const char *profile, char *err, size_t errlen)
 {
-	cred->access_key_id = getenv("AWS_ACCESS_KEY_ID");
-	cred->secret_key = getenv("AWS_SECRET_ACCESS_KEY");
-	cred->session_token = getenv("AWS_SESSION_TOKEN");
-	if (cred->access_key_id && cred->access_key_id[0] && cred->secret_key &&
-	    cred->secret_key[0])
-		return 0;
-	return error_set(err, errlen,
-			 "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN "
-			 "for temporary credentials)");
+	if (aws_credentials_load(&r->aws, profile, time(NULL), err, errlen))
+		return -1;
+	r->cred.access_key_id = r->aws.access_key_id;
+	r->cred.secret_key = r->aws.secret_key;
+	r->cred.session_token = r->aws.session_token;
+	return 0;
+}
+
+void presign_request_clear(struct presign_request *r)
+{
+	aws_credentials_clear(&r->aws);
 }
 
 /* Now, or EBSBENCH_PRESIGN_TIME (20260902T000000Z) so tests can compare
@@ -51,7 +53,7 @@ int presign_request_from_args(struct presign_request *r, const struct presign_ar
 	    presign_check_bucket(a->bucket, err, errlen) ||
 	    presign_prefix(a->prefix, r->prefix, sizeof(r->prefix), err, errlen) ||
 	    presign_endpoint(a->endpoint, a->region, &r->endpoint, err, errlen) ||
-	    credentials(&r->cred, err, errlen))
+	    credentials(r, a->profile, err, errlen))
 		return -1;
 	return signing_time(&r->when, err, errlen);
 }
