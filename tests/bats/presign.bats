@@ -32,6 +32,10 @@ setup() {
 	export AWS_ACCESS_KEY_ID=$KEY_ID AWS_SECRET_ACCESS_KEY=$SECRET
 	unset AWS_SESSION_TOKEN
 	export EBSBENCH_PRESIGN_TIME=$NOW
+	# No shared files of the machine's: the environment's keys are the ones.
+	export AWS_SHARED_CREDENTIALS_FILE=$BATS_TEST_TMPDIR/no/credentials
+	export AWS_CONFIG_FILE=$BATS_TEST_TMPDIR/no/config
+	unset AWS_PROFILE
 }
 
 teardown() {
@@ -213,9 +217,14 @@ boto3_check() {
 	local args=(--bucket ebsbench-results --prefix p --region us-east-1)
 	run --separate-stderr env -u AWS_ACCESS_KEY_ID "$EBSBENCH" presign "${args[@]}" --expires 1h
 	one_line_error
-	assert_equal "$stderr" "ebsbench presign: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials)"
+	assert_equal "$stderr" "ebsbench presign: AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not"
 	run --separate-stderr env AWS_SECRET_ACCESS_KEY= "$EBSBENCH" presign "${args[@]}" --expires 1h
 	one_line_error
+	assert_equal "$stderr" "ebsbench presign: AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not"
+	run --separate-stderr env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY "$EBSBENCH" presign \
+		"${args[@]}" --expires 1h
+	one_line_error
+	assert_equal "$stderr" "ebsbench presign: no AWS credentials: AWS_ACCESS_KEY_ID is not set and profile 'default' is in neither $AWS_SHARED_CREDENTIALS_FILE (no such file) nor $AWS_CONFIG_FILE (no such file)"
 	for bad in 8d 169h 6 0m 6x abc -1h; do
 		run --separate-stderr "$EBSBENCH" presign "${args[@]}" --expires "$bad"
 		one_line_error
