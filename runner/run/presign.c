@@ -319,9 +319,11 @@ static json_t *put_urls(const struct presign_request *r, const struct presign_na
 				 PRESIGN_MAX_KEY);
 			goto fail;
 		}
-		struct sigv4_url_request req = { "PUT", r->endpoint.scheme, r->endpoint.host,
-						 path,	r->expires_s,	    NULL,
-						 NULL };
+		struct sigv4_url_request req = { .method = "PUT",
+						 .scheme = r->endpoint.scheme,
+						 .host = r->endpoint.host,
+						 .path = path,
+						 .expires_s = r->expires_s };
 		char *url = sigv4_presign_url(&r->cred, &scope, &req, err, errlen);
 		if (!url || json_object_set_new(urls, n->names[i], json_string(url))) {
 			free(url);

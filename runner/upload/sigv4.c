@@ -270,6 +270,13 @@ static int check_request(const struct sigv4_url_request *r, char *err, size_t er
 				 r->host ? r->host : "");
 	if (!r->path || r->path[0] != '/')
 		return error_set(err, errlen, "sigv4: the path must start with '/'");
+	for (size_t i = 0; i < r->param_count; i++)
+		if (!r->params[i].name || !islower((unsigned char)r->params[i].name[0]) ||
+		    !r->params[i].value ||
+		    (i && strcmp(r->params[i - 1].name, r->params[i].name) >= 0))
+			return error_set(
+				err, errlen,
+				"sigv4: query parameters must be lower-case, sorted, once");
 	if ((r->content_type && !value_ok(r->content_type)) ||
 	    (r->content_md5 && !value_ok(r->content_md5)))
 		return error_set(err, errlen, "sigv4: a signed header value is empty or not ASCII");
@@ -326,6 +333,12 @@ static void build_query(struct sbuf *q, const struct sigv4_credentials *cred,
 	}
 	sb_puts(q, "&X-Amz-SignedHeaders=");
 	sb_uri_encode(q, signed_headers(r), false);
+	for (size_t i = 0; i < r->param_count; i++) {
+		sb_puts(q, "&");
+		sb_uri_encode(q, r->params[i].name, false);
+		sb_puts(q, "=");
+		sb_uri_encode(q, r->params[i].value, false);
+	}
 }
 
 static void put_header(struct sbuf *b, const char *name, const char *value)

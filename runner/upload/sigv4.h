@@ -40,6 +40,12 @@ struct sigv4_scope {
 	time_t when;	     /* UTC seconds */
 };
 
+/* A query parameter besides the X-Amz-* ones, not yet encoded. */
+struct sigv4_param {
+	const char *name;
+	const char *value;
+};
+
 struct sigv4_url_request {
 	const char *method; /* "PUT", "GET", ... */
 	const char *scheme; /* "https" or "http" */
@@ -52,6 +58,11 @@ struct sigv4_url_request {
 	 * values (NULL: not signed, any value or none accepted). */
 	const char *content_type;
 	const char *content_md5;
+	/* More query parameters ("list-type", "prefix" ... for a listing):
+	 * names lower-case and in sorted order, so they follow the X-Amz-*
+	 * ones in the canonical query as written. */
+	const struct sigv4_param *params;
+	size_t param_count;
 };
 
 /* The presigned URL, query parameters in canonical (sorted) order, the

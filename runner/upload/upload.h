@@ -84,6 +84,10 @@ bool upload_body_boundary_free(const char *boundary, int fd, uint64_t len, const
  * requires, named filename.  0, or -1 on a write or read error. */
 int upload_body_multipart_write(FILE *out, const char *boundary, const json_t *fields,
 				const char *key, const char *filename, int fd, uint64_t len);
+/* The text of the first <tag>...</tag> in xml with XML's five entities
+ * decoded and any control byte made a space, so it fits in one log line:
+ * 0, or -1 when there is none. */
+int upload_body_xml_text(const char *xml, const char *tag, char *out, size_t outlen);
 /* S3's <Error><Code> and <Message> from an XML body; 0 if a Code was found. */
 int upload_body_s3_error(const char *xml, char *code, size_t codelen, char *msg, size_t msglen);
 

@@ -148,9 +148,7 @@ int upload_body_multipart_write(FILE *out, const char *boundary, const json_t *f
 	return ferror(out) ? -1 : 0;
 }
 
-/* The text of <tag>...</tag> with XML's five entities decoded and any
- * control byte made a space, so it fits in one log line. */
-static int xml_text(const char *xml, const char *tag, char *out, size_t outlen)
+int upload_body_xml_text(const char *xml, const char *tag, char *out, size_t outlen)
 {
 	char open[40], close[40];
 	snprintf(open, sizeof(open), "<%s>", tag);
@@ -181,8 +179,8 @@ int upload_body_s3_error(const char *xml, char *code, size_t codelen, char *msg,
 	const char *err = xml ? strstr(xml, "<Error>") : NULL;
 	if (msglen)
 		msg[0] = '\0';
-	if (!err || xml_text(err, "Code", code, codelen))
+	if (!err || upload_body_xml_text(err, "Code", code, codelen))
 		return -1;
-	xml_text(err, "Message", msg, msglen);
+	upload_body_xml_text(err, "Message", msg, msglen);
 	return 0;
 }

@@ -65,7 +65,7 @@ static void test_aws_query_example(struct checks *checks)
 	struct sigv4_scope scope = { "us-east-1", "s3", T20130524 };
 	struct sigv4_url_request req = { "GET",	      "https", "examplebucket.s3.amazonaws.com",
 					 "/test.txt", 86400,   NULL,
-					 NULL };
+					 NULL,	      NULL,    0 };
 	char err[256];
 	CHECK(url_is(sigv4_presign_url(&aws_example, &scope, &req, err, sizeof(err)),
 		     "https://examplebucket.s3.amazonaws.com/test.txt"
@@ -134,7 +134,9 @@ static void test_token_and_encoding(struct checks *checks)
 					 "/ebsbench-results/runs/a b+c/\xc3\xbc.json",
 					 21600,
 					 NULL,
-					 NULL };
+					 NULL,
+					 NULL,
+					 0 };
 	char err[256];
 	CHECK(url_is(sigv4_presign_url(&cred, &scope, &req, err, sizeof(err)),
 		     "https://s3.ap-northeast-2.amazonaws.com/ebsbench-results/runs/a%20b%2Bc/"
@@ -155,7 +157,9 @@ static void test_signed_headers(struct checks *checks)
 					 "/bucket/results.json",
 					 1800,
 					 "application/json",
-					 "1B2M2Y8AsgTpgAmY7PhCfg==" };
+					 "1B2M2Y8AsgTpgAmY7PhCfg==",
+					 NULL,
+					 0 };
 	char err[256];
 	CHECK(url_is(sigv4_presign_url(&aws_example, &scope, &req, err, sizeof(err)),
 		     "https://127.0.0.1:4569/bucket/results.json?X-Amz-Algorithm=AWS4-HMAC-SHA256"
@@ -168,9 +172,8 @@ static void test_signed_headers(struct checks *checks)
 static void test_bad_inputs(struct checks *checks)
 {
 	struct sigv4_scope scope = { "us-east-1", "s3", T20260902 };
-	struct sigv4_url_request req = {
-		"PUT", "https", "h", "/b/k", SIGV4_MAX_EXPIRES, NULL, NULL
-	};
+	struct sigv4_url_request req = { "PUT", "https", "h",  "/b/k", SIGV4_MAX_EXPIRES,
+					 NULL,	NULL,	 NULL, 0 };
 	struct sigv4_credentials bad = { AWS_KEY_ID, "", NULL };
 	char err[256], *url;
 
@@ -360,9 +363,13 @@ static void test_names_from_config(struct checks *checks)
 
 static void test_put_block(struct checks *checks)
 {
-	struct presign_request r = {
-		aws_example, T20260902, 3600, "us-east-1", "bkt", "p/", { "http", "127.0.0.1:4569" }
-	};
+	struct presign_request r = { .cred = aws_example,
+				     .when = T20260902,
+				     .expires_s = 3600,
+				     .region = "us-east-1",
+				     .bucket = "bkt",
+				     .prefix = "p/",
+				     .endpoint = { "http", "127.0.0.1:4569" } };
 	char *names[] = { "results.json", "gp2_rr_iops.1.log" };
 	struct presign_names n = { names, 2, 0 };
 	char err[256];
@@ -384,7 +391,45 @@ static void test_put_block(struct checks *checks)
 	json_decref(b);
 }
 
+/* A listing's parameters follow the X-Amz-* ones, encoded, '/' too, and
+ * are signed: the same URL with another prefix has another signature. */
+static void test_query_params(struct checks *checks)
+{
+	struct sigv4_scope scope = { "us-east-1", "s3", T20260902 };
+	struct sigv4_param params[] = { { "continuation-token", "a+b/c=" },
+					{ "list-type", "2" },
+					{ "prefix", "runs/7 x/" } };
+	struct sigv4_url_request req = { .method = "GET",
+					 .scheme = "http",
+					 .host = "127.0.0.1:4569",
+					 .path = "/bkt",
+					 .expires_s = 300,
+					 .params = params,
+					 .param_count = 3 };
+	char err[256];
+	char *a = sigv4_presign_url(&aws_example, &scope, &req, err, sizeof(err));
+	CHECK(a && strstr(a, "&X-Amz-SignedHeaders=host&continuation-token=a%2Bb%2Fc%3D"
+			     "&list-type=2&prefix=runs%2F7%20x%2F&X-Amz-Signature="));
+	const struct sigv4_param other[] = { { "continuation-token", "a+b/c=" },
+					     { "list-type", "2" },
+					     { "prefix", "runs/8/" } };
+	req.params = other;
+	char *b = sigv4_presign_url(&aws_example, &scope, &req, err, sizeof(err));
+	CHECK(a && b && strcmp(strstr(a, "X-Amz-Signature="), strstr(b, "X-Amz-Signature=")));
+	free(a);
+	free(b);
+	const struct sigv4_param unsorted[] = { { "prefix", "a" }, { "list-type", "2" } };
+	const struct sigv4_param upper[] = { { "Prefix", "a" } };
+	req.params = unsorted;
+	req.param_count = 2;
+	CHECK(!sigv4_presign_url(&aws_example, &scope, &req, err, sizeof(err)) &&
+	      strstr(err, "sorted"));
+	req.params = upper;
+	req.param_count = 1;
+	CHECK(!sigv4_presign_url(&aws_example, &scope, &req, err, sizeof(err)));
+}
+
 CHECK_MAIN(test_time_formats, test_hashes, test_aws_query_example, test_aws_post_example,
 	   test_token_and_encoding, test_signed_headers, test_bad_inputs, test_post_policy,
 	   test_expires, test_endpoints, test_bucket_and_prefix, test_default_names,
-	   test_names_from_config, test_put_block)
+	   test_names_from_config, test_put_block, test_query_params)
