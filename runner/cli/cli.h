@@ -39,6 +39,11 @@ int cmd_compare(int argc, char **argv, const volatile sig_atomic_t *stop);
  * on the operator's machine, where the credentials are. */
 int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop);
 
+/* `ebsbench fetch s3://BUCKET/PREFIX/ [DIR]`: a run's results back from S3
+ * with the user's credentials.  1: S3 refused, a local file differs, or
+ * nothing is under the prefix. */
+int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop);
+
 /* `ebsbench version`. */
 int cmd_version(int argc, char **argv, const volatile sig_atomic_t *stop);
 

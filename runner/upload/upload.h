@@ -141,5 +141,6 @@ int upload_finish(struct uploader *up, const char *const *names, size_t count);
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "upload/sigv4.h"
 #include "upload/aws_credentials.h"
+#include "upload/s3_fetch.h"
 
 #endif

@@ -1,0 +1,59 @@
+/* s3_fetch.h - one run's results back from S3 with the user's own
+ * credentials: a SigV4-signed ListObjectsV2 of the prefix (page by page,
+ * by continuation token), then a signed GET of each object, written under
+ * a local directory.  The requests are presigned URLs (query
+ * authentication), the same signer and HTTP/TLS client as the uploads; no
+ * URL is ever printed. */
+#ifndef EBSBENCH_S3_FETCH_H
+#define EBSBENCH_S3_FETCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "upload/sigv4.h"
+
+/* A run's files are kilobytes to a few megabytes; this bounds what one
+ * object may take in memory. */
+#define S3_FETCH_OBJECT_MAX (512ull << 20)
+
+struct s3_fetch {
+	const struct sigv4_credentials *cred;
+	const char *region;
+	const char *scheme; /* "https" or "http" */
+	const char *host;   /* host[:port] as signed */
+	const char *bucket;
+	const char *prefix;  /* "" or ending in '/' */
+	const char *dir;     /* made if missing */
+	const char *ca_file; /* NULL: the system bundle */
+	bool force;	     /* replace local files that differ */
+	FILE *progress;	     /* a line per object, and the totals */
+	unsigned page_keys;  /* max-keys of a listing page; 0: S3's (1,000) */
+	/* What was done. */
+	unsigned objects, unchanged;
+	uint64_t bytes;
+};
+
+/* Lists the prefix and writes every object under it to dir/<key without
+ * the prefix>.  A local file that differs is refused (-1, naming it)
+ * unless force; one that is equal is left alone.  Keys that would leave
+ * dir (".." segments, a leading '/') are refused.  0, 1 when the prefix
+ * holds no object, or -1 with one line in err that holds no URL. */
+int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen);
+
+/* ---- building blocks, exposed for unit tests ---- */
+
+/* One page of a ListObjectsV2 reply: calls each(key, size, ctx) per
+ * <Contents> (stopping at its first non-zero return), sets *token to the
+ * NextContinuationToken when <IsTruncated> is true, else "".  0, or -1
+ * when the XML is not a listing. */
+int s3_fetch_parse_list(const char *xml, int (*each)(const char *key, uint64_t size, void *ctx),
+			void *ctx, char *token, size_t tokencap);
+/* Whether key, less the prefix, is a safe relative path under a
+ * directory: not empty, no leading '/', no "." or ".." segment, no empty
+ * segment but for a trailing one (a "folder" object, skipped). */
+bool s3_fetch_safe_name(const char *name);
+
+#endif
