@@ -36,8 +36,12 @@ rm -rf "$dir/s3-data" "$dir/s3.env"
 trap 'stop_pidfile "$dir/s3.pid"' EXIT # a failure leaves nothing running
 mkdir -p "$dir/s3-data"
 
+# s3rver makes ListObjectsV2 continuation tokens with DES, which Node's
+# OpenSSL 3 keeps in its legacy provider: without it a truncated listing
+# is a 500 (ebsbench fetch pages through one).
 spawn "$dir/s3.pid" "$dir/s3.log" \
 	env AWS_ACCESS_KEY_ID="$key_id" AWS_SECRET_ACCESS_KEY="$secret" \
+	NODE_OPTIONS=--openssl-legacy-provider \
 	node "$PEERS/s3rver-run.js" -d "$dir/s3-data" -a 127.0.0.1 -p 0 -s \
 	--no-vhost-buckets --configure-bucket "$bucket"
 

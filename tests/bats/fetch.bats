@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# fetch.bats - `ebsbench fetch s3://BUCKET/PREFIX/ [DIR]` against the
+# SigV4-checking S3 peer behind verified TLS (tests/peers): a run's files,
+# put there with presigned PUTs, come back byte for byte through signed
+# ListObjectsV2 pages and GETs with credentials from a profile the AWS CLI
+# wrote, and `ebsbench report` renders them again; a local file that
+# differs is refused unless --force; wrong credentials and an empty prefix
+# are one line and a non-zero exit; no secret or URL is ever printed.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load ../peers/peers
+load_bats_libs
+
+# The S3 server's only key pair (s3.sh takes it from here).
+export AWS_ACCESS_KEY_ID=AKIAEBSBENCHFETCH001
+export AWS_SECRET_ACCESS_KEY='f3tch/Secret+Key/ebsbench0000000000000000'
+KEY_ID=$AWS_ACCESS_KEY_ID
+SECRET=$AWS_SECRET_ACCESS_KEY
+AWS=/usr/bin/aws
+
+setup_file() {
+	require_ebsbench
+	[[ $("$AWS" --version 2>&1) == aws-cli/2.* ]] || {
+		echo "# $AWS is not the AWS CLI v2 (apt-get install awscli)" >&2
+		return 1
+	}
+	peers_start "$BATS_FILE_TMPDIR/peers"
+	# A run's results: the fixture's record, rendered, and a log in a sub-folder.
+	local run=$BATS_FILE_TMPDIR/run f
+	mkdir -p "$run/logs"
+	cp "$BATS_TEST_DIRNAME/../unit/fixtures/results-gp2-gp3.json" "$run/results.json"
+	"$EBSBENCH" report "$run" >/dev/null
+	head -c 300000 /dev/urandom >"$run/logs/gp3_rr_iops.1.log"
+	(cd "$run" && find . -type f | sed 's|^\./||' | sort) >"$BATS_FILE_TMPDIR/names"
+	local urls
+	urls=$(sed 's|.*|put runs/r1/& 600|' "$BATS_FILE_TMPDIR/names" | presign_many)
+	paste -d ' ' "$BATS_FILE_TMPDIR/names" <(echo "$urls") | while read -r f url; do
+		curl -fsS --cacert "$CA_FILE" -o /dev/null -T "$run/$f" "$url" || return 1
+	done
+}
+
+teardown_file() {
+	peers_stop "$BATS_FILE_TMPDIR/peers"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	export AWS_SHARED_CREDENTIALS_FILE=$PWD/aws/credentials AWS_CONFIG_FILE=$PWD/aws/config
+	unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN AWS_PROFILE
+	"$AWS" configure set aws_access_key_id "$KEY_ID" --profile bench
+	"$AWS" configure set aws_secret_access_key "$SECRET" --profile bench
+	export AWS_PROFILE=bench
+}
+
+# fetch ARGS...: ebsbench fetch against the TLS peer, stdout and stderr apart.
+fetch() {
+	run --separate-stderr "$EBSBENCH" fetch --endpoint "$TLS_URL" --ca-file "$CA_FILE" "$@"
+}
+
+# nothing_secret: no secret, signature or credential scope in any output.
+nothing_secret() {
+	[[ $output != *"$SECRET"* && $stderr != *"$SECRET"* ]] || return 1
+	[[ $output != *X-Amz-* && $stderr != *X-Amz-* ]]
+}
+
+@test "a run comes back byte for byte, page by page, and report renders it again" {
+	EBSBENCH_FETCH_PAGE_KEYS=3 fetch "s3://$BUCKET/runs/r1/"
+	assert_success
+	nothing_secret
+	assert_equal "$output" "r1/report.html"
+	diff -r "$BATS_FILE_TMPDIR/run" r1
+	local n
+	n=$(wc -l <"$BATS_FILE_TMPDIR/names")
+	[[ $stderr == *"ebsbench fetch: $n objects, "*" bytes into r1 (0 already there)" ]]
+	[[ $stderr == *"logs/gp3_rr_iops.1.log (300000 bytes)"* ]]
+	# Pages of 3 keys: the listing went on by continuation token.
+	grep -q 'GET /ebsbench-results?.*continuation-token=.* 200$' "$BATS_FILE_TMPDIR/peers/s3.log"
+	run "$EBSBENCH" report r1
+	assert_success
+	cmp "$BATS_FILE_TMPDIR/run/summary.md" r1/summary.md
+	# Into a directory named, with the prefix written without its '/'.
+	fetch "s3://$BUCKET/runs/r1" out/here
+	assert_success
+	assert_equal "$output" "out/here/report.html"
+	diff -r "$BATS_FILE_TMPDIR/run" out/here
+}
+
+@test "equal files are left alone, one that differs is refused unless --force" {
+	fetch "s3://$BUCKET/runs/r1/"
+	assert_success
+	fetch "s3://$BUCKET/runs/r1/"
+	assert_success
+	[[ $stderr == *"0 objects, 0 bytes into r1 ("*" already there)" ]]
+	echo changed >>r1/summary.md
+	fetch "s3://$BUCKET/runs/r1/"
+	assert_failure 1
+	assert_equal "$output" ""
+	assert_equal "$(grep -vc 'already here, the same$' <<<"$stderr")" 1
+	[[ $stderr == *"ebsbench fetch: r1/summary.md exists and differs from s3://$BUCKET/runs/r1/summary.md: not replaced (--force replaces it)" ]]
+	[[ $(tail -c 8 r1/summary.md) == *changed ]]
+	fetch "s3://$BUCKET/runs/r1/" --force
+	assert_success
+	[[ $stderr == *"summary.md ("*" bytes), replaced"* ]]
+	diff -r "$BATS_FILE_TMPDIR/run" r1
+}
+
+@test "wrong credentials, an empty prefix, a missing profile: one line, non-zero" {
+	"$AWS" configure set aws_secret_access_key 'wr0ng/Secret+Key' --profile bench
+	fetch "s3://$BUCKET/runs/r1/"
+	assert_failure 1
+	nothing_secret
+	[[ $stderr != *wr0ng* ]]
+	assert_equal "$stderr" "ebsbench fetch: S3 refused the listing of s3://$BUCKET/runs/r1/: HTTP 403 SignatureDoesNotMatch: The request signature we calculated does not match the signature you provided. Check your key and signing method."
+	[ ! -e r1 ]
+	"$AWS" configure set aws_secret_access_key "$SECRET" --profile bench
+	fetch "s3://$BUCKET/runs/none/"
+	assert_failure 1
+	assert_equal "$stderr" "ebsbench fetch: no objects under s3://$BUCKET/runs/none/"
+	[ ! -e none ]
+	fetch "s3://$BUCKET/runs/r1/" --profile nosuch
+	assert_failure 2
+	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+	[[ $stderr == "ebsbench fetch: no AWS credentials: profile 'nosuch' (from --profile) is in neither "* ]]
+	# The server's certificate is checked.
+	run --separate-stderr "$EBSBENCH" fetch --endpoint "$TLS_URL" --ca-file "$WRONG_CA_FILE" \
+		"s3://$BUCKET/runs/r1/"
+	assert_failure 1
+	[[ $stderr == *"is --ca-file the server's CA?"* ]]
+	run --separate-stderr "$EBSBENCH" fetch http://not-s3/x
+	assert_failure 2
+	[[ $stderr == *"s3://BUCKET/PREFIX/"* ]]
+}
