@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # fetch.bats - `ebsbench fetch s3://BUCKET/PREFIX/ [DIR]` against the
 # SigV4-checking S3 peer behind verified TLS (tests/peers): a run's files,
-# put there with presigned PUTs, come back byte for byte through signed
+# put there with presigned PUTs or by `ebsbench run` itself (URLs from
+# `ebsbench presign`, on a loop device), come back byte for byte through signed
 # ListObjectsV2 pages and GETs with credentials from a profile the AWS CLI
 # wrote, and `ebsbench report` renders them again; a local file that
 # differs is refused unless --force; wrong credentials and an empty prefix
@@ -11,6 +12,7 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 load ../peers/peers
+load upload_helpers
 load_bats_libs
 
 # The S3 server's only key pair (s3.sh takes it from here).
@@ -27,6 +29,8 @@ setup_file() {
 		return 1
 	}
 	peers_start "$BATS_FILE_TMPDIR/peers"
+	DEV=$(make_loop 32)
+	export DEV
 	# A run's results: the fixture's record, rendered, and a log in a sub-folder.
 	local run=$BATS_FILE_TMPDIR/run f
 	mkdir -p "$run/logs"
@@ -43,6 +47,7 @@ setup_file() {
 
 teardown_file() {
 	peers_stop "$BATS_FILE_TMPDIR/peers"
+	cleanup_loops
 }
 
 setup() {
@@ -131,4 +136,25 @@ nothing_secret() {
 	run --separate-stderr "$EBSBENCH" fetch http://not-s3/x
 	assert_failure 2
 	[[ $stderr == *"s3://BUCKET/PREFIX/"* ]]
+}
+
+@test "a run that ebsbench run uploaded, through ebsbench presign's URLs, comes back as on disk" {
+	plan_json 100
+	run --separate-stderr "$EBSBENCH" presign --bucket "$BUCKET" --prefix runs/e2e \
+		--region "$AWS_DEFAULT_REGION" --expires 1h --endpoint "$TLS_URL" --plan plan.json
+	assert_success
+	jq --arg ca "$CA_FILE" --argjson up "$(jq .upload <<<"$output")" \
+		'. + {upload: ({ca_file: $ca} + $up)}' plan.json >cfg.json
+	run --separate-stderr "$EBSBENCH" run --config cfg.json
+	assert_success
+	[[ $stderr == *"upload: 10 uploaded, 0 failed, 0 skipped"* ]]
+	fetch "s3://$BUCKET/runs/e2e/" back
+	assert_success
+	nothing_secret
+	assert_equal "$output" "back/report.html"
+	[[ $stderr == *"ebsbench fetch: 10 objects, "* ]]
+	diff -r out back
+	run "$EBSBENCH" report back
+	assert_success
+	cmp out/summary.md back/summary.md
 }
