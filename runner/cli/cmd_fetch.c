@@ -120,7 +120,7 @@ static int split_url(const char *url, char *bucket, size_t bcap, char *prefix, s
 	const char *b = url + 5;
 	size_t n = strcspn(b, "/");
 	if (n >= bcap)
-		return usage_error("no such bucket name:", url);
+		return usage_error("the bucket name is over 63 characters in", url);
 	memcpy(bucket, b, n);
 	bucket[n] = '\0';
 	if (presign_check_bucket(bucket, err, sizeof(err)) ||

@@ -109,8 +109,10 @@ static int get(const struct s3_fetch *f, const char *key, const struct sigv4_par
 static int refused(const struct http_response *resp, const char *what, char *err, size_t errlen)
 {
 	char code[64], msg[256];
-	if (!resp->body || upload_body_s3_error(resp->body, code, sizeof(code), msg, sizeof(msg)))
-		snprintf(code, sizeof(code), "%s", resp->reason), msg[0] = '\0';
+	if (!resp->body || upload_body_s3_error(resp->body, code, sizeof(code), msg, sizeof(msg))) {
+		snprintf(code, sizeof(code), "%s", resp->reason);
+		msg[0] = '\0';
+	}
 	return error_set(err, errlen, "S3 refused %s: HTTP %d %s%s%s", what, resp->status, code,
 			 msg[0] ? ": " : "", msg);
 }
@@ -225,12 +227,15 @@ static int fetch_one(const char *key, uint64_t size, void *ctx)
 		return -1;
 	}
 	snprintf(what, sizeof(what), "the GET of s3://%s/%s", f->bucket, key);
-	int rc = resp.status != 200 ? refused(&resp, what, p->err, p->errlen)
-		 : resp.body_len != size || resp.body_truncated
-			 ? error_set(p->err, p->errlen,
-				     "s3://%s/%s: %zu bytes came, the listing said %" PRIu64,
-				     f->bucket, key, resp.body_len, size)
-			 : store(f, name, resp.body, resp.body_len, p->err, p->errlen);
+	int rc;
+	if (resp.status != 200)
+		rc = refused(&resp, what, p->err, p->errlen);
+	else if (resp.body_len != size || resp.body_truncated)
+		rc = error_set(p->err, p->errlen,
+			       "s3://%s/%s: %zu bytes came, the listing said %" PRIu64, f->bucket,
+			       key, resp.body_len, size);
+	else
+		rc = store(f, name, resp.body, resp.body_len, p->err, p->errlen);
 	http_response_free(&resp);
 	return rc;
 }
