@@ -3,7 +3,7 @@
 // manifests: every YAML document of every file (default: image/k8s/*.yaml)
 // is mapped from its apiVersion and kind to the kubernetes-models class and
 // checked with .validate() against the API's OpenAPI schema (types, enums,
-// required fields).  One line per document:
+// required fields).  One line per document (per item of a v1 List):
 //   ok   image/k8s/job.yaml [1] batch/v1 Job ebsbench/ebsbench
 //   FAIL image/k8s/job.yaml [1] batch/v1 Job ebsbench/ebsbench: data/spec/backoffLimit must be integer
 // An apiVersion/kind the models do not know (a typo, a CRD) is a FAIL, as
@@ -100,6 +100,17 @@ function errorText(e) {
     .join("; ");
 }
 
+// kubectl's List: apiVersion v1, kind List, the objects in items.
+function isListOf(doc) {
+  return (
+    doc !== null &&
+    typeof doc === "object" &&
+    doc.apiVersion === "v1" &&
+    doc.kind === "List" &&
+    Array.isArray(doc.items)
+  );
+}
+
 async function checkDocument(doc) {
   if (doc === null || doc === undefined) return { skip: true };
   if (typeof doc !== "object" || Array.isArray(doc))
@@ -145,19 +156,29 @@ async function main() {
         continue;
       }
       const doc = d.toJS({ maxAliasCount: 100 });
-      const isMap = doc !== null && typeof doc === "object" && !Array.isArray(doc);
-      const what = isMap ? `${doc.apiVersion} ${doc.kind} ${describe(doc)}` : "(not a mapping)";
-      const r = await checkDocument(doc);
-      if (r.skip) {
-        console.log(`skip ${shown} [${n}] empty document`);
-        continue;
-      }
-      checked++;
-      if (r.error) {
-        console.log(`FAIL ${shown} [${n}] ${what}: ${r.error}`);
+      // A v1 List (what `ebsbench k8s` writes, and kubectl reads as its
+      // items) is checked item by item: [2.1], [2.2], ...
+      const isList = isListOf(doc);
+      const objects = isList ? doc.items.map((o, k) => [`${n}.${k + 1}`, o]) : [[`${n}`, doc]];
+      if (isList && !objects.length) {
+        console.log(`FAIL ${shown} [${n}] v1 List: no items`);
         failed++;
-      } else {
-        console.log(`ok   ${shown} [${n}] ${what}`);
+      }
+      for (const [at, o] of objects) {
+        const isMap = o !== null && typeof o === "object" && !Array.isArray(o);
+        const what = isMap ? `${o.apiVersion} ${o.kind} ${describe(o)}` : "(not a mapping)";
+        const r = await checkDocument(o);
+        if (r.skip) {
+          console.log(`skip ${shown} [${at}] empty document`);
+          continue;
+        }
+        checked++;
+        if (r.error) {
+          console.log(`FAIL ${shown} [${at}] ${what}: ${r.error}`);
+          failed++;
+        } else {
+          console.log(`ok   ${shown} [${at}] ${what}`);
+        }
       }
     }
   }
