@@ -44,6 +44,12 @@ int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop);
  * nothing is under the prefix. */
 int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop);
 
+/* `ebsbench k8s`: one run on Block-mode PVCs as one List of Kubernetes
+ * objects on stdout (its POST policy signed as presign signs), for
+ * `kubectl apply -f -`.  2: usage, a bad volume, image or S3 destination,
+ * missing credentials. */
+int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop);
+
 /* `ebsbench version`. */
 int cmd_version(int argc, char **argv, const volatile sig_atomic_t *stop);
 

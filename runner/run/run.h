@@ -1,7 +1,7 @@
 /* run.h - one run: the config, the devices chosen, the plan of phases, the
  * record of what was measured, the names of the files it writes, the
- * presigned upload block, and the run's execution from request to exit
- * status. */
+ * presigned upload block, the Kubernetes objects that launch it, and the
+ * run's execution from request to exit status. */
 #ifndef EBSBENCH_RUN_FACE_H
 #define EBSBENCH_RUN_FACE_H
 
@@ -12,6 +12,7 @@
 #include "run/run_record.h"
 #include "run/run_hist.h"
 #include "run/presign.h"
+#include "run/k8s.h"
 #include "run/run_exec.h"
 
 #endif

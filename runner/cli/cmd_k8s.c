@@ -1,0 +1,145 @@
+/* cmd_k8s.c - `ebsbench k8s`'s options; the manifest is run/k8s.c's.
+ *
+ * stdout is the manifest and nothing else, so it can be piped into
+ * `kubectl apply -f -`; it is written only when everything was checked
+ * and signed.  Errors are one line on stderr, exit 2.  The POST policy
+ * is in the manifest only: stderr names the bucket, prefix and expiry. */
+#include "cli/cli.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/lib.h"
+#include "run/run.h"
+
+#define EXIT_USAGE 2
+
+static const char usage[] =
+	"usage: ebsbench k8s --image REF@sha256:DIGEST --volume TYPE:SIZE[:IOPS[:MIBPS]]...\n"
+	"                    --s3 s3://BUCKET/PREFIX --region R [--instance-type m5.xlarge]\n"
+	"                    [--namespace ebsbench] [--endpoint URL]\n"
+	"Writes one run on Kubernetes as a List of objects for `kubectl apply -f -`:\n"
+	"the namespace, a StorageClass (EBS CSI driver) and a Block-mode PVC per\n"
+	"--volume (gp2, gp3, io1, io2, st1, sc1; sizes in GiB, in the order given:\n"
+	"each phase runs on them in that order), a Secret with the run's config and\n"
+	"one presigned POST policy for the prefix (signed as `ebsbench presign --post`\n"
+	"signs, with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), and\n"
+	"the Job, pinned by the image's digest, its deadline from the run's plan.\n"
+	"`kubectl delete -f` of the same output removes them all.  The output grants\n"
+	"write access to the prefix until the policy expires: do not share it.\n";
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "ebsbench k8s: %s%s%s (try ebsbench k8s --help)\n", what, arg ? " " : "",
+		arg ? arg : "");
+	return EXIT_USAGE;
+}
+
+/* --name VALUE or --name=VALUE into *slot; 1 if argv[*i] is not --name. */
+static int take_value(int argc, char **argv, int *i, const char *name, const char **slot)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
+		return 1;
+	if (argv[*i][n] == '=') {
+		*slot = argv[*i] + n + 1;
+		return 0;
+	}
+	if (*i + 1 == argc)
+		return usage_error("missing value for", name);
+	*slot = argv[++*i];
+	return 0;
+}
+
+static int add_volume(struct k8s_request *q, const char *spec)
+{
+	char err[256];
+	if (q->volume_count == CONFIG_MAX_DEVICES) {
+		fprintf(stderr, "ebsbench k8s: more than %d --volume\n", CONFIG_MAX_DEVICES);
+		return EXIT_USAGE;
+	}
+	if (k8s_parse_volume(spec, &q->volumes[q->volume_count], err, sizeof(err))) {
+		fprintf(stderr, "ebsbench k8s: %s\n", err);
+		return EXIT_USAGE;
+	}
+	q->volume_count++;
+	return 0;
+}
+
+static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
+{
+	static const char *const names[] = { "--image",		"--s3",	       "--region",
+					     "--instance-type", "--namespace", "--endpoint" };
+	const char **slots[] = { &q->image,	    &q->s3,	   &q->region,
+				 &q->instance_type, &q->namespace, &q->endpoint };
+	const char *spec = NULL;
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		int rc = take_value(argc, argv, i, names[k], slots[k]);
+		if (rc != 1)
+			return rc;
+	}
+	int rc = take_value(argc, argv, i, "--volume", &spec);
+	if (rc != 1)
+		return rc ? rc : add_volume(q, spec);
+	return usage_error("unknown option", argv[*i]);
+}
+
+/* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
+static int parse_args(int argc, char **argv, struct k8s_request *q)
+{
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		int rc = parse_one(argc, argv, &i, q);
+		if (rc)
+			return rc;
+	}
+	if (!q->image || !q->s3 || !q->region || !q->volume_count)
+		return usage_error("--image, --volume, --s3 and --region are required", NULL);
+	return 0;
+}
+
+static int print_manifest(json_t *list, const struct k8s_request *q, const struct k8s_made *m)
+{
+	char until[21];
+	if (json_dumpf(list, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+	    fputc('\n', stdout) == EOF || fflush(stdout)) {
+		fprintf(stderr, "ebsbench k8s: writing to stdout failed\n");
+		return 1;
+	}
+	if (m->unknown_instance)
+		fprintf(stderr,
+			"ebsbench k8s: %s is not in the EBS model's instance table: the plan "
+			"assumes no instance limit\n",
+			m->unknown_instance);
+	if (sigv4_iso_time(m->expires, until))
+		until[0] = '\0';
+	fprintf(stderr,
+		"ebsbench k8s: Job %s/%s, plan %.0f s, activeDeadlineSeconds %ld; its Secret "
+		"allows writes to s3://%s/%s until %s: keep the output secret\n",
+		q->namespace, m->run, m->planned_s, m->deadline_s, m->bucket, m->prefix, until);
+	return 0;
+}
+
+int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop)
+{
+	(void)stop; /* short: it has nothing to stop early */
+	struct k8s_request q = { .instance_type = "m5.xlarge", .namespace = "ebsbench" };
+	struct k8s_made made;
+	char err[512];
+
+	int rc = parse_args(argc, argv, &q);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	json_t *list = k8s_manifest(&q, &made, err, sizeof(err));
+	if (!list) {
+		fprintf(stderr, "ebsbench k8s: %s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = print_manifest(list, &q, &made);
+	json_decref(list);
+	return rc;
+}

@@ -1,0 +1,322 @@
+/* k8s.c - `ebsbench k8s`'s manifest: the run's config (read back by the
+ * config parser, planned as `ebsbench run` plans it), one POST policy
+ * signed by presign for the run's prefix, and the objects that launch it,
+ * as image/k8s/job-pvc.yaml does by hand. */
+#include "run/k8s.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/lib.h"
+#include "run/presign.h"
+#include "upload/upload.h"
+
+#define NAME "ebsbench"
+#define RESULTS_MOUNT "/var/lib/ebsbench"
+#define CONFIG_MOUNT "/etc/ebsbench"
+#define POST_MAX_BYTES (1ull << 30) /* per file, as presign --post's default */
+
+/* Everything the objects are made of, once. */
+struct k8s_parts {
+	const struct k8s_request *q;
+	char run[64];
+	char digest[72];
+	json_t *labels; /* name and instance: on every object */
+	json_t *config; /* the run's config, its upload block included */
+	long deadline_s;
+};
+
+/* The device path of volume i in the container: /dev/xvdb, /dev/xvdc, ... */
+static void device_path(char *buf, size_t len, size_t i)
+{
+	snprintf(buf, len, "/dev/xvd%c", (char)('b' + i));
+}
+
+/* "RUN-0-gp3": volume i's StorageClass and PVC. */
+static void volume_name(char *buf, size_t len, const struct k8s_parts *p, size_t i)
+{
+	snprintf(buf, len, "%s-%zu-%s", p->run, i, ebs_type_name(p->q->volumes[i].type));
+}
+
+static json_t *metadata(const struct k8s_parts *p, const char *name, bool namespaced)
+{
+	json_t *m = json_pack("{ssso}", "name", name, "labels", json_deep_copy(p->labels));
+	if (m && namespaced)
+		json_object_set_new(m, "namespace", json_string(p->q->namespace));
+	return m;
+}
+
+/* The devices as the config format has them: path, type, size, and what a
+ * provisioned type provisions.  No label: the run derives it from the type,
+ * as presign's names and the plan do. */
+static json_t *config_devices(const struct k8s_request *q)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; list && i < q->volume_count; i++) {
+		const struct ebs_volume *v = &q->volumes[i];
+		char path[16];
+		device_path(path, sizeof(path), i);
+		/* Whole numbers: k8s_parse_volume reads nothing else. */
+		json_t *d = json_pack("{sssssI}", "path", path, "type", ebs_type_name(v->type),
+				      "size_gib", (json_int_t)v->size_gib);
+		if (d && !ebs_type_rules(v->type)->size_derived)
+			json_object_set_new(d, "iops", json_integer((json_int_t)v->iops));
+		if (d && ebs_type_rules(v->type)->mibs_provisioned)
+			json_object_set_new(d, "throughput_mibs",
+					    json_integer((json_int_t)v->throughput_mibs));
+		json_array_append_new(list, d);
+	}
+	return list;
+}
+
+/* The config, parsed back as `ebsbench run` will parse it, and the plan's
+ * estimate for it: presign's (stand-in EBS devices of the config's sizes). */
+static int plan_config(json_t *config, double *planned_s, char *err, size_t errlen)
+{
+	struct run_config c;
+	char why[400];
+	config_defaults(&c);
+	int rc = config_from_json(&c, config, why, sizeof(why)) ||
+		 presign_plan_seconds(&c, planned_s, why, sizeof(why));
+	config_free(&c);
+	return rc ? error_set(err, errlen, "the run's config: %s", why) : 0;
+}
+
+/* The POST policy for the prefix, living k8s_expires_s of the deadline,
+ * signed with presign's request (and so its credentials); merged into the
+ * config as its "upload". */
+static int sign(struct k8s_parts *p, struct k8s_made *made, char *err, size_t errlen)
+{
+	const struct k8s_request *q = p->q;
+	char expires[24];
+	long life = k8s_expires_s(p->deadline_s);
+	if (life > (long)SIGV4_MAX_EXPIRES)
+		return error_set(err, errlen,
+				 "the plan (%.0f s) needs a POST policy of %ld s, longer than S3's "
+				 "7 days: fewer or smaller volumes",
+				 made->planned_s, life);
+	snprintf(expires, sizeof(expires), "%lds", life);
+	struct presign_args a = { .bucket = made->bucket,
+				  .prefix = made->prefix,
+				  .region = q->region,
+				  .expires = expires,
+				  .endpoint = q->endpoint,
+				  .post = true,
+				  .max_bytes = POST_MAX_BYTES };
+	struct presign_request r;
+	if (presign_request_from_args(&r, &a, err, errlen))
+		return -1;
+	json_t *block = presign_post_block(&r, POST_MAX_BYTES, err, errlen);
+	if (!block)
+		return -1;
+	json_object_set(p->config, "upload", json_object_get(block, "upload"));
+	json_decref(block);
+	made->expires = r.when + (time_t)r.expires_s;
+	struct tm tm;
+	gmtime_r(&r.when, &tm);
+	strftime(p->run, sizeof(p->run), NAME "-%Y%m%d-%H%M%S", &tm);
+	return 0;
+}
+
+static json_t *storage_class(const struct k8s_parts *p, size_t i)
+{
+	const struct ebs_volume *v = &p->q->volumes[i];
+	const struct ebs_type_rules *r = ebs_type_rules(v->type);
+	char name[96], num[32];
+	volume_name(name, sizeof(name), p, i);
+	json_t *params = json_pack("{ss}", "type", r->name);
+	if (!r->size_derived) {
+		snprintf(num, sizeof(num), "%.0f", v->iops);
+		json_object_set_new(params, "iops", json_string(num));
+	}
+	if (r->mibs_provisioned) {
+		snprintf(num, sizeof(num), "%.0f", v->throughput_mibs);
+		json_object_set_new(params, "throughput", json_string(num));
+	}
+	/* WaitForFirstConsumer: made in the zone of the node the pod lands on. */
+	return json_pack("{sssssosssosssssb}", "apiVersion", "storage.k8s.io/v1", "kind",
+			 "StorageClass", "metadata", metadata(p, name, false), "provisioner",
+			 "ebs.csi.aws.com", "parameters", params, "volumeBindingMode",
+			 "WaitForFirstConsumer", "reclaimPolicy", "Delete", "allowVolumeExpansion",
+			 false);
+}
+
+static json_t *claim(const struct k8s_parts *p, size_t i)
+{
+	char name[96], size[32];
+	volume_name(name, sizeof(name), p, i);
+	snprintf(size, sizeof(size), "%.0fGi", p->q->volumes[i].size_gib);
+	return json_pack("{sssssos{s[s]sssss{s{ss}}}}", "apiVersion", "v1", "kind",
+			 "PersistentVolumeClaim", "metadata", metadata(p, name, true), "spec",
+			 "accessModes", "ReadWriteOnce", "storageClassName", name, "volumeMode",
+			 "Block", "resources", "requests", "storage", size);
+}
+
+static json_t *secret(const struct k8s_parts *p)
+{
+	char *text = json_dumps(p->config, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_t *s = text ? json_pack("{sssssosss{ss}}", "apiVersion", "v1", "kind", "Secret",
+				     "metadata", metadata(p, p->run, true), "type", "Opaque",
+				     "stringData", "config.json", text)
+			 : NULL;
+	free(text);
+	return s;
+}
+
+static json_t *security_context(void)
+{
+	/* The NVMe admin ioctls (the volume id, the EBS statistics log page)
+	 * need CAP_SYS_ADMIN; nothing else, and no privileged. */
+	return json_pack("{sbsisbs{s[s]s[s]}s{ss}}", "privileged", false, "runAsUser", 0,
+			 "readOnlyRootFilesystem", true, "capabilities", "drop", "ALL", "add",
+			 "SYS_ADMIN", "seccompProfile", "type", "RuntimeDefault");
+}
+
+static json_t *container(const struct k8s_parts *p)
+{
+	json_t *devices = json_array();
+	for (size_t i = 0; i < p->q->volume_count; i++) {
+		char name[32], path[16];
+		snprintf(name, sizeof(name), "vol%zu", i);
+		device_path(path, sizeof(path), i);
+		json_array_append_new(devices,
+				      json_pack("{ssss}", "name", name, "devicePath", path));
+	}
+	return json_pack("{sssssssss[{ssss}]sosss{s{ssss}s{ss}}sos[{sssssb}{ssss}]}", "name", NAME,
+			 "image", p->q->image, "imagePullPolicy", "IfNotPresent", "workingDir",
+			 RESULTS_MOUNT, "env", "name", "EBSBENCH_IMAGE_DIGEST", "value", p->digest,
+			 "securityContext", security_context(), "terminationMessagePolicy",
+			 "FallbackToLogsOnError", "resources", "requests", "cpu", "1", "memory",
+			 "256Mi", "limits", "memory", "1Gi", "volumeDevices", devices,
+			 "volumeMounts", "name", "config", "mountPath", CONFIG_MOUNT, "readOnly",
+			 true, "name", "results", "mountPath", RESULTS_MOUNT);
+}
+
+static json_t *pod_volumes(const struct k8s_parts *p)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; i < p->q->volume_count; i++) {
+		char name[32], claim_name[96];
+		snprintf(name, sizeof(name), "vol%zu", i);
+		volume_name(claim_name, sizeof(claim_name), p, i);
+		json_array_append_new(list,
+				      json_pack("{sss{ss}}", "name", name, "persistentVolumeClaim",
+						"claimName", claim_name));
+	}
+	/* 0400: the config holds the POST policy. */
+	json_array_append_new(list, json_pack("{sss{sssis[{ssss}]}}", "name", "config", "secret",
+					      "secretName", p->run, "defaultMode", 0400, "items",
+					      "key", "config.json", "path", "config.json"));
+	json_array_append_new(
+		list, json_pack("{sss{ss}}", "name", "results", "emptyDir", "sizeLimit", "1Gi"));
+	return list;
+}
+
+static json_t *pod_spec(const struct k8s_parts *p)
+{
+	/* Never two ebsbench pods on a node: they would share its EBS limit. */
+	json_t *anti = json_pack("{s{s[{s{s{ss}}ss}]}}", "podAntiAffinity",
+				 "requiredDuringSchedulingIgnoredDuringExecution", "labelSelector",
+				 "matchLabels", "app.kubernetes.io/name", NAME, "topologyKey",
+				 "kubernetes.io/hostname");
+	return json_pack("{sssis{ssss}sosbsbs[o]so}", "restartPolicy", "Never",
+			 "terminationGracePeriodSeconds", K8S_GRACE_S, "nodeSelector",
+			 "node.kubernetes.io/instance-type", p->q->instance_type,
+			 "kubernetes.io/os", "linux", "affinity", anti,
+			 "automountServiceAccountToken", false, "enableServiceLinks", false,
+			 "containers", container(p), "volumes", pod_volumes(p));
+}
+
+static json_t *job(const struct k8s_parts *p)
+{
+	/* backoffLimit 0: a retry would measure drained volumes.  A day to
+	 * read the logs.  do-not-disrupt: consolidation evicted the seed's
+	 * first run at minute 8. */
+	return json_pack("{sssssos{sisIsis{s{sOs{ssss}}so}}}", "apiVersion", "batch/v1", "kind",
+			 "Job", "metadata", metadata(p, p->run, true), "spec", "backoffLimit", 0,
+			 "activeDeadlineSeconds", (json_int_t)p->deadline_s,
+			 "ttlSecondsAfterFinished", 86400, "template", "metadata", "labels",
+			 p->labels, "annotations", "karpenter.sh/do-not-disrupt", "true",
+			 "cluster-autoscaler.kubernetes.io/safe-to-evict", "false", "spec",
+			 pod_spec(p));
+}
+
+static json_t *namespace_object(const struct k8s_parts *p)
+{
+	json_t *m = metadata(p, p->q->namespace, false);
+	/* Pod Security must admit CAP_SYS_ADMIN here. */
+	json_object_set_new(json_object_get(m, "labels"), "pod-security.kubernetes.io/enforce",
+			    json_string("privileged"));
+	return json_pack("{ssssso}", "apiVersion", "v1", "kind", "Namespace", "metadata", m);
+}
+
+/* The objects in apply order: the namespace and classes before what uses
+ * them, the Job last. */
+static json_t *objects(const struct k8s_parts *p)
+{
+	json_t *items = json_array();
+	json_array_append_new(items, namespace_object(p));
+	for (size_t i = 0; i < p->q->volume_count; i++)
+		json_array_append_new(items, storage_class(p, i));
+	for (size_t i = 0; i < p->q->volume_count; i++)
+		json_array_append_new(items, claim(p, i));
+	json_array_append_new(items, secret(p));
+	json_array_append_new(items, job(p));
+	for (size_t i = 0; i < json_array_size(items); i++)
+		if (!json_is_object(json_array_get(items, i))) {
+			json_decref(items);
+			return NULL;
+		}
+	return json_pack("{sssss{}so}", "apiVersion", "v1", "kind", "List", "metadata", "items",
+			 items);
+}
+
+/* Everything checked and signed into p and made; -1 with a reason. */
+static int prepare(struct k8s_parts *p, struct k8s_made *made, char *err, size_t errlen)
+{
+	const struct k8s_request *q = p->q;
+	if (!q->volume_count)
+		return error_set(err, errlen, "no --volume: give at least one, like gp3:100");
+	if (k8s_image_digest(q->image, p->digest, err, errlen) ||
+	    k8s_parse_s3(q->s3, made->bucket, made->prefix, sizeof(made->prefix), err, errlen) ||
+	    k8s_check_name("--namespace", q->namespace, false, err, errlen) ||
+	    k8s_check_name("--instance-type", q->instance_type, true, err, errlen))
+		return -1;
+	made->unknown_instance =
+		ebs_instance_limits_find(q->instance_type) ? NULL : q->instance_type;
+	p->config = json_pack("{sos{ss}ssss}", "devices", config_devices(q), "environment",
+			      "instance_type", q->instance_type, "region", q->region, "output_dir",
+			      RESULTS_MOUNT "/results");
+	if (!p->config)
+		return error_set(err, errlen, "out of memory");
+	if (plan_config(p->config, &made->planned_s, err, errlen))
+		return -1;
+	p->deadline_s = made->deadline_s = k8s_deadline_s(made->planned_s);
+	return sign(p, made, err, errlen);
+}
+
+json_t *k8s_manifest(const struct k8s_request *q, struct k8s_made *made, char *err, size_t errlen)
+{
+	struct k8s_parts p = { .q = q };
+	json_t *list = NULL;
+	double planned_s;
+
+	memset(made, 0, sizeof(*made));
+	err[0] = '\0';
+	if (!prepare(&p, made, err, errlen)) {
+		/* Parse the config once more, upload block included: what the
+		 * Secret holds is what `ebsbench run` accepts. */
+		if (!plan_config(p.config, &planned_s, err, errlen)) {
+			p.labels = json_pack("{ssss}", "app.kubernetes.io/name", NAME,
+					     "app.kubernetes.io/instance", p.run);
+			list = p.labels ? objects(&p) : NULL;
+			if (!list && !err[0])
+				snprintf(err, errlen, "out of memory");
+		}
+	}
+	snprintf(made->run, sizeof(made->run), "%s", p.run);
+	json_decref(p.labels);
+	json_decref(p.config);
+	return list;
+}

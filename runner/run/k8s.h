@@ -1,0 +1,88 @@
+/* k8s.h - `ebsbench k8s`: one run as the Kubernetes objects that launch it,
+ * in one List for `kubectl apply -f -` (and `kubectl delete -f` of the same
+ * List removes them): the Namespace, a StorageClass and a Block-mode PVC
+ * per volume, the Secret holding the run's config with one presigned POST
+ * policy for its S3 prefix, and the Job pinned by the image's digest, with a
+ * deadline from the plan.  image/k8s/job-pvc.yaml is the hand-written
+ * original; every value here is written once, by the binary.
+ *
+ * Names: every object is labelled app.kubernetes.io/instance=RUN, RUN
+ * being "ebsbench-" and the signing time (ebsbench-20260902-000000).  The
+ * StorageClasses are cluster-scoped, so they carry RUN in their names, as
+ * the namespaced objects do: two runs never share an object. */
+#ifndef EBSBENCH_K8S_H
+#define EBSBENCH_K8S_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "analysis/analysis.h"
+#include "run/config.h"
+
+/* What the manifest is made from: `ebsbench k8s`'s options. */
+struct k8s_request {
+	const char *image;	   /* REGISTRY/REPO[:TAG]@sha256:HEX */
+	const char *s3;		   /* s3://BUCKET/PREFIX */
+	const char *region;	   /* the bucket's */
+	const char *instance_type; /* the node's: nodeSelector and the plan's instance */
+	const char *namespace;
+	const char *endpoint; /* NULL: AWS's; else as `ebsbench presign --endpoint` */
+	struct ebs_volume volumes[CONFIG_MAX_DEVICES];
+	size_t volume_count;
+};
+
+/* What was made, for the one line the command says on stderr (no secret
+ * in it). */
+struct k8s_made {
+	char run[64];	 /* the Job's and the Secret's name */
+	char bucket[64]; /* where the POST policy allows writes */
+	char prefix[1024];
+	double planned_s;	      /* the plan's estimate, as `run --dry-run` gives it */
+	long deadline_s;	      /* the Job's activeDeadlineSeconds */
+	time_t expires;		      /* the POST policy's end */
+	const char *unknown_instance; /* not in the EBS model's table, or NULL */
+};
+
+/* The Job's grace after SIGTERM: ebsbench stops the phase and uploads what
+ * it measured (image/k8s/README.md, Durations). */
+#define K8S_GRACE_S 600
+/* Before the container starts: a Karpenter node, volume create and attach,
+ * the image pull. */
+#define K8S_START_S 900
+/* From writing the manifest to `kubectl apply`: the Job's deadline counts
+ * from its creation, the POST policy's life from its signing. */
+#define K8S_APPLY_S 300
+
+/* The Job's activeDeadlineSeconds for a plan of planned_s seconds (the one
+ * statement of the formula in image/k8s/README.md's Durations table):
+ * ceil(planned_s x 1.1) (ebsbench's own allowance, UPLOAD_EXPIRY_SLACK)
+ * + K8S_START_S + K8S_GRACE_S.  The POST policy lives that long plus
+ * K8S_GRACE_S (the uploads after the deadline's SIGTERM) plus
+ * K8S_APPLY_S: k8s_expires_s. */
+long k8s_deadline_s(double planned_s);
+long k8s_expires_s(long deadline_s);
+
+/* `--volume TYPE:SIZE[:IOPS[:MIBPS]]` ("gp3:100:3000:125", "gp2:100"):
+ * sizes in GiB; IOPS for gp3, io1 and io2, MiB/s for gp3 only (the others'
+ * follow from size or IOPS); what is left out is the type's default.
+ * Checked against the EBS model's limits.  0, or -1 with a reason. */
+int k8s_parse_volume(const char *text, struct ebs_volume *v, char *err, size_t errlen);
+/* The digest of an image reference pinned by one ("sha256:" and 64 hex
+ * digits after '@'), into digest[72].  0, or -1: a tag alone can move. */
+int k8s_image_digest(const char *ref, char digest[72], char *err, size_t errlen);
+/* s3://BUCKET/PREFIX into bucket[64] and prefix[cap] (a prefix is
+ * required: a run's files go under one).  0, or -1 with a reason. */
+int k8s_parse_s3(const char *url, char bucket[64], char *prefix, size_t cap, char *err,
+		 size_t errlen);
+/* A Kubernetes name: a DNS label (namespace) or a label value (instance
+ * type).  0, or -1 naming what as `what`. */
+int k8s_check_name(const char *what, const char *name, bool label_value, char *err, size_t errlen);
+
+/* The List of objects for q, signed with presign's request (credentials
+ * from where `ebsbench presign` takes them), what was made in *made.  NULL
+ * with a one-line reason in err (nothing secret in it). */
+json_t *k8s_manifest(const struct k8s_request *q, struct k8s_made *made, char *err, size_t errlen);
+
+#endif
