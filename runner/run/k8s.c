@@ -263,11 +263,11 @@ static json_t *objects(const struct k8s_parts *p)
 		json_array_append_new(items, claim(p, i));
 	json_array_append_new(items, secret(p));
 	json_array_append_new(items, job(p));
-	for (size_t i = 0; i < json_array_size(items); i++)
-		if (!json_is_object(json_array_get(items, i))) {
-			json_decref(items);
-			return NULL;
-		}
+	/* An object that could not be made was not appended. */
+	if (json_array_size(items) != 3 + 2 * p->q->volume_count) {
+		json_decref(items);
+		return NULL;
+	}
 	return json_pack("{sssss{}so}", "apiVersion", "v1", "kind", "List", "metadata", "items",
 			 items);
 }
