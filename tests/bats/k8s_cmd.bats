@@ -1,0 +1,242 @@
+#!/usr/bin/env bats
+# k8s_cmd.bats - `ebsbench k8s`, offline:
+#   - the List it writes validates against the Kubernetes API schemas
+#     (tests/k8s/validate.js), item by item;
+#   - its objects agree with each other (StorageClass, PVC, Job volumes and
+#     devices, the Secret's config, the digest, the instance type) and all
+#     carry the run's label, so `kubectl delete -f` of the same List finds
+#     them; the StorageClasses (cluster-scoped) are named per run;
+#   - the Secret's config is what `ebsbench run --dry-run` plans, on loop
+#     devices at the PVCs' device paths in a container-like /dev: its
+#     planned_s gives the Job's deadline by image/k8s/README.md's formula,
+#     and its POST policy outlives the deadline;
+#   - each bad input: one line naming it, exit 2, nothing on stdout; and the
+#     POST policy and the secret key never reach stderr.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load_bats_libs
+
+REPO=$BATS_TEST_DIRNAME/../..
+K8S_TESTS=$REPO/tests/k8s
+# Made-up credentials: presign signs offline, nothing is sent anywhere.
+export AWS_ACCESS_KEY_ID=AKIAEBSBENCHK8STEST1
+export AWS_SECRET_ACCESS_KEY='k8s/Secret+Key/ebsbench000000000000000000'
+DIGEST=sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+IMAGE=123456789012.dkr.ecr.ap-northeast-2.amazonaws.com/ebsbench:0.1.0@$DIGEST
+
+setup_file() {
+	require_ebsbench
+	bash "$K8S_TESTS/install.sh" >&2
+	# Stand-ins for the volumes: bigger than the 8 GiB test size, so the
+	# layout phase is the one a 100 GiB volume gets.
+	LOOP_A=$(make_loop 8300)
+	LOOP_B=$(make_loop 8300)
+	export LOOP_A LOOP_B
+}
+
+teardown_file() {
+	cleanup_loops
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# k8s ARGS...: `ebsbench k8s --image IMAGE --s3 ... --region ... ARGS`,
+# status, output (the manifest) and stderr set.
+k8s() {
+	run --separate-stderr "$EBSBENCH" k8s --image "$IMAGE" --s3 s3://my-ebsbench-results/runs/k8s/ \
+		--region ap-northeast-2 "$@"
+}
+
+# config_of MANIFEST > CONFIG: the run's config from the List's Secret.
+config_of() {
+	jq -r '.items[] | select(.kind == "Secret") | .stringData["config.json"]' "$1"
+}
+
+@test "the List validates against the Kubernetes schemas, item by item" {
+	k8s --volume gp3:100 --volume gp2:100 --volume io2:200:8000 --namespace bench
+	assert_success
+	echo "$output" >manifest.json
+	run node "$K8S_TESTS/validate.js" manifest.json
+	echo "$output"
+	assert_success
+	assert_line "9 documents checked, 0 failed"
+	assert_equal "$(grep -c '^ok ' <<<"$output")" 9
+	# The kinds in apply order: what is used before what uses it.
+	assert_equal "$(jq -r '[.items[].kind] | join(" ")' manifest.json)" \
+		"Namespace StorageClass StorageClass StorageClass PersistentVolumeClaim PersistentVolumeClaim PersistentVolumeClaim Secret Job"
+}
+
+@test "the objects agree: classes, claims, devices, config, digest, instance type, labels" {
+	k8s --volume gp3:100:4000:250 --volume gp2:100 --volume io1:50:2500 --instance-type m6i.xlarge
+	assert_success
+	echo "$output" >manifest.json
+	config_of manifest.json >config.json
+	run jq -r --slurpfile cfg config.json --arg digest "$DIGEST" --arg image "$IMAGE" '
+	  def check(ok; what): if ok then "ok   " + what else "FAIL " + what end;
+	  ($cfg[0]) as $c | .items as $o
+	  | ($o | map(select(.kind == "StorageClass"))) as $sc
+	  | ($o | map(select(.kind == "PersistentVolumeClaim"))) as $pvc
+	  | ($o[] | select(.kind == "Job")) as $job
+	  | ($o[] | select(.kind == "Secret")) as $secret
+	  | ($job.spec.template.spec) as $pod | ($pod.containers[0]) as $ctr
+	  | ($job.metadata.labels["app.kubernetes.io/instance"]) as $run
+	  | check($run | test("^ebsbench-[0-9]{8}-[0-9]{6}$"); "run name \($run)"),
+	    check(($o | all(.metadata.labels["app.kubernetes.io/instance"] == $run)); "every object labelled"),
+	    check(($o | map(select(.kind != "Namespace" and .kind != "StorageClass")) | all(.metadata.namespace == "ebsbench")); "namespaced objects in ebsbench"),
+	    check(($sc | all(.metadata.name | startswith($run + "-"))); "StorageClasses named per run"),
+	    check(($sc | length) == 3 and ($pvc | length) == 3 and ($c.devices | length) == 3; "three of each"),
+	    (range(0; 3) as $i | $c.devices[$i] as $d
+	     | check($pvc[$i].spec.storageClassName == $sc[$i].metadata.name; "pvc \($i) class"),
+	       check($pvc[$i].spec.volumeMode == "Block"; "pvc \($i) Block"),
+	       check($pvc[$i].spec.resources.requests.storage == "\($d.size_gib)Gi"; "pvc \($i) size \($d.size_gib)"),
+	       check($sc[$i].provisioner == "ebs.csi.aws.com" and $sc[$i].parameters.type == $d.type; "class \($i) type \($d.type)"),
+	       check(($sc[$i].parameters.iops // null) == (if $d.iops then "\($d.iops)" else null end); "class \($i) iops"),
+	       check(($sc[$i].parameters.throughput // null) == (if $d.throughput_mibs then "\($d.throughput_mibs)" else null end); "class \($i) throughput"),
+	       check(($pod.volumes[] | select(.name == $ctr.volumeDevices[$i].name) | .persistentVolumeClaim.claimName) == $pvc[$i].metadata.name; "device \($i) claim"),
+	       check($ctr.volumeDevices[$i].devicePath == $d.path; "device \($i) at \($d.path)")),
+	    check([$c.devices[] | [.type, .size_gib, .iops, .throughput_mibs]] == [["gp3",100,4000,250],["gp2",100,null,null],["io1",50,2500,null]]; "config devices as given"),
+	    check(($pod.volumes[] | select(.name == "config") | .secret.secretName) == $secret.metadata.name; "the Job reads the Secret"),
+	    check($ctr.image == $image and ($ctr.env[] | select(.name == "EBSBENCH_IMAGE_DIGEST") | .value) == $digest; "pinned by digest"),
+	    check($pod.nodeSelector["node.kubernetes.io/instance-type"] == "m6i.xlarge" and $c.environment.instance_type == "m6i.xlarge"; "instance type"),
+	    check($job.spec.backoffLimit == 0 and $pod.restartPolicy == "Never"; "never retried"),
+	    check($job.spec.template.metadata.annotations["karpenter.sh/do-not-disrupt"] == "true"; "do-not-disrupt"),
+	    check($pod.automountServiceAccountToken == false and $ctr.securityContext.readOnlyRootFilesystem == true and $ctr.securityContext.privileged == false; "no token, read-only root, not privileged"),
+	    check(($pod.volumes[] | select(.name == "results") | .emptyDir) != null and $c.output_dir == "/var/lib/ebsbench/results"; "results in an emptyDir"),
+	    check(($o[] | select(.kind == "Namespace") | .metadata.labels["pod-security.kubernetes.io/enforce"]) == "privileged"; "namespace admits SYS_ADMIN"),
+	    check($c.upload.post.key_prefix == "runs/k8s/" and ($c.upload.post.url | endswith("/my-ebsbench-results")); "one POST policy for the prefix")
+	' manifest.json
+	echo "$output"
+	assert_success
+	refute_output --partial FAIL
+}
+
+# dry_run_in_pod CONFIG > PLAN: `ebsbench run --dry-run` of CONFIG, in a
+# /dev laid out as the container runtime lays it out for volumeDevices:
+# loop devices at /dev/xvdb and /dev/xvdc.
+dry_run_in_pod() {
+	local a b
+	a=$(stat -c '0x%t 0x%T' "$LOOP_A")
+	b=$(stat -c '0x%t 0x%T' "$LOOP_B")
+	cat >in-container.sh <<-EOF
+	set -e
+	mount -t tmpfs -o mode=755 tmpfs /dev
+	mknod -m 666 /dev/null c 1 3
+	mknod -m 660 /dev/xvdb b $a
+	mknod -m 660 /dev/xvdc b $b
+	"$EBSBENCH" run --config "$1" --dry-run --out out
+	EOF
+	unshare -m bash in-container.sh
+}
+
+# plan_of STDERR: the plan's seconds `ebsbench k8s` said it sized the Job for.
+plan_of() {
+	sed -n 's/.*, plan \([0-9]*\) s, activeDeadlineSeconds.*/\1/p' <<<"$1"
+}
+
+@test "the Secret's config plans under run --dry-run; its planned_s sizes the deadline and the policy outlives it" {
+	# Provisioned IOPS below the instance's: the plan is the same on loop
+	# devices as on EBS (a loop device's load curve needs the config's IOPS).
+	k8s --volume gp3:100 --volume io2:100:4000
+	assert_success
+	echo "$output" >manifest.json
+	config_of manifest.json >config.json
+	dry_run_in_pod config.json >plan.json
+	local planned said deadline expires signed
+	planned=$(jq -r '.planned_s' plan.json)
+	said=$(plan_of "$stderr")
+	deadline=$(jq -r '.items[] | select(.kind == "Job") | .spec.activeDeadlineSeconds' manifest.json)
+	echo "dry run planned_s $planned, k8s plan $said s, deadline $deadline s"
+	assert_equal "$(jq -r '[.steps[].path] | unique | join(" ")' plan.json)" "/dev/xvdb /dev/xvdc"
+	assert_equal "$(jq -r '[.devices[] | .label + "=" + .path] | join(" ")' plan.json)" "gp3=/dev/xvdb io2=/dev/xvdc"
+	assert_equal "$said" "$(jq -r '.planned_s | . + 0.5 | floor' plan.json)"
+	# image/k8s/README.md, Durations: plan x 1.1 + 900 s start + 600 s grace.
+	assert_equal "$deadline" "$(jq -r '.planned_s * 1.1 | ceil + 1500' plan.json)"
+	# The policy: the deadline, its 600 s grace, 300 s to apply, from signing.
+	expires=$(jq -r '.upload.expires | fromdate' config.json)
+	signed=$(jq -r '.upload.post.fields["x-amz-date"] | strptime("%Y%m%dT%H%M%SZ") | mktime' config.json)
+	assert_equal "$((expires - signed))" "$((deadline + 900))"
+}
+
+@test "with gp2 the Job's plan is the EBS one: above a loop device's by gp2's load curve" {
+	k8s --volume gp3:100 --volume gp2:100
+	assert_success
+	echo "$output" >manifest.json
+	config_of manifest.json >config.json
+	dry_run_in_pod config.json >plan.json
+	local planned said
+	planned=$(jq -r '.planned_s | floor' plan.json)
+	said=$(plan_of "$stderr")
+	echo "dry run (loop devices) planned_s $planned, k8s (EBS) plan $said s"
+	# gp2's six load-curve steps at 75-330 IOPS: about 690 s more on EBS.
+	((said > planned + 500 && said < planned + 900))
+	# The deadline covers the plan a dry run gives, by the formula.
+	local deadline
+	deadline=$(jq -r '.items[] | select(.kind == "Job") | .spec.activeDeadlineSeconds' manifest.json)
+	((deadline > $(jq -r '.planned_s * 1.1 | ceil + 1500' plan.json)))
+}
+
+@test "each bad input: one line naming it, exit 2, nothing on stdout" {
+	local cases=(
+		"--image r/e:0.1.0|--image 'r/e:0.1.0': pin it by digest"
+		"--volume gp3:100:100|--volume 'gp3:100:100': gp3: 100 IOPS outside 3000..80000"
+		"--volume gp9:100|--volume 'gp9:100': unknown type 'gp9'"
+		"--volume gp2:100:3000|--volume 'gp2:100:3000': gp2's IOPS and throughput follow its size"
+		"--volume io2:100|--volume 'io2:100': io2 needs its IOPS"
+		"--volume st1:100|--volume 'st1:100': st1: 100 GiB outside 125..16384 GiB"
+		"--s3 https://b-1/p|--s3 'https://b-1/p': want s3://BUCKET/PREFIX"
+		"--s3 s3://b-1|--s3 's3://b-1': want s3://BUCKET/PREFIX"
+		"--s3 s3://B_1/p|--s3 's3://B_1/p': 'B_1' is not a bucket name"
+		"--namespace Bench|--namespace 'Bench': not a Kubernetes name"
+		"--endpoint ftp://s3|--endpoint 'ftp://s3': want http:// or https://"
+		"--bogus|unknown option --bogus"
+	)
+	local c args want
+	for c in "${cases[@]}"; do
+		read -r -a args <<<"${c%%|*}"
+		want=${c#*|}
+		# The flag under test comes after the good ones and replaces them.
+		run --separate-stderr "$EBSBENCH" k8s --image "$IMAGE" --volume gp3:100 \
+			--s3 s3://b-1/p --region us-east-1 "${args[@]}"
+		echo "${args[*]}: $status: $stderr"
+		assert_equal "$status" 2
+		assert_equal "$output" ""
+		[[ $stderr == "ebsbench k8s: $want"* ]]
+		assert_equal "$(wc -l <<<"$stderr")" 1
+	done
+	# No credentials: presign's reason, before anything is written.
+	run --separate-stderr env -u AWS_SECRET_ACCESS_KEY "$EBSBENCH" k8s --image "$IMAGE" \
+		--volume gp3:100 --s3 s3://b-1/p --region us-east-1
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+	assert_equal "$stderr" "ebsbench k8s: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials)"
+	run --separate-stderr "$EBSBENCH" k8s --volume gp3:100
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+	assert_equal "$stderr" "ebsbench k8s: --image, --volume, --s3 and --region are required (try ebsbench k8s --help)"
+}
+
+@test "the POST policy and the secret key are in the manifest only, never on stderr" {
+	export AWS_SESSION_TOKEN=k8s-session-token-ebsbench-test
+	k8s --volume gp3:100
+	assert_success
+	echo "$output" >manifest.json
+	config_of manifest.json >config.json
+	local policy signature
+	policy=$(jq -r '.upload.post.fields.policy' config.json)
+	signature=$(jq -r '.upload.post.fields["x-amz-signature"]' config.json)
+	[ "${#policy}" -gt 100 ]
+	[ "${#signature}" -eq 64 ]
+	assert_equal "$(jq -r '.upload.post.fields["x-amz-security-token"]' config.json)" "$AWS_SESSION_TOKEN"
+	echo "stderr: $stderr"
+	assert_equal "$(wc -l <<<"$stderr")" 1
+	[[ $stderr == "ebsbench k8s: Job ebsbench/ebsbench-"*", plan "*" s, activeDeadlineSeconds "*"; its Secret allows writes to s3://my-ebsbench-results/runs/k8s/ until "*": keep the output secret" ]]
+	for s in "$policy" "$signature" "$AWS_SECRET_ACCESS_KEY" "$AWS_SESSION_TOKEN"; do
+		[[ $stderr != *"$s"* ]]
+	done
+	# The secret key is in neither: only what it signed.
+	! grep -qF "$AWS_SECRET_ACCESS_KEY" manifest.json
+}
