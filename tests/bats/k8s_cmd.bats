@@ -68,6 +68,15 @@ config_of() {
 	# The kinds in apply order: what is used before what uses it.
 	assert_equal "$(jq -r '[.items[].kind] | join(" ")' manifest.json)" \
 		"Namespace StorageClass StorageClass StorageClass PersistentVolumeClaim PersistentVolumeClaim PersistentVolumeClaim Secret Job"
+	# The check can fail: a broken item, named by its place; an empty List.
+	jq '.items[8].spec.backoffLimit = "0"' manifest.json >broken.json
+	run node "$K8S_TESTS/validate.js" broken.json
+	assert_failure 1
+	assert_line "FAIL broken.json [1.9] batch/v1 Job bench/$(jq -r '.items[8].metadata.name' manifest.json): data/spec/backoffLimit must be integer"
+	jq '.items = []' manifest.json >empty.json
+	run node "$K8S_TESTS/validate.js" empty.json
+	assert_failure 1
+	assert_line "FAIL empty.json [1] v1 List: no items"
 }
 
 @test "the objects agree: classes, claims, devices, config, digest, instance type, labels" {
