@@ -249,3 +249,11 @@ plan_of() {
 	# The secret key is in neither: only what it signed.
 	! grep -qF "$AWS_SECRET_ACCESS_KEY" manifest.json
 }
+
+@test "an instance type the EBS model does not know: the manifest, and a note that the plan has no instance limit" {
+	k8s --volume gp3:100 --instance-type r7i.xlarge
+	assert_success
+	assert_equal "$(jq -r '.items[] | select(.kind == "Job") | .spec.template.spec.nodeSelector["node.kubernetes.io/instance-type"]' <<<"$output")" r7i.xlarge
+	assert_equal "$(head -n 1 <<<"$stderr")" "ebsbench k8s: r7i.xlarge is not in the EBS model's instance table: the plan assumes no instance limit"
+	assert_equal "$(wc -l <<<"$stderr")" 2
+}
