@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/lib.h"
@@ -18,7 +19,7 @@
 static const char usage[] =
 	"usage: ebsbench k8s --image REF@sha256:DIGEST --volume TYPE:SIZE[:IOPS[:MIBPS]]...\n"
 	"                    --s3 s3://BUCKET/PREFIX --region R [--instance-type m5.xlarge]\n"
-	"                    [--namespace ebsbench] [--endpoint URL]\n"
+	"                    [--namespace ebsbench] [--endpoint URL] [--fleet N]\n"
 	"Writes one run on Kubernetes as a List of objects for `kubectl apply -f -`:\n"
 	"the namespace, a StorageClass (EBS CSI driver) and a Block-mode PVC per\n"
 	"--volume (gp2, gp3, io1, io2, st1, sc1; sizes in GiB, in the order given:\n"
@@ -26,6 +27,8 @@ static const char usage[] =
 	"one presigned POST policy for the prefix (signed as `ebsbench presign --post`\n"
 	"signs, with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), and\n"
 	"the Job, pinned by the image's digest, its deadline from the run's plan.\n"
+	"--fleet N: N runs at once, an Indexed Job of N pods, each on its own node\n"
+	"with fresh ephemeral volumes (no PVCs), uploading under PREFIX/I/.\n"
 	"`kubectl delete -f` of the same output removes them all.  The output grants\n"
 	"write access to the prefix until the policy expires: do not share it.\n";
 
@@ -67,6 +70,20 @@ static int add_volume(struct k8s_request *q, const char *spec)
 	return 0;
 }
 
+/* --fleet N: 1 to K8S_FLEET_MAX pods. */
+static int set_fleet(struct k8s_request *q, const char *text)
+{
+	char *end;
+	unsigned long n = strtoul(text, &end, 10);
+	if (text[0] < '1' || text[0] > '9' || *end || n > K8S_FLEET_MAX) {
+		fprintf(stderr, "ebsbench k8s: --fleet '%s': want a number of pods, 1 to %d\n",
+			text, K8S_FLEET_MAX);
+		return EXIT_USAGE;
+	}
+	q->fleet = (unsigned)n;
+	return 0;
+}
+
 static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 {
 	static const char *const names[] = { "--image",		"--s3",	       "--region",
@@ -82,6 +99,9 @@ static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 	int rc = take_value(argc, argv, i, "--volume", &spec);
 	if (rc != 1)
 		return rc ? rc : add_volume(q, spec);
+	rc = take_value(argc, argv, i, "--fleet", &spec);
+	if (rc != 1)
+		return rc ? rc : set_fleet(q, spec);
 	return usage_error("unknown option", argv[*i]);
 }
 
@@ -117,10 +137,14 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 			m->unknown_instance);
 	if (sigv4_iso_time(m->expires, until))
 		until[0] = '\0';
+	char pods[48] = "";
+	if (q->fleet)
+		snprintf(pods, sizeof(pods), " (%u pods, pod I under PREFIX/I/)", q->fleet);
 	fprintf(stderr,
-		"ebsbench k8s: Job %s/%s, plan %.0f s, activeDeadlineSeconds %ld; its Secret "
+		"ebsbench k8s: Job %s/%s%s, plan %.0f s, activeDeadlineSeconds %ld; its Secret "
 		"allows writes to s3://%s/%s until %s: keep the output secret\n",
-		q->namespace, m->run, m->planned_s, m->deadline_s, m->bucket, m->prefix, until);
+		q->namespace, m->run, pods, m->planned_s, m->deadline_s, m->bucket, m->prefix,
+		until);
 	return 0;
 }
 

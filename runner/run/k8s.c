@@ -142,26 +142,54 @@ static json_t *storage_class(const struct k8s_parts *p, size_t i)
 			 false);
 }
 
-static json_t *claim(const struct k8s_parts *p, size_t i)
+/* Volume i's claim: a PVC's spec, or a fleet pod's ephemeral volume's. */
+static json_t *claim_spec(const struct k8s_parts *p, size_t i)
 {
 	char name[96], size[32];
 	volume_name(name, sizeof(name), p, i);
 	snprintf(size, sizeof(size), "%.0fGi", p->q->volumes[i].size_gib);
-	return json_pack("{sssssos{s[s]sssss{s{ss}}}}", "apiVersion", "v1", "kind",
-			 "PersistentVolumeClaim", "metadata", metadata(p, name, true), "spec",
-			 "accessModes", "ReadWriteOnce", "storageClassName", name, "volumeMode",
-			 "Block", "resources", "requests", "storage", size);
+	return json_pack("{s[s]sssss{s{ss}}}", "accessModes", "ReadWriteOnce", "storageClassName",
+			 name, "volumeMode", "Block", "resources", "requests", "storage", size);
 }
 
+static json_t *claim(const struct k8s_parts *p, size_t i)
+{
+	char name[96];
+	volume_name(name, sizeof(name), p, i);
+	return json_pack("{sssssoso}", "apiVersion", "v1", "kind", "PersistentVolumeClaim",
+			 "metadata", metadata(p, name, true), "spec", claim_spec(p, i));
+}
+
+/* config.json, or a fleet's config-I.json: each index under its own
+ * key_prefix (PREFIX/I/) of the one POST policy for PREFIX. */
 static json_t *secret(const struct k8s_parts *p)
 {
-	char *text = json_dumps(p->config, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_t *s = text ? json_pack("{sssssosss{ss}}", "apiVersion", "v1", "kind", "Secret",
-				     "metadata", metadata(p, p->run, true), "type", "Opaque",
-				     "stringData", "config.json", text)
-			 : NULL;
-	free(text);
-	return s;
+	json_t *data = json_object();
+	json_t *post = json_object_get(json_object_get(p->config, "upload"), "post");
+	const char *prefix = json_string_value(json_object_get(post, "key_prefix"));
+	char *base = prefix ? strdup(prefix) : NULL;
+	unsigned count = p->q->fleet ? p->q->fleet : 1;
+	for (unsigned i = 0; base && i < count; i++) {
+		char key[32] = "config.json", kp[PRESIGN_MAX_KEY + 16];
+		snprintf(kp, sizeof(kp), "%s", base);
+		if (p->q->fleet) {
+			snprintf(key, sizeof(key), "config-%u.json", i);
+			snprintf(kp, sizeof(kp), "%s%u/", base, i);
+		}
+		json_object_set_new(post, "key_prefix", json_string(kp));
+		char *text = json_dumps(p->config, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_object_set_new(data, key, text ? json_string(text) : NULL);
+		free(text);
+	}
+	if (base)
+		json_object_set_new(post, "key_prefix", json_string(base));
+	free(base);
+	if (json_object_size(data) != count) {
+		json_decref(data);
+		return NULL;
+	}
+	return json_pack("{sssssossso}", "apiVersion", "v1", "kind", "Secret", "metadata",
+			 metadata(p, p->run, true), "type", "Opaque", "stringData", data);
 }
 
 static json_t *security_context(void)
@@ -183,14 +211,26 @@ static json_t *container(const struct k8s_parts *p)
 		json_array_append_new(devices,
 				      json_pack("{ssss}", "name", name, "devicePath", path));
 	}
-	return json_pack("{sssssssss[{ssss}]sosss{s{ssss}s{ss}}sos[{sssssb}{ssss}]}", "name", NAME,
-			 "image", p->q->image, "imagePullPolicy", "IfNotPresent", "workingDir",
-			 RESULTS_MOUNT, "env", "name", "EBSBENCH_IMAGE_DIGEST", "value", p->digest,
-			 "securityContext", security_context(), "terminationMessagePolicy",
-			 "FallbackToLogsOnError", "resources", "requests", "cpu", "1", "memory",
-			 "256Mi", "limits", "memory", "1Gi", "volumeDevices", devices,
-			 "volumeMounts", "name", "config", "mountPath", CONFIG_MOUNT, "readOnly",
-			 true, "name", "results", "mountPath", RESULTS_MOUNT);
+	json_t *env = json_pack("[{ssss}]", "name", "EBSBENCH_IMAGE_DIGEST", "value", p->digest);
+	json_t *config = json_pack("{sssssb}", "name", "config", "mountPath", CONFIG_MOUNT,
+				   "readOnly", true);
+	if (p->q->fleet) {
+		/* Pod I mounts config-I.json as the entrypoint's config.json. */
+		json_array_append_new(env, json_pack("{sss{s{ss}}}", "name", "JOB_COMPLETION_INDEX",
+						     "valueFrom", "fieldRef", "fieldPath",
+						     "metadata.annotations['batch.kubernetes.io/"
+						     "job-completion-index']"));
+		json_object_set_new(config, "mountPath", json_string(CONFIG_MOUNT "/config.json"));
+		json_object_set_new(config, "subPathExpr",
+				    json_string("config-$(JOB_COMPLETION_INDEX).json"));
+	}
+	return json_pack("{sssssssssososss{s{ssss}s{ss}}sos[o{ssss}]}", "name", NAME, "image",
+			 p->q->image, "imagePullPolicy", "IfNotPresent", "workingDir",
+			 RESULTS_MOUNT, "env", env, "securityContext", security_context(),
+			 "terminationMessagePolicy", "FallbackToLogsOnError", "resources",
+			 "requests", "cpu", "1", "memory", "256Mi", "limits", "memory", "1Gi",
+			 "volumeDevices", devices, "volumeMounts", config, "name", "results",
+			 "mountPath", RESULTS_MOUNT);
 }
 
 static json_t *pod_volumes(const struct k8s_parts *p)
@@ -200,14 +240,23 @@ static json_t *pod_volumes(const struct k8s_parts *p)
 		char name[32], claim_name[96];
 		snprintf(name, sizeof(name), "vol%zu", i);
 		volume_name(claim_name, sizeof(claim_name), p, i);
-		json_array_append_new(list,
-				      json_pack("{sss{ss}}", "name", name, "persistentVolumeClaim",
-						"claimName", claim_name));
+		/* A fleet pod's own fresh volumes, made for it and deleted with
+		 * it; one run's are the PVCs. */
+		json_t *v = p->q->fleet
+				    ? json_pack("{sss{s{s{so}so}}}", "name", name, "ephemeral",
+						"volumeClaimTemplate", "metadata", "labels",
+						json_deep_copy(p->labels), "spec", claim_spec(p, i))
+				    : json_pack("{sss{ss}}", "name", name, "persistentVolumeClaim",
+						"claimName", claim_name);
+		json_array_append_new(list, v);
 	}
 	/* 0400: the config holds the POST policy. */
-	json_array_append_new(list, json_pack("{sss{sssis[{ssss}]}}", "name", "config", "secret",
-					      "secretName", p->run, "defaultMode", 0400, "items",
-					      "key", "config.json", "path", "config.json"));
+	json_t *source = json_pack("{sssi}", "secretName", p->run, "defaultMode", 0400);
+	if (!p->q->fleet)
+		json_object_set_new(
+			source, "items",
+			json_pack("[{ssss}]", "key", "config.json", "path", "config.json"));
+	json_array_append_new(list, json_pack("{ssso}", "name", "config", "secret", source));
 	json_array_append_new(
 		list, json_pack("{sss{ss}}", "name", "results", "emptyDir", "sizeLimit", "1Gi"));
 	return list;
@@ -230,16 +279,28 @@ static json_t *pod_spec(const struct k8s_parts *p)
 
 static json_t *job(const struct k8s_parts *p)
 {
-	/* backoffLimit 0: a retry would measure drained volumes.  A day to
-	 * read the logs.  do-not-disrupt: consolidation evicted the seed's
-	 * first run at minute 8. */
-	return json_pack("{sssssos{sisIsis{s{sOs{ssss}}so}}}", "apiVersion", "batch/v1", "kind",
-			 "Job", "metadata", metadata(p, p->run, true), "spec", "backoffLimit", 0,
-			 "activeDeadlineSeconds", (json_int_t)p->deadline_s,
-			 "ttlSecondsAfterFinished", 86400, "template", "metadata", "labels",
-			 p->labels, "annotations", "karpenter.sh/do-not-disrupt", "true",
-			 "cluster-autoscaler.kubernetes.io/safe-to-evict", "false", "spec",
-			 pod_spec(p));
+	/* A day to read the logs (a fleet: an hour).  do-not-disrupt:
+	 * consolidation evicted the seed's first run at minute 8. */
+	json_t *spec = json_pack(
+		"{sIsis{s{sOs{ssss}}so}}", "activeDeadlineSeconds", (json_int_t)p->deadline_s,
+		"ttlSecondsAfterFinished", p->q->fleet ? 3600 : 86400, "template", "metadata",
+		"labels", p->labels, "annotations", "karpenter.sh/do-not-disrupt", "true",
+		"cluster-autoscaler.kubernetes.io/safe-to-evict", "false", "spec", pod_spec(p));
+	json_t *retry = p->q->fleet
+				/* A pod per index, each on its own node; a failed index
+				 * is not retried and does not end the others
+				 * (backoffLimit 0 would kill every measurement running
+				 * at the first failure). */
+				? json_pack("{sssisisi}", "completionMode", "Indexed",
+					    "completions", (int)p->q->fleet, "parallelism",
+					    (int)p->q->fleet, "backoffLimitPerIndex", 0)
+				/* 0: a retry would measure drained volumes. */
+				: json_pack("{si}", "backoffLimit", 0);
+	if (spec && retry)
+		json_object_update(spec, retry);
+	json_decref(retry);
+	return json_pack("{sssssoso}", "apiVersion", "batch/v1", "kind", "Job", "metadata",
+			 metadata(p, p->run, true), "spec", spec);
 }
 
 static json_t *namespace_object(const struct k8s_parts *p)
@@ -259,12 +320,12 @@ static json_t *objects(const struct k8s_parts *p)
 	json_array_append_new(items, namespace_object(p));
 	for (size_t i = 0; i < p->q->volume_count; i++)
 		json_array_append_new(items, storage_class(p, i));
-	for (size_t i = 0; i < p->q->volume_count; i++)
+	for (size_t i = 0; !p->q->fleet && i < p->q->volume_count; i++)
 		json_array_append_new(items, claim(p, i));
 	json_array_append_new(items, secret(p));
 	json_array_append_new(items, job(p));
 	/* An object that could not be made was not appended. */
-	if (json_array_size(items) != 3 + 2 * p->q->volume_count) {
+	if (json_array_size(items) != 3 + (p->q->fleet ? 1 : 2) * p->q->volume_count) {
 		json_decref(items);
 		return NULL;
 	}
@@ -278,6 +339,9 @@ static int prepare(struct k8s_parts *p, struct k8s_made *made, char *err, size_t
 	const struct k8s_request *q = p->q;
 	if (!q->volume_count)
 		return error_set(err, errlen, "no --volume: give at least one, like gp3:100");
+	if (q->fleet > K8S_FLEET_MAX)
+		return error_set(err, errlen, "--fleet %u: at most %d pods", q->fleet,
+				 K8S_FLEET_MAX);
 	if (k8s_image_digest(q->image, p->digest, err, errlen) ||
 	    k8s_parse_s3(q->s3, made->bucket, made->prefix, sizeof(made->prefix), err, errlen) ||
 	    k8s_check_name("--namespace", q->namespace, false, err, errlen) ||

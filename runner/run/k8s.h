@@ -29,6 +29,11 @@ struct k8s_request {
 	const char *instance_type; /* the node's: nodeSelector and the plan's instance */
 	const char *namespace;
 	const char *endpoint; /* NULL: AWS's; else as `ebsbench presign --endpoint` */
+	/* 0: one run on PVCs.  N: a fleet, an Indexed Job of N pods, each on
+	 * its own node with fresh ephemeral volumes, pod I reading
+	 * config-I.json, which uploads under PREFIX/I/ (image/k8s/
+	 * job-indexed.yaml). */
+	unsigned fleet;
 	struct ebs_volume volumes[CONFIG_MAX_DEVICES];
 	size_t volume_count;
 };
@@ -54,6 +59,8 @@ struct k8s_made {
 /* From writing the manifest to `kubectl apply`: the Job's deadline counts
  * from its creation, the POST policy's life from its signing. */
 #define K8S_APPLY_S 300
+/* The most pods in a fleet: each is a node and its volumes. */
+#define K8S_FLEET_MAX 100
 
 /* The Job's activeDeadlineSeconds for a plan of planned_s seconds (the one
  * statement of the formula in image/k8s/README.md's Durations table):

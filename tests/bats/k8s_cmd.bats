@@ -201,6 +201,7 @@ plan_of() {
 		"--s3 s3://B_1/p|--s3 's3://B_1/p': 'B_1' is not a bucket name"
 		"--namespace Bench|--namespace 'Bench': not a Kubernetes name"
 		"--endpoint ftp://s3|--endpoint 'ftp://s3': want http:// or https://"
+		"--fleet 0|--fleet '0': want a number of pods, 1 to 100"
 		"--bogus|unknown option --bogus"
 	)
 	local c args want
@@ -256,4 +257,39 @@ plan_of() {
 	assert_equal "$(jq -r '.items[] | select(.kind == "Job") | .spec.template.spec.nodeSelector["node.kubernetes.io/instance-type"]' <<<"$output")" r7i.xlarge
 	assert_equal "$(head -n 1 <<<"$stderr")" "ebsbench k8s: r7i.xlarge is not in the EBS model's instance table: the plan assumes no instance limit"
 	assert_equal "$(wc -l <<<"$stderr")" 2
+}
+
+@test "--fleet 3: an Indexed Job, fresh ephemeral volumes per pod, config-I.json uploading under PREFIX/I/" {
+	k8s --volume gp3:100 --volume gp2:100 --fleet 3
+	assert_success
+	echo "$output" >manifest.json
+	run node "$K8S_TESTS/validate.js" manifest.json
+	echo "$output"
+	assert_success
+	assert_line "5 documents checked, 0 failed"
+	run jq -r '
+	  def check(ok; what): if ok then "ok   " + what else "FAIL " + what end;
+	  .items as $o
+	  | ($o | map(select(.kind == "StorageClass"))) as $sc
+	  | ($o[] | select(.kind == "Job")) as $job | ($o[] | select(.kind == "Secret")) as $secret
+	  | ($job.spec.template.spec) as $pod | ($pod.containers[0]) as $ctr
+	  | check([$o[].kind] == ["Namespace", "StorageClass", "StorageClass", "Secret", "Job"]; "no PVC objects"),
+	    check($job.spec.completionMode == "Indexed" and $job.spec.completions == 3 and $job.spec.parallelism == 3; "Indexed, 3 at once"),
+	    check($job.spec.backoffLimitPerIndex == 0 and ($job.spec | has("backoffLimit") | not); "a failed index ends only itself"),
+	    (range(0; 2) as $i | ($pod.volumes[] | select(.name == $ctr.volumeDevices[$i].name) | .ephemeral.volumeClaimTemplate) as $t
+	     | check($t.spec.storageClassName == $sc[$i].metadata.name and $t.spec.volumeMode == "Block" and $t.spec.resources.requests.storage == "100Gi"; "pod volume \($i) ephemeral on its class")),
+	    check(($ctr.env[] | select(.name == "JOB_COMPLETION_INDEX") | .valueFrom.fieldRef.fieldPath) == "metadata.annotations['"'"'batch.kubernetes.io/job-completion-index'"'"']"; "the index from the annotation"),
+	    check(($ctr.volumeMounts[] | select(.name == "config")) == {name: "config", mountPath: "/etc/ebsbench/config.json", readOnly: true, subPathExpr: "config-$(JOB_COMPLETION_INDEX).json"}; "pod I mounts config-I.json"),
+	    check(($pod.volumes[] | select(.name == "config") | .secret.secretName) == $secret.metadata.name; "the Job reads the Secret"),
+	    check(($secret.stringData | keys) == ["config-0.json", "config-1.json", "config-2.json"]; "a config per index"),
+	    check([$secret.stringData[] | fromjson | .upload.post.key_prefix] == ["runs/k8s/0/", "runs/k8s/1/", "runs/k8s/2/"]; "each under its own prefix"),
+	    check([$secret.stringData[] | fromjson | del(.upload.post.key_prefix)] | unique | length == 1; "one policy, otherwise the same config")
+	' manifest.json
+	echo "$output"
+	assert_success
+	refute_output --partial FAIL
+	# Pod 1's config is planned as the one run's.
+	jq -r '.items[] | select(.kind == "Secret") | .stringData["config-1.json"]' manifest.json >config.json
+	dry_run_in_pod config.json >plan.json
+	jq -e '.planned_s > 0' plan.json
 }

@@ -210,6 +210,23 @@ static void test_manifest(struct checks *checks)
 	json_decref(cfg);
 	json_decref(list);
 
+	/* A fleet: no PVC objects, a config per index under its own prefix. */
+	q.fleet = 2;
+	list = k8s_manifest(&q, &made, err, sizeof(err));
+	CHECK_EQ_U64(json_array_size(json_object_get(list, "items")), 5);
+	CHECK(!item(list, "PersistentVolumeClaim", 0));
+	json_t *data = json_object_get(item(list, "Secret", 0), "stringData");
+	CHECK_EQ_U64(json_object_size(data), 2);
+	cfg = json_loads(json_string_value(json_object_get(data, "config-1.json")), 0, NULL);
+	CHECK(!strcmp(str_at(cfg, "upload/post/key_prefix"), "runs/x/1/"));
+	json_decref(cfg);
+	CHECK(!strcmp(str_at(item(list, "Job", 0), "spec/completionMode"), "Indexed"));
+	json_decref(list);
+	q.fleet = K8S_FLEET_MAX + 1;
+	CHECK(k8s_manifest(&q, &made, err, sizeof(err)) == NULL);
+	CHECK(!strcmp(err, "--fleet 101: at most 100 pods"));
+	q.fleet = 0;
+
 	/* Without credentials: presign's reason, and no manifest. */
 	unsetenv("AWS_SECRET_ACCESS_KEY");
 	CHECK(k8s_manifest(&q, &made, err, sizeof(err)) == NULL);
