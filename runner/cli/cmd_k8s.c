@@ -19,18 +19,20 @@
 static const char usage[] =
 	"usage: ebsbench k8s --image REF@sha256:DIGEST --volume TYPE:SIZE[:IOPS[:MIBPS]]...\n"
 	"                    --s3 s3://BUCKET/PREFIX --region R [--instance-type m5.xlarge]\n"
-	"                    [--namespace ebsbench] [--endpoint URL] [--fleet N]\n"
+	"                    [--namespace NAME] [--endpoint URL] [--fleet N]\n"
 	"Writes one run on Kubernetes as a List of objects for `kubectl apply -f -`:\n"
 	"the namespace, a StorageClass (EBS CSI driver) and a Block-mode PVC per\n"
 	"--volume (gp2, gp3, io1, io2, st1, sc1; sizes in GiB, in the order given:\n"
 	"each phase runs on them in that order), a Secret with the run's config and\n"
 	"one presigned POST policy for the prefix (signed as `ebsbench presign --post`\n"
-	"signs, with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), and\n"
+	"signs, with the credentials presign finds), and\n"
 	"the Job, pinned by the image's digest, its deadline from the run's plan.\n"
 	"--fleet N: N runs at once, an Indexed Job of N pods, each on its own node\n"
 	"with fresh ephemeral volumes (no PVCs), uploading under PREFIX/I/.\n"
-	"`kubectl delete -f` of the same output removes them all.  The output grants\n"
-	"write access to the prefix until the policy expires: do not share it.\n";
+	"`kubectl delete -f` of the same output removes them all, the namespace too:\n"
+	"by default the run's own (named as the run), so no other run goes with it.\n"
+	"The output grants write access to the prefix until the policy expires: do\n"
+	"not share it.\n";
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -143,7 +145,7 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 	fprintf(stderr,
 		"ebsbench k8s: Job %s/%s%s, plan %.0f s, activeDeadlineSeconds %ld; its Secret "
 		"allows writes to s3://%s/%s until %s: keep the output secret\n",
-		q->namespace, m->run, pods, m->planned_s, m->deadline_s, m->bucket, m->prefix,
+		m->namespace, m->run, pods, m->planned_s, m->deadline_s, m->bucket, m->prefix,
 		until);
 	return 0;
 }
@@ -151,7 +153,7 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	(void)stop; /* short: it has nothing to stop early */
-	struct k8s_request q = { .instance_type = "m5.xlarge", .namespace = "ebsbench" };
+	struct k8s_request q = { .instance_type = "m5.xlarge" };
 	struct k8s_made made;
 	char err[512];
 

@@ -25,6 +25,7 @@ struct k8s_parts {
 	json_t *labels; /* name and instance: on every object */
 	json_t *config; /* the run's config, its upload block included */
 	long deadline_s;
+	const char *namespace; /* --namespace, or the run's own */
 };
 
 /* The device path of volume i in the container: /dev/xvdb, /dev/xvdc, ... */
@@ -43,7 +44,7 @@ static json_t *metadata(const struct k8s_parts *p, const char *name, bool namesp
 {
 	json_t *m = json_pack("{ssso}", "name", name, "labels", json_deep_copy(p->labels));
 	if (m && namespaced)
-		json_object_set_new(m, "namespace", json_string(p->q->namespace));
+		json_object_set_new(m, "namespace", json_string(p->namespace));
 	return m;
 }
 
@@ -305,7 +306,7 @@ static json_t *job(const struct k8s_parts *p)
 
 static json_t *namespace_object(const struct k8s_parts *p)
 {
-	json_t *m = metadata(p, p->q->namespace, false);
+	json_t *m = metadata(p, p->namespace, false);
 	/* Pod Security must admit CAP_SYS_ADMIN here. */
 	json_object_set_new(json_object_get(m, "labels"), "pod-security.kubernetes.io/enforce",
 			    json_string("privileged"));
@@ -344,7 +345,7 @@ static int prepare(struct k8s_parts *p, struct k8s_made *made, char *err, size_t
 				 K8S_FLEET_MAX);
 	if (k8s_image_digest(q->image, p->digest, err, errlen) ||
 	    k8s_parse_s3(q->s3, made->bucket, made->prefix, sizeof(made->prefix), err, errlen) ||
-	    k8s_check_name("--namespace", q->namespace, false, err, errlen) ||
+	    (q->namespace && k8s_check_name("--namespace", q->namespace, false, err, errlen)) ||
 	    k8s_check_name("--instance-type", q->instance_type, true, err, errlen))
 		return -1;
 	made->unknown_instance =
@@ -372,6 +373,10 @@ json_t *k8s_manifest(const struct k8s_request *q, struct k8s_made *made, char *e
 		/* Parse the config once more, upload block included: what the
 		 * Secret holds is what `ebsbench run` accepts. */
 		if (!plan_config(p.config, &planned_s, err, errlen)) {
+			/* A namespace of its own unless told: `kubectl delete -f`
+			 * deletes the Namespace, and with it whatever else is in
+			 * it, so a shared default would take other runs along. */
+			p.namespace = q->namespace ? q->namespace : p.run;
 			p.labels = json_pack("{ssss}", "app.kubernetes.io/name", NAME,
 					     "app.kubernetes.io/instance", p.run);
 			list = p.labels ? objects(&p) : NULL;
@@ -380,6 +385,7 @@ json_t *k8s_manifest(const struct k8s_request *q, struct k8s_made *made, char *e
 		}
 	}
 	snprintf(made->run, sizeof(made->run), "%s", p.run);
+	snprintf(made->namespace, sizeof(made->namespace), "%s", p.namespace ? p.namespace : "");
 	json_decref(p.labels);
 	json_decref(p.config);
 	return list;

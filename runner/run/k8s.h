@@ -27,8 +27,8 @@ struct k8s_request {
 	const char *s3;		   /* s3://BUCKET/PREFIX */
 	const char *region;	   /* the bucket's */
 	const char *instance_type; /* the node's: nodeSelector and the plan's instance */
-	const char *namespace;
-	const char *endpoint; /* NULL: AWS's; else as `ebsbench presign --endpoint` */
+	const char *namespace;	   /* NULL: the run's own, named as the run */
+	const char *endpoint;	   /* NULL: AWS's; else as `ebsbench presign --endpoint` */
 	/* 0: one run on PVCs.  N: a fleet, an Indexed Job of N pods, each on
 	 * its own node with fresh ephemeral volumes, pod I reading
 	 * config-I.json, which uploads under PREFIX/I/ (image/k8s/
@@ -41,7 +41,8 @@ struct k8s_request {
 /* What was made, for the one line the command says on stderr (no secret
  * in it). */
 struct k8s_made {
-	char run[64];	 /* the Job's and the Secret's name */
+	char run[64]; /* the Job's and the Secret's name */
+	char namespace[64];
 	char bucket[64]; /* where the POST policy allows writes */
 	char prefix[1024];
 	double planned_s;	      /* the plan's estimate, as `run --dry-run` gives it */

@@ -95,7 +95,8 @@ config_of() {
 	  | ($job.metadata.labels["app.kubernetes.io/instance"]) as $run
 	  | check($run | test("^ebsbench-[0-9]{8}-[0-9]{6}$"); "run name \($run)"),
 	    check(($o | all(.metadata.labels["app.kubernetes.io/instance"] == $run)); "every object labelled"),
-	    check(($o | map(select(.kind != "Namespace" and .kind != "StorageClass")) | all(.metadata.namespace == "ebsbench")); "namespaced objects in ebsbench"),
+	    check(($o | map(select(.kind != "Namespace" and .kind != "StorageClass")) | all(.metadata.namespace == $run)); "namespaced objects in the run'"'"'s own namespace"),
+	    check(($o[] | select(.kind == "Namespace") | .metadata.name) == $run; "the Namespace named as the run"),
 	    check(($sc | all(.metadata.name | startswith($run + "-"))); "StorageClasses named per run"),
 	    check(($sc | length) == 3 and ($pvc | length) == 3 and ($c.devices | length) == 3; "three of each"),
 	    (range(0; 3) as $i | $c.devices[$i] as $d
@@ -217,12 +218,20 @@ plan_of() {
 		[[ $stderr == "ebsbench k8s: $want"* ]]
 		assert_equal "$(wc -l <<<"$stderr")" 1
 	done
-	# No credentials: presign's reason, before anything is written.
+	# No credentials (none in the environment, no profile files): presign's
+	# reason, before anything is written.
+	run --separate-stderr env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_PROFILE \
+		AWS_SHARED_CREDENTIALS_FILE="$BATS_TEST_TMPDIR/none" AWS_CONFIG_FILE="$BATS_TEST_TMPDIR/none" \
+		"$EBSBENCH" k8s --image "$IMAGE" --volume gp3:100 --s3 s3://b-1/p --region us-east-1
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+	[[ $stderr == "ebsbench k8s: no AWS credentials: AWS_ACCESS_KEY_ID is not set and profile 'default' is in neither "* ]]
+	assert_equal "$(wc -l <<<"$stderr")" 1
+	# Half a key pair in the environment: named.
 	run --separate-stderr env -u AWS_SECRET_ACCESS_KEY "$EBSBENCH" k8s --image "$IMAGE" \
 		--volume gp3:100 --s3 s3://b-1/p --region us-east-1
 	assert_equal "$status" 2
-	assert_equal "$output" ""
-	assert_equal "$stderr" "ebsbench k8s: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials)"
+	assert_equal "$stderr" "ebsbench k8s: AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not"
 	run --separate-stderr "$EBSBENCH" k8s --volume gp3:100
 	assert_equal "$status" 2
 	assert_equal "$output" ""
@@ -243,7 +252,7 @@ plan_of() {
 	assert_equal "$(jq -r '.upload.post.fields["x-amz-security-token"]' config.json)" "$AWS_SESSION_TOKEN"
 	echo "stderr: $stderr"
 	assert_equal "$(wc -l <<<"$stderr")" 1
-	[[ $stderr == "ebsbench k8s: Job ebsbench/ebsbench-"*", plan "*" s, activeDeadlineSeconds "*"; its Secret allows writes to s3://my-ebsbench-results/runs/k8s/ until "*": keep the output secret" ]]
+	[[ $stderr == "ebsbench k8s: Job ebsbench-"*"/ebsbench-"*", plan "*" s, activeDeadlineSeconds "*"; its Secret allows writes to s3://my-ebsbench-results/runs/k8s/ until "*": keep the output secret" ]]
 	for s in "$policy" "$signature" "$AWS_SECRET_ACCESS_KEY" "$AWS_SESSION_TOKEN"; do
 		[[ $stderr != *"$s"* ]]
 	done
