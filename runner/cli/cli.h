@@ -50,6 +50,15 @@ int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop);
  * missing credentials. */
 int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop);
 
+/* "ebsbench COMMAND: WHAT ARG (try ebsbench COMMAND --help)" on stderr
+ * (arg may be NULL); returns 2, the usage exit status. */
+int cli_usage_error(const char *command, const char *what, const char *arg);
+/* --name VALUE or --name=VALUE at argv[*i] into *slot (*i moves past a
+ * separate value): 0, 1 when argv[*i] is not --name, 2 (said on stderr)
+ * when its value is missing. */
+int cli_take_value(const char *command, int argc, char **argv, int *i, const char *name,
+		   const char **slot);
+
 /* `ebsbench version`. */
 int cmd_version(int argc, char **argv, const volatile sig_atomic_t *stop);
 

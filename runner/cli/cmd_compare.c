@@ -35,9 +35,7 @@ struct compare_args {
 /* One line naming the problem on stderr; EXIT_USAGE. */
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "ebsbench compare: %s%s%s (try ebsbench compare --help)\n", what,
-		arg ? " " : "", arg ? arg : "");
-	return EXIT_USAGE;
+	return cli_usage_error("compare", what, arg);
 }
 
 /* Returns 0, -1 after --help, or EXIT_USAGE. */

@@ -43,26 +43,7 @@ struct fetch_args {
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "ebsbench fetch: %s%s%s (try ebsbench fetch --help)\n", what,
-		arg ? " " : "", arg ? arg : "");
-	return EXIT_USAGE;
-}
-
-/* --name VALUE or --name=VALUE into *slot: 0, 1 when argv[*i] is not
- * --name, EXIT_USAGE when its value is missing. */
-static int take_value(int argc, char **argv, int *i, const char *name, const char **slot)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
-		return 1;
-	if (argv[*i][n] == '=') {
-		*slot = argv[*i] + n + 1;
-		return 0;
-	}
-	if (*i + 1 == argc)
-		return usage_error("missing value for", name);
-	*slot = argv[++*i];
-	return 0;
+	return cli_usage_error("fetch", what, arg);
 }
 
 static int parse_one(int argc, char **argv, int *i, struct fetch_args *a)
@@ -70,7 +51,7 @@ static int parse_one(int argc, char **argv, int *i, struct fetch_args *a)
 	static const char *const names[] = { "--region", "--endpoint", "--profile", "--ca-file" };
 	const char **slots[] = { &a->region, &a->endpoint, &a->profile, &a->ca_file };
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = take_value(argc, argv, i, names[k], slots[k]);
+		int rc = cli_take_value("fetch", argc, argv, i, names[k], slots[k]);
 		if (rc != 1)
 			return rc;
 	}

@@ -36,25 +36,7 @@ static const char usage[] =
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "ebsbench k8s: %s%s%s (try ebsbench k8s --help)\n", what, arg ? " " : "",
-		arg ? arg : "");
-	return EXIT_USAGE;
-}
-
-/* --name VALUE or --name=VALUE into *slot; 1 if argv[*i] is not --name. */
-static int take_value(int argc, char **argv, int *i, const char *name, const char **slot)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
-		return 1;
-	if (argv[*i][n] == '=') {
-		*slot = argv[*i] + n + 1;
-		return 0;
-	}
-	if (*i + 1 == argc)
-		return usage_error("missing value for", name);
-	*slot = argv[++*i];
-	return 0;
+	return cli_usage_error("k8s", what, arg);
 }
 
 static int add_volume(struct k8s_request *q, const char *spec)
@@ -94,14 +76,14 @@ static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 				 &q->instance_type, &q->namespace, &q->endpoint };
 	const char *spec = NULL;
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = take_value(argc, argv, i, names[k], slots[k]);
+		int rc = cli_take_value("k8s", argc, argv, i, names[k], slots[k]);
 		if (rc != 1)
 			return rc;
 	}
-	int rc = take_value(argc, argv, i, "--volume", &spec);
+	int rc = cli_take_value("k8s", argc, argv, i, "--volume", &spec);
 	if (rc != 1)
 		return rc ? rc : add_volume(q, spec);
-	rc = take_value(argc, argv, i, "--fleet", &spec);
+	rc = cli_take_value("k8s", argc, argv, i, "--fleet", &spec);
 	if (rc != 1)
 		return rc ? rc : set_fleet(q, spec);
 	return usage_error("unknown option", argv[*i]);

@@ -46,27 +46,7 @@ static const char usage[] =
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "ebsbench presign: %s%s%s (try ebsbench presign --help)\n", what,
-		arg ? " " : "", arg ? arg : "");
-	return EXIT_USAGE;
-}
-
-/* --name VALUE or --name=VALUE into *slot; 1 if argv[*i] is not --name. */
-static int take_value(int argc, char **argv, int *i, const char *name, const char **slot)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n))
-		return 1;
-	if (argv[*i][n] == '=') {
-		*slot = argv[*i] + n + 1;
-		return 0;
-	}
-	if (argv[*i][n])
-		return 1;
-	if (*i + 1 == argc)
-		return usage_error("missing value for", name);
-	*slot = argv[++*i];
-	return 0;
+	return cli_usage_error("presign", what, arg);
 }
 
 static int parse_one(int argc, char **argv, int *i, struct presign_args *a, const char **max_size)
@@ -76,7 +56,7 @@ static int parse_one(int argc, char **argv, int *i, struct presign_args *a, cons
 	const char **slots[] = { &a->bucket,   &a->prefix, &a->region, &a->expires,
 				 &a->endpoint, &a->plan,   max_size,   &a->profile };
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = take_value(argc, argv, i, names[k], slots[k]);
+		int rc = cli_take_value("presign", argc, argv, i, names[k], slots[k]);
 		if (rc != 1)
 			return rc;
 	}

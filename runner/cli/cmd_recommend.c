@@ -40,9 +40,7 @@ struct recommend_args {
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "ebsbench recommend: %s%s%s (try ebsbench recommend --help)\n", what,
-		arg ? " " : "", arg ? arg : "");
-	return EXIT_USAGE;
+	return cli_usage_error("recommend", what, arg);
 }
 
 /* A positive number for option `name`, at most max (unit: its unit);

@@ -45,9 +45,7 @@ struct report_args {
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "ebsbench report: %s%s%s (try ebsbench report --help)\n", what,
-		arg ? " " : "", arg ? arg : "");
-	return EXIT_USAGE;
+	return cli_usage_error("report", what, arg);
 }
 
 /* path made absolute, symbolic links resolved; a path not there yet is

@@ -1,0 +1,31 @@
+/* cli_args.c - option parsing the subcommands share: one way to take an
+ * option's value and one way to say a usage error. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define EXIT_USAGE 2
+
+int cli_usage_error(const char *command, const char *what, const char *arg)
+{
+	fprintf(stderr, "ebsbench %s: %s%s%s (try ebsbench %s --help)\n", command, what,
+		arg ? " " : "", arg ? arg : "", command);
+	return EXIT_USAGE;
+}
+
+int cli_take_value(const char *command, int argc, char **argv, int *i, const char *name,
+		   const char **slot)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
+		return 1;
+	if (argv[*i][n] == '=') {
+		*slot = argv[*i] + n + 1;
+		return 0;
+	}
+	if (*i + 1 == argc)
+		return cli_usage_error(command, "missing value for", name);
+	*slot = argv[++*i];
+	return 0;
+}
