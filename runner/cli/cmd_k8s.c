@@ -19,13 +19,13 @@
 static const char usage[] =
 	"usage: ebsbench k8s --image REF@sha256:DIGEST --volume TYPE:SIZE[:IOPS[:MIBPS]]...\n"
 	"                    --s3 s3://BUCKET/PREFIX --region R [--instance-type m5.xlarge]\n"
-	"                    [--namespace NAME] [--endpoint URL] [--fleet N]\n"
+	"                    [--namespace NAME] [--endpoint URL] [--profile NAME] [--fleet N]\n"
 	"Writes one run on Kubernetes as a List of objects for `kubectl apply -f -`:\n"
 	"the namespace, a StorageClass (EBS CSI driver) and a Block-mode PVC per\n"
 	"--volume (gp2, gp3, io1, io2, st1, sc1; sizes in GiB, in the order given:\n"
 	"each phase runs on them in that order), a Secret with the run's config and\n"
 	"one presigned POST policy for the prefix (signed as `ebsbench presign --post`\n"
-	"signs, with the credentials presign finds), and\n"
+	"signs, with the credentials presign finds, --profile as presign's), and\n"
 	"the Job, pinned by the image's digest, its deadline from the run's plan.\n"
 	"--fleet N: N runs at once, an Indexed Job of N pods, each on its own node\n"
 	"with fresh ephemeral volumes (no PVCs), uploading under PREFIX/I/.\n"
@@ -46,7 +46,7 @@ static int add_volume(struct k8s_request *q, const char *spec)
 		fprintf(stderr, "ebsbench k8s: more than %d --volume\n", CONFIG_MAX_DEVICES);
 		return EXIT_USAGE;
 	}
-	if (k8s_parse_volume(spec, &q->volumes[q->volume_count], err, sizeof(err))) {
+	if (launch_parse_volume(spec, &q->volumes[q->volume_count], err, sizeof(err))) {
 		fprintf(stderr, "ebsbench k8s: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -71,9 +71,10 @@ static int set_fleet(struct k8s_request *q, const char *text)
 static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 {
 	static const char *const names[] = { "--image",		"--s3",	       "--region",
-					     "--instance-type", "--namespace", "--endpoint" };
-	const char **slots[] = { &q->image,	    &q->s3,	   &q->region,
-				 &q->instance_type, &q->namespace, &q->endpoint };
+					     "--instance-type", "--namespace", "--endpoint",
+					     "--profile" };
+	const char **slots[] = { &q->image,	&q->s3,	      &q->region, &q->instance_type,
+				 &q->namespace, &q->endpoint, &q->profile };
 	const char *spec = NULL;
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		int rc = cli_take_value("k8s", argc, argv, i, names[k], slots[k]);

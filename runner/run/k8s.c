@@ -9,13 +9,10 @@
 #include <string.h>
 
 #include "lib/lib.h"
-#include "run/presign.h"
-#include "upload/upload.h"
 
 #define NAME "ebsbench"
 #define RESULTS_MOUNT "/var/lib/ebsbench"
 #define CONFIG_MOUNT "/etc/ebsbench"
-#define POST_MAX_BYTES (1ull << 30) /* per file, as presign --post's default */
 
 /* Everything the objects are made of, once. */
 struct k8s_parts {
@@ -48,75 +45,24 @@ static json_t *metadata(const struct k8s_parts *p, const char *name, bool namesp
 	return m;
 }
 
-/* The devices as the config format has them: path, type, size, and what a
- * provisioned type provisions.  No label: the run derives it from the type,
- * as presign's names and the plan do. */
-static json_t *config_devices(const struct k8s_request *q)
-{
-	json_t *list = json_array();
-	for (size_t i = 0; list && i < q->volume_count; i++) {
-		const struct ebs_volume *v = &q->volumes[i];
-		char path[16];
-		device_path(path, sizeof(path), i);
-		/* Whole numbers: k8s_parse_volume reads nothing else. */
-		json_t *d = json_pack("{sssssI}", "path", path, "type", ebs_type_name(v->type),
-				      "size_gib", (json_int_t)v->size_gib);
-		if (d && !ebs_type_rules(v->type)->size_derived)
-			json_object_set_new(d, "iops", json_integer((json_int_t)v->iops));
-		if (d && ebs_type_rules(v->type)->mibs_provisioned)
-			json_object_set_new(d, "throughput_mibs",
-					    json_integer((json_int_t)v->throughput_mibs));
-		json_array_append_new(list, d);
-	}
-	return list;
-}
-
-/* The config, parsed back as `ebsbench run` will parse it, and the plan's
- * estimate for it: presign's (stand-in EBS devices of the config's sizes). */
-static int plan_config(json_t *config, double *planned_s, char *err, size_t errlen)
-{
-	struct run_config c;
-	char why[400];
-	config_defaults(&c);
-	int rc = config_from_json(&c, config, why, sizeof(why)) ||
-		 presign_plan_seconds(&c, planned_s, why, sizeof(why));
-	config_free(&c);
-	return rc ? error_set(err, errlen, "the run's config: %s", why) : 0;
-}
-
-/* The POST policy for the prefix, living k8s_expires_s of the deadline,
- * signed with presign's request (and so its credentials); merged into the
- * config as its "upload". */
+/* The POST policy for the prefix, merged into the config as its "upload";
+ * the run is named by its signing time. */
 static int sign(struct k8s_parts *p, struct k8s_made *made, char *err, size_t errlen)
 {
 	const struct k8s_request *q = p->q;
-	char expires[24];
-	long life = k8s_expires_s(p->deadline_s);
-	if (life > (long)SIGV4_MAX_EXPIRES)
-		return error_set(err, errlen,
-				 "the plan (%.0f s) needs a POST policy of %ld s, longer than S3's "
-				 "7 days: fewer or smaller volumes",
-				 made->planned_s, life);
-	snprintf(expires, sizeof(expires), "%lds", life);
-	struct presign_args a = { .bucket = made->bucket,
-				  .prefix = made->prefix,
-				  .region = q->region,
-				  .expires = expires,
-				  .endpoint = q->endpoint,
-				  .post = true,
-				  .max_bytes = POST_MAX_BYTES };
+	struct launch_s3 s3 = { .bucket = made->bucket,
+				.prefix = made->prefix,
+				.region = q->region,
+				.endpoint = q->endpoint,
+				.profile = q->profile };
 	struct presign_request r;
-	if (presign_request_from_args(&r, &a, err, errlen))
+	if (launch_sign_post(p->config, &s3, p->deadline_s, &r, err, errlen))
 		return -1;
-	json_t *block = presign_post_block(&r, POST_MAX_BYTES, err, errlen);
-	if (!block)
-		return -1;
-	json_object_set(p->config, "upload", json_object_get(block, "upload"));
-	json_decref(block);
 	made->expires = r.when + (time_t)r.expires_s;
 	struct tm tm;
 	gmtime_r(&r.when, &tm);
 	strftime(p->run, sizeof(p->run), NAME "-%Y%m%d-%H%M%S", &tm);
+	presign_request_clear(&r);
 	return 0;
 }
 
@@ -271,7 +217,7 @@ static json_t *pod_spec(const struct k8s_parts *p)
 				 "matchLabels", "app.kubernetes.io/name", NAME, "topologyKey",
 				 "kubernetes.io/hostname");
 	return json_pack("{sssis{ssss}sosbsbs[o]so}", "restartPolicy", "Never",
-			 "terminationGracePeriodSeconds", K8S_GRACE_S, "nodeSelector",
+			 "terminationGracePeriodSeconds", LAUNCH_GRACE_S, "nodeSelector",
 			 "node.kubernetes.io/instance-type", p->q->instance_type,
 			 "kubernetes.io/os", "linux", "affinity", anti,
 			 "automountServiceAccountToken", false, "enableServiceLinks", false,
@@ -344,20 +290,21 @@ static int prepare(struct k8s_parts *p, struct k8s_made *made, char *err, size_t
 		return error_set(err, errlen, "--fleet %u: at most %d pods", q->fleet,
 				 K8S_FLEET_MAX);
 	if (k8s_image_digest(q->image, p->digest, err, errlen) ||
-	    k8s_parse_s3(q->s3, made->bucket, made->prefix, sizeof(made->prefix), err, errlen) ||
+	    launch_parse_s3(q->s3, made->bucket, made->prefix, sizeof(made->prefix), err, errlen) ||
 	    (q->namespace && k8s_check_name("--namespace", q->namespace, false, err, errlen)) ||
 	    k8s_check_name("--instance-type", q->instance_type, true, err, errlen))
 		return -1;
 	made->unknown_instance =
 		ebs_instance_limits_find(q->instance_type) ? NULL : q->instance_type;
-	p->config = json_pack("{sos{ss}ssss}", "devices", config_devices(q), "environment",
-			      "instance_type", q->instance_type, "region", q->region, "output_dir",
-			      RESULTS_MOUNT "/results");
+	p->config = json_pack("{sos{ss}ssss}", "devices",
+			      launch_config_devices(q->volumes, q->volume_count, device_path),
+			      "environment", "instance_type", q->instance_type, "region", q->region,
+			      "output_dir", RESULTS_MOUNT "/results");
 	if (!p->config)
 		return error_set(err, errlen, "out of memory");
-	if (plan_config(p->config, &made->planned_s, err, errlen))
+	if (launch_plan_seconds(p->config, &made->planned_s, err, errlen))
 		return -1;
-	p->deadline_s = made->deadline_s = k8s_deadline_s(made->planned_s);
+	p->deadline_s = made->deadline_s = launch_deadline_s(made->planned_s);
 	return sign(p, made, err, errlen);
 }
 
@@ -372,7 +319,7 @@ json_t *k8s_manifest(const struct k8s_request *q, struct k8s_made *made, char *e
 	if (!prepare(&p, made, err, errlen)) {
 		/* Parse the config once more, upload block included: what the
 		 * Secret holds is what `ebsbench run` accepts. */
-		if (!plan_config(p.config, &planned_s, err, errlen)) {
+		if (!launch_plan_seconds(p.config, &planned_s, err, errlen)) {
 			/* A namespace of its own unless told: `kubectl delete -f`
 			 * deletes the Namespace, and with it whatever else is in
 			 * it, so a shared default would take other runs along. */

@@ -20,6 +20,7 @@
 
 #include "analysis/analysis.h"
 #include "run/config.h"
+#include "run/launch.h"
 
 /* What the manifest is made from: `ebsbench k8s`'s options. */
 struct k8s_request {
@@ -29,6 +30,7 @@ struct k8s_request {
 	const char *instance_type; /* the node's: nodeSelector and the plan's instance */
 	const char *namespace;	   /* NULL: the run's own, named as the run */
 	const char *endpoint;	   /* NULL: AWS's; else as `ebsbench presign --endpoint` */
+	const char *profile;	   /* NULL: AWS_PROFILE, else "default" */
 	/* 0: one run on PVCs.  N: a fleet, an Indexed Job of N pods, each on
 	 * its own node with fresh ephemeral volumes, pod I reading
 	 * config-I.json, which uploads under PREFIX/I/ (image/k8s/
@@ -51,39 +53,12 @@ struct k8s_made {
 	const char *unknown_instance; /* not in the EBS model's table, or NULL */
 };
 
-/* The Job's grace after SIGTERM: ebsbench stops the phase and uploads what
- * it measured (image/k8s/README.md, Durations). */
-#define K8S_GRACE_S 600
-/* Before the container starts: a Karpenter node, volume create and attach,
- * the image pull. */
-#define K8S_START_S 900
-/* From writing the manifest to `kubectl apply`: the Job's deadline counts
- * from its creation, the POST policy's life from its signing. */
-#define K8S_APPLY_S 300
 /* The most pods in a fleet: each is a node and its volumes. */
 #define K8S_FLEET_MAX 100
 
-/* The Job's activeDeadlineSeconds for a plan of planned_s seconds (the one
- * statement of the formula in image/k8s/README.md's Durations table):
- * ceil(planned_s x 1.1) (ebsbench's own allowance, UPLOAD_EXPIRY_SLACK)
- * + K8S_START_S + K8S_GRACE_S.  The POST policy lives that long plus
- * K8S_GRACE_S (the uploads after the deadline's SIGTERM) plus
- * K8S_APPLY_S: k8s_expires_s. */
-long k8s_deadline_s(double planned_s);
-long k8s_expires_s(long deadline_s);
-
-/* `--volume TYPE:SIZE[:IOPS[:MIBPS]]` ("gp3:100:3000:125", "gp2:100"):
- * sizes in GiB; IOPS for gp3, io1 and io2, MiB/s for gp3 only (the others'
- * follow from size or IOPS); what is left out is the type's default.
- * Checked against the EBS model's limits.  0, or -1 with a reason. */
-int k8s_parse_volume(const char *text, struct ebs_volume *v, char *err, size_t errlen);
 /* The digest of an image reference pinned by one ("sha256:" and 64 hex
  * digits after '@'), into digest[72].  0, or -1: a tag alone can move. */
 int k8s_image_digest(const char *ref, char digest[72], char *err, size_t errlen);
-/* s3://BUCKET/PREFIX into bucket[64] and prefix[cap] (a prefix is
- * required: a run's files go under one).  0, or -1 with a reason. */
-int k8s_parse_s3(const char *url, char bucket[64], char *prefix, size_t cap, char *err,
-		 size_t errlen);
 /* A Kubernetes name: a DNS label (namespace) or a label value (instance
  * type).  0, or -1 naming what as `what`. */
 int k8s_check_name(const char *what, const char *name, bool label_value, char *err, size_t errlen);

@@ -12,6 +12,7 @@
 #include "run/run_record.h"
 #include "run/run_hist.h"
 #include "run/presign.h"
+#include "run/launch.h"
 #include "run/k8s.h"
 #include "run/run_exec.h"
 

@@ -33,7 +33,7 @@ static void test_volume_specs(struct checks *checks)
 	char err[256];
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
 		struct ebs_volume v;
-		if (!CHECK(k8s_parse_volume(good[i].spec, &v, err, sizeof(err)) == 0)) {
+		if (!CHECK(launch_parse_volume(good[i].spec, &v, err, sizeof(err)) == 0)) {
 			fprintf(stderr, "  %s: %s\n", good[i].spec, err);
 			continue;
 		}
@@ -67,7 +67,7 @@ static void test_volume_specs(struct checks *checks)
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct ebs_volume v;
 		err[0] = '\0';
-		CHECK(k8s_parse_volume(bad[i].spec, &v, err, sizeof(err)) == -1);
+		CHECK(launch_parse_volume(bad[i].spec, &v, err, sizeof(err)) == -1);
 		if (!CHECK(strstr(err, bad[i].why) && !strchr(err, '\n')))
 			fprintf(stderr, "  %s: got '%s', want '%s'\n", bad[i].spec, err,
 				bad[i].why);
@@ -94,18 +94,18 @@ static void test_image_s3_names(struct checks *checks)
 		CHECK(strstr(err, "pin it by digest") != NULL);
 	}
 
-	CHECK(k8s_parse_s3("s3://my-bucket/runs/x/", bucket, prefix, sizeof(prefix), err,
-			   sizeof(err)) == 0);
+	CHECK(launch_parse_s3("s3://my-bucket/runs/x/", bucket, prefix, sizeof(prefix), err,
+			      sizeof(err)) == 0);
 	CHECK(!strcmp(bucket, "my-bucket") && !strcmp(prefix, "runs/x/"));
 	static const char *const not_s3[] = { "https://my-bucket/x", "s3://my-bucket",
 					      "s3://my-bucket/", "s3:///x" };
 	for (size_t i = 0; i < ARRAY_SIZE(not_s3); i++) {
-		CHECK(k8s_parse_s3(not_s3[i], bucket, prefix, sizeof(prefix), err, sizeof(err)) ==
-		      -1);
+		CHECK(launch_parse_s3(not_s3[i], bucket, prefix, sizeof(prefix), err,
+				      sizeof(err)) == -1);
 		CHECK(strstr(err, "want s3://BUCKET/PREFIX") != NULL);
 	}
-	CHECK(k8s_parse_s3("s3://My_Bucket/x", bucket, prefix, sizeof(prefix), err, sizeof(err)) ==
-	      -1);
+	CHECK(launch_parse_s3("s3://My_Bucket/x", bucket, prefix, sizeof(prefix), err,
+			      sizeof(err)) == -1);
 	CHECK(!strcmp(err, "--s3 's3://My_Bucket/x': 'My_Bucket' is not a bucket name: S3 bucket "
 			   "names are 3-63 of a-z, 0-9, '.' and '-', starting and ending with a "
 			   "letter or digit"));
@@ -121,10 +121,10 @@ static void test_image_s3_names(struct checks *checks)
 /* image/k8s/README.md, Durations: plan x 1.1 + 900 s + 600 s. */
 static void test_deadline(struct checks *checks)
 {
-	CHECK_EQ_U64(k8s_deadline_s(4075), 4483 + 900 + 600);
-	CHECK_EQ_U64(k8s_deadline_s(1000), 1100 + 1500);
-	CHECK_EQ_U64(k8s_deadline_s(0), 1500);
-	CHECK_EQ_U64(k8s_expires_s(5983), 5983 + 600 + 300);
+	CHECK_EQ_U64(launch_deadline_s(4075), 4483 + 900 + 600);
+	CHECK_EQ_U64(launch_deadline_s(1000), 1100 + 1500);
+	CHECK_EQ_U64(launch_deadline_s(0), 1500);
+	CHECK_EQ_U64(launch_expires_s(5983), 5983 + 600 + 300);
 }
 
 static json_t *item(json_t *list, const char *kind, size_t nth)
@@ -160,8 +160,8 @@ static void request(struct k8s_request *q)
 				   .region = "ap-northeast-2",
 				   .instance_type = "m5.xlarge",
 				   .namespace = "bench" };
-	k8s_parse_volume("gp3:100", &q->volumes[0], err, sizeof(err));
-	k8s_parse_volume("gp2:100", &q->volumes[1], err, sizeof(err));
+	launch_parse_volume("gp3:100", &q->volumes[0], err, sizeof(err));
+	launch_parse_volume("gp2:100", &q->volumes[1], err, sizeof(err));
 	q->volume_count = 2;
 }
 
@@ -181,8 +181,8 @@ static void test_manifest(struct checks *checks)
 	}
 	CHECK(!strcmp(made.run, "ebsbench-20260902-000000"));
 	CHECK(made.planned_s > 4000);
-	CHECK_EQ_U64(made.deadline_s, k8s_deadline_s(made.planned_s));
-	CHECK_EQ_U64(made.expires, 1788307200 + k8s_expires_s(made.deadline_s));
+	CHECK_EQ_U64(made.deadline_s, launch_deadline_s(made.planned_s));
+	CHECK_EQ_U64(made.expires, 1788307200 + launch_expires_s(made.deadline_s));
 	CHECK_EQ_U64(json_array_size(json_object_get(list, "items")), 7);
 	CHECK(!strcmp(str_at(item(list, "Namespace", 0), "metadata/name"), "bench"));
 	CHECK(!strcmp(str_at(item(list, "StorageClass", 0), "metadata/name"),
