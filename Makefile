@@ -256,5 +256,9 @@ clean:
 		build/ebs-log-pages build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
 		build/ebsbench-disk.raw build/oci
 
+# The user-data script is built into the binary (.incbin: no -MMD line).
+build/musl/run/ec2_user_data.o build/asan/run/ec2_user_data.o build/fuzz/obj/run/ec2_user_data.o: \
+	image/ec2/user-data.sh
+
 # Header dependencies, from the compiler (-MMD -MP).
 -include $(shell find build/musl build/asan build/fuzz -name '*.d' 2>/dev/null)

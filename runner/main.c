@@ -45,6 +45,8 @@ static const struct command {
 	  "two runs phase by phase: the changes, their intervals, what is not comparable" },
 	{ "presign", cmd_presign, "sign S3 upload URLs for a run, where the credentials are" },
 	{ "k8s", cmd_k8s, "write the Kubernetes objects of one run, for kubectl apply -f -" },
+	{ "ec2", cmd_ec2,
+	  "write the aws ec2 run-instances input of one run (uploads this binary)" },
 	{ "fetch", cmd_fetch, "download a run's results from S3 with your credentials" },
 	{ "fio", cmd_fio, "run one job given with fio's options and output formats" },
 	{ "version", cmd_version, "print the version" },

@@ -50,9 +50,19 @@ int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop);
  * missing credentials. */
 int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop);
 
+/* `ebsbench ec2`: one run on a stock Amazon Linux 2023 instance as the
+ * input of `aws ec2 run-instances --cli-input-json` on stdout, after
+ * uploading this binary under the run's prefix.  2: usage, a bad volume,
+ * config or S3 destination, missing credentials; 1: S3 refused the
+ * binary. */
+int cmd_ec2(int argc, char **argv, const volatile sig_atomic_t *stop);
+
 /* "ebsbench COMMAND: WHAT ARG (try ebsbench COMMAND --help)" on stderr
  * (arg may be NULL); returns 2, the usage exit status. */
 int cli_usage_error(const char *command, const char *what, const char *arg);
+/* The region: given, else AWS_REGION, else AWS_DEFAULT_REGION, as AWS's
+ * tools take it; NULL when none is set. */
+const char *cli_region(const char *given);
 /* --name VALUE or --name=VALUE at argv[*i] into *slot (*i moves past a
  * separate value): 0, 1 when argv[*i] is not --name, 2 (said on stderr)
  * when its value is missing. */

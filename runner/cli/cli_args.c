@@ -3,7 +3,10 @@
 #include "cli/cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "lib/lib.h"
 
 #define EXIT_USAGE 2
 
@@ -28,4 +31,12 @@ int cli_take_value(const char *command, int argc, char **argv, int *i, const cha
 		return cli_usage_error(command, "missing value for", name);
 	*slot = argv[++*i];
 	return 0;
+}
+
+const char *cli_region(const char *given)
+{
+	static const char *const vars[] = { "AWS_REGION", "AWS_DEFAULT_REGION" };
+	for (size_t i = 0; (!given || !*given) && i < ARRAY_SIZE(vars); i++)
+		given = getenv(vars[i]);
+	return given && *given ? given : NULL;
 }

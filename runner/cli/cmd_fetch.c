@@ -82,11 +82,8 @@ static int parse_args(int argc, char **argv, struct fetch_args *a)
 	}
 	if (!a->url)
 		return usage_error("which run? give s3://BUCKET/PREFIX/", NULL);
+	a->region = cli_region(a->region);
 	if (!a->region)
-		a->region = getenv("AWS_REGION");
-	if (!a->region || !*a->region)
-		a->region = getenv("AWS_DEFAULT_REGION");
-	if (!a->region || !*a->region)
 		return usage_error("--region is required (or AWS_REGION)", NULL);
 	return 0;
 }

@@ -34,32 +34,8 @@ setup_file() {
 		return 1
 	}
 	# (replay.py checks that it is v2: aws --version costs a second.)
-	# The endpoint the real CLI talks to: records each request as one JSON
-	# line and answers every one with an error, EC2's or S3's form.
-	cat >"$BATS_FILE_TMPDIR/capture.py" <<-'PY'
-		import hashlib, json, sys, urllib.parse
-		from http.server import BaseHTTPRequestHandler, HTTPServer
-		log = open(sys.argv[2], "a", buffering=1)
-		class H(BaseHTTPRequestHandler):
-		    def handle_one(self):
-		        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-		        params = {k: v[0] for k, v in urllib.parse.parse_qs(body.decode("latin-1")).items()}
-		        log.write(json.dumps({"method": self.command, "path": self.path, "params": params,
-		                              "sha256": hashlib.sha256(body).hexdigest()}) + "\n")
-		        if "Action" in params:
-		            out = b"<Response><Errors><Error><Code>EbsbenchCapture</Code><Message>recorded</Message></Error></Errors><RequestID>1</RequestID></Response>"
-		        else:
-		            out = b"<Error><Code>EbsbenchCapture</Code><Message>recorded</Message></Error>"
-		        self.send_response(400)
-		        self.send_header("Content-Length", str(len(out)))
-		        self.end_headers()
-		        self.wfile.write(out)
-		    do_GET = do_PUT = do_POST = do_HEAD = handle_one
-		    def log_message(self, *a): pass
-		s = HTTPServer(("127.0.0.1", 0), H)
-		open(sys.argv[1], "w").write(str(s.server_port))
-		s.serve_forever()
-	PY
+	# The endpoint the real CLI talks to (tests/peers/aws_capture.py):
+	# records each request and answers every one with an error.
 	# The real CLI's own driver, one process for many command lines: a
 	# fresh driver each (customizations keep state), one model loader for
 	# all (loading the EC2 model is most of a call's cost).  Each call must
@@ -87,7 +63,7 @@ setup_file() {
 		sys.exit(1 if bad else 0)
 	PY
 	local d=$BATS_FILE_TMPDIR
-	setsid /usr/bin/python3 "$d/capture.py" "$d/capture.port" "$d/capture.log" \
+	setsid /usr/bin/python3 "$BATS_TEST_DIRNAME/../peers/aws_capture.py" "$d/capture.port" "$d/capture.log" \
 		</dev/null >/dev/null 2>&1 3>&- &
 	echo $! >"$d/capture.pid"
 	local i

@@ -206,6 +206,40 @@ powered_off_once() {
 	assert_equal "$(leftovers)" ""
 }
 
+@test "ebsbench ec2 --user-data: this binary uploaded beside the run, fetched, verified, run, every file up" {
+	# What `ebsbench ec2` writes, with the instance's /dev/sdf and /dev/sdg
+	# being the loop devices here: nothing else of it is changed.
+	jq -n '{time_scale: 0.01, test_size: "16M", phases: [{phase: "layout"}, {phase: "randread", runtime: 100}]}' >plan.json
+	"$EBSBENCH" ec2 --volume gp3:100:3000:125 --volume gp2:100 --s3 "s3://$BUCKET/$PREFIX" \
+		--region ap-northeast-2 --endpoint "$TLS_URL" --ca-file "$CA_FILE" --config plan.json \
+		--user-data >made.sh 2>ec2.err || {
+		cat ec2.err
+		return 1
+	}
+	sed -e "s|\"/dev/sdf\"|\"$GP3\"|; s|\"/dev/sdg\"|\"$GP2\"|" made.sh >user-data.sh
+	assert_equal "$(diff made.sh user-data.sh | grep -c '^>')" 2
+	run_userdata
+	assert_success
+	powered_off_once
+	console_has "sha256 ok ($BIN_SHA): ebsbench "
+	console_has "ebsbench: done, every file uploaded"
+	# What ran is in S3 beside its results, and results.json names it.
+	from_s3 ebsbench >s3-ebsbench
+	cmp s3-ebsbench "$EBSBENCH"
+	local r=$ROOT/results/results.json
+	assert_equal "$(jq -r .ebsbench.image_digest "$r")" "sha256:$BIN_SHA"
+	assert_equal "$(jq -r '[.phases[].device] | unique | join(",")' "$r")" gp2,gp3
+	assert_equal "$(jq -r '.devices[] | select(.label == "gp3") | .volume.iops' "$r")" 3000
+	from_s3 results.json >s3-results.json
+	assert_equal "$(sha256sum <s3-results.json)" "$(sha256sum <"$r")"
+	# stderr names the prefix, never a URL or the policy's signature.
+	run cat ec2.err
+	assert_output --partial "s3://$BUCKET/$PREFIX"
+	refute_output --partial "X-Amz-Signature"
+	refute_output --partial "$(grep -o '"x-amz-signature": "[0-9a-f]*' made.sh | cut -d'"' -f4)"
+	refute_output --partial "$AWS_SECRET_ACCESS_KEY"
+}
+
 @test "user-data: a wrong sha256 runs nothing, says so, and still powers off" {
 	config
 	fill "$BIN_URL" e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 config.json

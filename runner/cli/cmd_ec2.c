@@ -1,0 +1,153 @@
+/* cmd_ec2.c - `ebsbench ec2`'s options; the launch is run/ec2.c's.
+ *
+ * stdout is the input of `aws ec2 run-instances --cli-input-json` (or,
+ * with --user-data, the filled script) and nothing else, written only when
+ * everything was checked, signed and the binary uploaded.  Errors are one
+ * line on stderr: exit 2 for usage, input and credentials, 1 when S3
+ * refused the binary.  No URL, policy or key is printed on stderr. */
+#include "cli/cli.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/lib.h"
+#include "run/run.h"
+
+#define EXIT_USAGE 2
+
+static const char usage[] =
+	"usage: ebsbench ec2 --volume TYPE:SIZE[:IOPS[:MIBPS]]... --s3 s3://BUCKET/PREFIX\n"
+	"                    [--region R] [--instance-type m5.xlarge] [--image-id AMI]\n"
+	"                    [--config PLAN.json] [--binary PATH] [--user-data]\n"
+	"                    [--endpoint URL] [--ca-file PEM] [--profile NAME]\n"
+	"Writes one run on a stock Amazon Linux 2023 instance as the input of\n"
+	"  aws ec2 run-instances --region R --cli-input-json \"$(ebsbench ec2 ...)\"\n"
+	"the instance (it terminates itself when the run ends), one volume per\n"
+	"--volume in its block-device mapping (/dev/sdf, /dev/sdg, ...; deleted with\n"
+	"it; gp2, gp3, io1, io2, st1, sc1; sizes in GiB; each phase runs on them in\n"
+	"the order given), and the user-data: image/ec2/user-data.sh with a presigned\n"
+	"GET of this binary (uploaded to PREFIX/ first, beside the results), its\n"
+	"sha256, and the run's config with one presigned POST policy for PREFIX/\n"
+	"(signed as `ebsbench presign --post` signs, with the credentials presign\n"
+	"finds), living as long as the plan needs.  Then `ebsbench fetch --wait\n"
+	"s3://BUCKET/PREFIX` downloads the results when the run has ended.\n"
+	"--config: a run config without devices or upload (phases, time_scale ...).\n"
+	"--binary: upload that binary instead of this one.  --user-data: print only\n"
+	"the filled script (for your own launch tooling; gzip it when it is over\n"
+	"EC2's 16 KB).  --region: else AWS_REGION, else AWS_DEFAULT_REGION.\n"
+	"The output grants write access to the prefix until the policy expires: do\n"
+	"not share it.\n";
+
+static int usage_error(const char *what, const char *arg)
+{
+	return cli_usage_error("ec2", what, arg);
+}
+
+static int add_volume(struct ec2_request *q, const char *spec)
+{
+	char err[256];
+	if (q->volume_count == CONFIG_MAX_DEVICES) {
+		fprintf(stderr, "ebsbench ec2: more than %d --volume\n", CONFIG_MAX_DEVICES);
+		return EXIT_USAGE;
+	}
+	if (launch_parse_volume(spec, &q->volumes[q->volume_count], err, sizeof(err))) {
+		fprintf(stderr, "ebsbench ec2: %s\n", err);
+		return EXIT_USAGE;
+	}
+	q->volume_count++;
+	return 0;
+}
+
+static int parse_one(int argc, char **argv, int *i, struct ec2_request *q)
+{
+	static const char *const names[] = { "--s3",	   "--region",	"--instance-type",
+					     "--image-id", "--config",	"--binary",
+					     "--endpoint", "--ca-file", "--profile" };
+	const char **slots[] = { &q->s3,       &q->region,  &q->instance_type,
+				 &q->image_id, &q->config,  &q->binary,
+				 &q->endpoint, &q->ca_file, &q->profile };
+	const char *spec = NULL;
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		int rc = cli_take_value("ec2", argc, argv, i, names[k], slots[k]);
+		if (rc != 1)
+			return rc;
+	}
+	int rc = cli_take_value("ec2", argc, argv, i, "--volume", &spec);
+	if (rc != 1)
+		return rc ? rc : add_volume(q, spec);
+	if (!strcmp(argv[*i], "--user-data")) {
+		q->user_data_only = true;
+		return 0;
+	}
+	return usage_error("unknown option", argv[*i]);
+}
+
+/* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
+static int parse_args(int argc, char **argv, struct ec2_request *q)
+{
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		int rc = parse_one(argc, argv, &i, q);
+		if (rc)
+			return rc;
+	}
+	q->region = cli_region(q->region);
+	if (!q->s3 || !q->volume_count)
+		return usage_error("--volume and --s3 are required", NULL);
+	if (!q->region)
+		return usage_error("--region is required (or AWS_REGION)", NULL);
+	return 0;
+}
+
+static int print_launch(json_t *input, const struct ec2_request *q, const struct ec2_made *m)
+{
+	char until[21];
+	const char *script = json_string_value(json_object_get(input, "UserData"));
+	int bad = q->user_data_only
+			  ? fputs(script, stdout) == EOF
+			  : json_dumpf(input, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+				    fputc('\n', stdout) == EOF;
+	if (bad || fflush(stdout)) {
+		fprintf(stderr, "ebsbench ec2: writing to stdout failed\n");
+		return 1;
+	}
+	if (m->unknown_instance)
+		fprintf(stderr,
+			"ebsbench ec2: %s is not in the EBS model's instance table: the plan "
+			"assumes no instance limit\n",
+			m->unknown_instance);
+	if (sigv4_iso_time(m->expires, until))
+		until[0] = '\0';
+	fprintf(stderr,
+		"ebsbench ec2: instance %s, plan %.0f s, user-data %zu bytes; its POST policy "
+		"allows writes to s3://%s/%s until %s: keep the output secret.  Then: ebsbench "
+		"fetch --wait s3://%s/%s\n",
+		m->run, m->planned_s, m->user_data_bytes, m->bucket, m->prefix, until, m->bucket,
+		m->prefix);
+	return 0;
+}
+
+int cmd_ec2(int argc, char **argv, const volatile sig_atomic_t *stop)
+{
+	(void)stop; /* an upload of a few megabytes and some signing */
+	struct ec2_request q = { .instance_type = "m5.xlarge" };
+	struct ec2_made made;
+	char err[512];
+
+	int rc = parse_args(argc, argv, &q);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	json_t *input = ec2_launch(&q, &made, stderr, err, sizeof(err));
+	if (!input) {
+		fprintf(stderr, "ebsbench ec2: %s\n", err);
+		return strstr(err, "uploading the binary") ? 1 : EXIT_USAGE;
+	}
+	rc = print_launch(input, &q, &made);
+	json_decref(input);
+	return rc;
+}
