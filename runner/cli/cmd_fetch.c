@@ -22,12 +22,15 @@
 
 static const char usage[] =
 	"usage: ebsbench fetch s3://BUCKET/PREFIX/ [DIR] [--region R] [--endpoint URL]\n"
-	"                      [--profile NAME] [--ca-file PEM] [--force]\n"
+	"                      [--profile NAME] [--ca-file PEM] [--force] [--wait]\n"
 	"Downloads every object under the prefix (a run's results, as `ebsbench run`\n"
 	"uploads them) into DIR (default: the prefix's last component), then prints\n"
 	"the path of its report.html (else summary.md) on stdout.  A file already in\n"
 	"DIR that differs is not replaced (the fetch stops) unless --force; equal\n"
-	"files are left alone.  --region: else AWS_REGION, else AWS_DEFAULT_REGION.\n"
+	"files are left alone.  --wait: first wait (up to 2 days, a line on stderr\n"
+	"every 10 minutes) until the run has ended: its report.html is there and\n"
+	"its results.json, which it uploads last, records it.\n"
+	"--region: else AWS_REGION, else AWS_DEFAULT_REGION.\n"
 	"--endpoint: an S3-compatible server, http(s)://host[:port] (path-style).\n"
 	"--ca-file: the server's CA bundle (default: the system's).\n"
 	"Credentials as for presign: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and\n"
@@ -38,8 +41,17 @@ static const char usage[] =
 
 struct fetch_args {
 	const char *url, *dir, *region, *endpoint, *profile, *ca_file;
-	bool force;
+	bool force, wait;
 };
+
+/* --wait: how often the prefix is looked at, how often stderr hears of
+ * it, and for how long at most (a run's POST policy lives at most 7 days;
+ * the default plan on the largest volumes runs for about a day). */
+#define WAIT_POLL_S 60
+#define WAIT_SAY_S 600
+#define WAIT_MAX_S (2 * 86400)
+#define DONE_NAME "report.html"
+#define RECORD_NAME "results.json"
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -57,6 +69,8 @@ static int parse_one(int argc, char **argv, int *i, struct fetch_args *a)
 	}
 	if (!strcmp(argv[*i], "--force"))
 		a->force = true;
+	else if (!strcmp(argv[*i], "--wait"))
+		a->wait = true;
 	else if (argv[*i][0] == '-')
 		return usage_error("unknown option", argv[*i]);
 	else if (!a->url)
@@ -170,9 +184,75 @@ static int fetch(const struct fetch_args *a, const struct presign_request *r, co
 	return fflush(stdout) ? 1 : 0;
 }
 
+/* The credentials as the chain finds them now (a credential_process's
+ * may be renewed while a run is waited for). */
+static int load_credentials(const struct fetch_args *a, struct presign_request *r)
+{
+	char err[1024];
+	if (aws_credentials_load(&r->aws, a->profile, time(NULL), err, sizeof(err))) {
+		fprintf(stderr, "ebsbench fetch: %s\n", err);
+		return EXIT_USAGE;
+	}
+	r->cred = (struct sigv4_credentials){ r->aws.access_key_id, r->aws.secret_key,
+					      r->aws.session_token };
+	return 0;
+}
+
+/* Until the run under the prefix has ended: 0, or 1 (S3 refused, the
+ * time ran out, or an interrupt). */
+static int wait_for_end(const struct fetch_args *a, struct presign_request *r,
+			const volatile sig_atomic_t *stop)
+{
+	const char *env = getenv("EBSBENCH_FETCH_POLL_S"); /* tests: seconds between looks */
+	unsigned poll_s = env ? (unsigned)strtoul(env, NULL, 10) : WAIT_POLL_S;
+	time_t start = time(NULL), said = 0;
+	char err[1024];
+	for (;;) {
+		struct s3_fetch f = { .cred = &r->cred,
+				      .region = a->region,
+				      .scheme = r->endpoint.scheme,
+				      .host = r->endpoint.host,
+				      .bucket = r->bucket,
+				      .prefix = r->prefix,
+				      .ca_file = a->ca_file };
+		unsigned listed;
+		int rc = load_credentials(a, r);
+		if (rc)
+			return rc;
+		rc = s3_fetch_run_ended(&f, DONE_NAME, RECORD_NAME, &listed, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "ebsbench fetch: %s\n", err);
+			return 1;
+		}
+		if (rc > 0)
+			return 0;
+		time_t now = time(NULL);
+		if (now - start >= WAIT_MAX_S) {
+			fprintf(stderr,
+				"ebsbench fetch: the run under s3://%s/%s has not ended "
+				"after %d hours: giving up\n",
+				r->bucket, r->prefix, WAIT_MAX_S / 3600);
+			return 1;
+		}
+		if (!said || now - said >= WAIT_SAY_S) {
+			fprintf(stderr,
+				"ebsbench fetch: waiting for the run under s3://%s/%s to end: %u "
+				"objects so far, no final %s yet (%ld min)\n",
+				r->bucket, r->prefix, listed, DONE_NAME, (long)(now - start) / 60);
+			said = now;
+		}
+		for (unsigned s = 0; s < poll_s; s++) {
+			if (*stop) {
+				fprintf(stderr, "ebsbench fetch: interrupted while waiting\n");
+				return 1;
+			}
+			sleep(1);
+		}
+	}
+}
+
 int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-	(void)stop; /* each request is bounded; an interrupt ends the process */
 	struct fetch_args a = { 0 };
 	struct presign_request r;
 	char bucket[64], dir[1100], err[1024];
@@ -187,12 +267,10 @@ int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop)
 		return rc;
 	if (presign_endpoint(a.endpoint, a.region, &r.endpoint, err, sizeof(err)))
 		return usage_error(err, NULL);
-	if (aws_credentials_load(&r.aws, a.profile, time(NULL), err, sizeof(err))) {
-		fprintf(stderr, "ebsbench fetch: %s\n", err);
-		return EXIT_USAGE;
+	if ((rc = load_credentials(&a, &r)) || (a.wait && (rc = wait_for_end(&a, &r, stop)))) {
+		presign_request_clear(&r);
+		return rc;
 	}
-	r.cred = (struct sigv4_credentials){ r.aws.access_key_id, r.aws.secret_key,
-					     r.aws.session_token };
 	if (a.dir)
 		snprintf(dir, sizeof(dir), "%s", a.dir);
 	else

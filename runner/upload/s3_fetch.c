@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <jansson.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -240,14 +242,12 @@ static int fetch_one(const char *key, uint64_t size, void *ctx)
 	return rc;
 }
 
-int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen)
+/* Every page of the prefix's listing, each(key, size, ctx) per object; the
+ * callback's error is in err.  0, or -1. */
+static int list_prefix(struct s3_fetch *f, int (*each)(const char *key, uint64_t size, void *ctx),
+		       void *ctx, char *err, size_t errlen)
 {
-	struct fetch_pass pass = { f, err, errlen, 0 };
 	char token[TOKEN_MAX] = "", what[1200];
-
-	err[0] = '\0';
-	f->objects = f->unchanged = 0;
-	f->bytes = 0;
 	snprintf(what, sizeof(what), "the listing of s3://%s/%s", f->bucket, f->prefix);
 	do {
 		struct sigv4_param params[4];
@@ -268,8 +268,7 @@ int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen)
 		else if (!rc && resp.body_truncated)
 			rc = error_set(err, errlen, "%s: the reply is over %u bytes", what,
 				       LIST_BODY_MAX);
-		else if (!rc &&
-			 s3_fetch_parse_list(resp.body, fetch_one, &pass, next, sizeof(next)))
+		else if (!rc && s3_fetch_parse_list(resp.body, each, ctx, next, sizeof(next)))
 			rc = err[0] ? -1
 				    : error_set(err, errlen, "%s: the reply is not a listing",
 						what);
@@ -278,5 +277,77 @@ int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen)
 			return -1;
 		snprintf(token, sizeof(token), "%s", next);
 	} while (token[0]);
+	return 0;
+}
+
+int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen)
+{
+	struct fetch_pass pass = { f, err, errlen, 0 };
+	err[0] = '\0';
+	f->objects = f->unchanged = 0;
+	f->bytes = 0;
+	if (list_prefix(f, fetch_one, &pass, err, errlen))
+		return -1;
 	return (f->objects + f->unchanged) ? 0 : 1;
+}
+
+/* What a look at the prefix found. */
+struct end_pass {
+	const struct s3_fetch *f;
+	const char *done_name;
+	unsigned listed;
+	bool done_listed;
+};
+
+static int note_key(const char *key, uint64_t size, void *ctx)
+{
+	struct end_pass *p = ctx;
+	(void)size;
+	const char *name = key + strlen(p->f->prefix);
+	p->listed++;
+	if (!strncmp(key, p->f->prefix, strlen(p->f->prefix)) && !strcmp(name, p->done_name))
+		p->done_listed = true;
+	return 0;
+}
+
+/* Whether record (a run's results.json) says done_name went up. */
+static bool recorded_uploaded(const char *record, size_t len, const char *done_name)
+{
+	json_t *root = json_loadb(record, len, 0, NULL);
+	json_t *up;
+	size_t i;
+	bool found = false;
+	json_array_foreach(json_object_get(root, "uploads"), i, up)
+	{
+		const char *artifact = json_string_value(json_object_get(up, "artifact"));
+		const char *status = json_string_value(json_object_get(up, "status"));
+		found |= artifact && status && !strcmp(artifact, done_name) &&
+			 !strcmp(status, "uploaded");
+	}
+	json_decref(root);
+	return found;
+}
+
+int s3_fetch_run_ended(struct s3_fetch *f, const char *done_name, const char *record_name,
+		       unsigned *listed, char *err, size_t errlen)
+{
+	struct end_pass pass = { f, done_name, 0, false };
+	err[0] = '\0';
+	*listed = 0;
+	if (list_prefix(f, note_key, &pass, err, errlen))
+		return -1;
+	*listed = pass.listed;
+	if (!pass.done_listed)
+		return 0;
+	char key[1200], what[1300];
+	struct http_response resp;
+	snprintf(key, sizeof(key), "%s%s", f->prefix, record_name);
+	snprintf(what, sizeof(what), "the GET of s3://%s/%s", f->bucket, key);
+	int rc = get(f, key, NULL, 0, S3_FETCH_OBJECT_MAX, &resp, err, errlen);
+	if (!rc && resp.status == 200)
+		rc = recorded_uploaded(resp.body, resp.body_len, done_name);
+	else if (!rc)
+		rc = resp.status == 404 ? 0 : refused(&resp, what, err, errlen);
+	http_response_free(&resp);
+	return rc;
 }

@@ -43,6 +43,14 @@ struct s3_fetch {
  * holds no object, or -1 with one line in err that holds no URL. */
 int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen);
 
+/* Whether the run whose results go under the prefix has ended: done_name
+ * (report.html: a run sends it at its end only) is listed, and
+ * record_name (results.json, which the run sends last) records
+ * done_name's upload.  1 ended, 0 not yet, -1 with one line in err (no
+ * URL); *listed the objects seen. */
+int s3_fetch_run_ended(struct s3_fetch *f, const char *done_name, const char *record_name,
+		       unsigned *listed, char *err, size_t errlen);
+
 /* ---- building blocks, exposed for unit tests ---- */
 
 /* One page of a ListObjectsV2 reply: calls each(key, size, ctx) per

@@ -1,12 +1,13 @@
 #!/usr/bin/env bats
-# fetch.bats - `ebsbench fetch s3://BUCKET/PREFIX/ [DIR]` against the
+# fetch.bats - `ebsbench fetch [--wait] s3://BUCKET/PREFIX/ [DIR]` against the
 # SigV4-checking S3 peer behind verified TLS (tests/peers): a run's files,
 # put there with presigned PUTs or by `ebsbench run` itself (URLs from
 # `ebsbench presign`, on a loop device), come back byte for byte through signed
 # ListObjectsV2 pages and GETs with credentials from a profile the AWS CLI
 # wrote, and `ebsbench report` renders them again; a local file that
 # differs is refused unless --force; wrong credentials and an empty prefix
-# are one line and a non-zero exit; no secret or URL is ever printed.
+# are one line and a non-zero exit; --wait waits until results.json records
+# report.html; no secret or URL is ever printed.
 
 bats_require_minimum_version 1.5.0
 
@@ -148,13 +149,51 @@ nothing_secret() {
 	run --separate-stderr "$EBSBENCH" run --config cfg.json
 	assert_success
 	[[ $stderr == *"upload: 10 uploaded, 0 failed, 0 skipped"* ]]
-	fetch "s3://$BUCKET/runs/e2e/" back
+	# The run has ended: --wait does not wait.
+	fetch --wait "s3://$BUCKET/runs/e2e/" back
 	assert_success
 	nothing_secret
+	[[ $stderr != *"waiting for the run"* ]] || fail "waited for an ended run: $stderr"
 	assert_equal "$output" "back/report.html"
 	[[ $stderr == *"ebsbench fetch: 10 objects, "* ]]
 	diff -r out back
 	run "$EBSBENCH" report back
 	assert_success
 	cmp out/summary.md back/summary.md
+}
+
+@test "fetch --wait: waits while the run goes on, then fetches once results.json records report.html" {
+	# A run in its middle: a phase's log and results.json, no report yet.
+	local p=runs/going f
+	jq '.uploads = [{artifact: "gp3_rr_iops.1.log", status: "uploaded"}]' \
+		"$BATS_FILE_TMPDIR/run/results.json" >mid.json
+	jq '.uploads += [{artifact: "report.html", status: "uploaded"}]' mid.json >final.json
+	put() { curl -fsS --cacert "$CA_FILE" -o /dev/null -T "$2" "$(presign put "$p/$1" 60)"; }
+	put gp3_rr_iops.1.log "$BATS_FILE_TMPDIR/run/logs/gp3_rr_iops.1.log"
+	put results.json mid.json
+	EBSBENCH_FETCH_POLL_S=1 "$EBSBENCH" fetch --wait --endpoint "$TLS_URL" --ca-file "$CA_FILE" \
+		"s3://$BUCKET/$p/" back >fetch.out 2>fetch.err 3>&- &
+	local pid=$! i
+	for ((i = 0; i < 100; i++)); do
+		grep -q "waiting for the run" fetch.err && break
+		sleep 0.1
+	done
+	grep -qF "waiting for the run under s3://$BUCKET/$p/ to end: 2 objects so far, no final report.html yet" fetch.err
+	# report.html up, results.json not yet the final one: still waiting.
+	put report.html "$BATS_FILE_TMPDIR/run/report.html"
+	sleep 3
+	kill -0 "$pid" || fail "fetch --wait ended before results.json recorded report.html"
+	assert_file_not_exists back/report.html
+	put results.json final.json
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$pid"
+	assert_equal "$(cat fetch.out)" back/report.html
+	cmp back/results.json final.json
+	cmp back/report.html "$BATS_FILE_TMPDIR/run/report.html"
+	run cat fetch.err
+	refute_output --partial X-Amz-
+	refute_output --partial "$SECRET"
 }
