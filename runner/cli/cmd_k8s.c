@@ -18,7 +18,7 @@
 
 static const char usage[] =
 	"usage: ebsbench k8s --image REF@sha256:DIGEST --volume TYPE:SIZE[:IOPS[:MIBPS]]...\n"
-	"                    --s3 s3://BUCKET/PREFIX --region R [--instance-type m5.xlarge]\n"
+	"                    --s3 s3://BUCKET/PREFIX [--region R] [--instance-type m5.xlarge]\n"
 	"                    [--namespace NAME] [--endpoint URL] [--profile NAME] [--fleet N]\n"
 	"Writes one run on Kubernetes as a List of objects for `kubectl apply -f -`:\n"
 	"the namespace, a StorageClass (EBS CSI driver) and a Block-mode PVC per\n"
@@ -32,7 +32,7 @@ static const char usage[] =
 	"`kubectl delete -f` of the same output removes them all, the namespace too:\n"
 	"by default the run's own (named as the run), so no other run goes with it.\n"
 	"The output grants write access to the prefix until the policy expires: do\n"
-	"not share it.\n";
+	"not share it.  --region: the bucket's; else AWS_REGION, else AWS_DEFAULT_REGION.\n";
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -102,8 +102,10 @@ static int parse_args(int argc, char **argv, struct k8s_request *q)
 		if (rc)
 			return rc;
 	}
+	q->region = cli_region(q->region);
 	if (!q->image || !q->s3 || !q->region || !q->volume_count)
-		return usage_error("--image, --volume, --s3 and --region are required", NULL);
+		return usage_error(
+			"--image, --volume, --s3 and --region (or AWS_REGION) are required", NULL);
 	return 0;
 }
 
@@ -130,6 +132,10 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 		"allows writes to s3://%s/%s until %s: keep the output secret\n",
 		m->namespace, m->run, pods, m->planned_s, m->deadline_s, m->bucket, m->prefix,
 		until);
+	fprintf(stderr,
+		"ebsbench k8s: then kubectl logs -f -n %s job/%s; the results: ebsbench fetch "
+		"--wait s3://%s/%s; remove it all: kubectl delete -f with this output\n",
+		m->namespace, m->run, m->bucket, m->prefix);
 	return 0;
 }
 

@@ -235,7 +235,7 @@ plan_of() {
 	run --separate-stderr "$EBSBENCH" k8s --volume gp3:100
 	assert_equal "$status" 2
 	assert_equal "$output" ""
-	assert_equal "$stderr" "ebsbench k8s: --image, --volume, --s3 and --region are required (try ebsbench k8s --help)"
+	assert_equal "$stderr" "ebsbench k8s: --image, --volume, --s3 and --region (or AWS_REGION) are required (try ebsbench k8s --help)"
 }
 
 @test "the POST policy and the secret key are in the manifest only, never on stderr" {
@@ -251,8 +251,12 @@ plan_of() {
 	[ "${#signature}" -eq 64 ]
 	assert_equal "$(jq -r '.upload.post.fields["x-amz-security-token"]' config.json)" "$AWS_SESSION_TOKEN"
 	echo "stderr: $stderr"
-	assert_equal "$(wc -l <<<"$stderr")" 1
-	[[ $stderr == "ebsbench k8s: Job ebsbench-"*"/ebsbench-"*", plan "*" s, activeDeadlineSeconds "*"; its Secret allows writes to s3://my-ebsbench-results/runs/k8s/ until "*": keep the output secret" ]]
+	assert_equal "$(wc -l <<<"$stderr")" 2
+	[[ ${stderr%%$'\n'*} == "ebsbench k8s: Job ebsbench-"*"/ebsbench-"*", plan "*" s, activeDeadlineSeconds "*"; its Secret allows writes to s3://my-ebsbench-results/runs/k8s/ until "*": keep the output secret" ]]
+	# The next commands, with the run's own names.
+	local run=${stderr#*: Job } ns
+	ns=${run%%/*} run=${run#*/} run=${run%%,*}
+	[[ ${stderr#*$'\n'} == "ebsbench k8s: then kubectl logs -f -n $ns job/$run; the results: ebsbench fetch --wait s3://my-ebsbench-results/runs/k8s/; remove it all: kubectl delete -f with this output" ]]
 	for s in "$policy" "$signature" "$AWS_SECRET_ACCESS_KEY" "$AWS_SESSION_TOKEN"; do
 		[[ $stderr != *"$s"* ]]
 	done
@@ -265,7 +269,7 @@ plan_of() {
 	assert_success
 	assert_equal "$(jq -r '.items[] | select(.kind == "Job") | .spec.template.spec.nodeSelector["node.kubernetes.io/instance-type"]' <<<"$output")" r7i.xlarge
 	assert_equal "$(head -n 1 <<<"$stderr")" "ebsbench k8s: r7i.xlarge is not in the EBS model's instance table: the plan assumes no instance limit"
-	assert_equal "$(wc -l <<<"$stderr")" 2
+	assert_equal "$(wc -l <<<"$stderr")" 3
 }
 
 @test "--fleet 3: an Indexed Job, fresh ephemeral volumes per pod, config-I.json uploading under PREFIX/I/" {
