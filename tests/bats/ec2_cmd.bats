@@ -24,14 +24,10 @@ load_bats_libs
 # The S3 peer's only key pair (s3.sh takes it from here).
 export AWS_ACCESS_KEY_ID=AKIAEBSBENCHEC2CMD01
 export AWS_SECRET_ACCESS_KEY='ec2c/Secret+Key/ebsbench0000000000000000'
-AWS=/usr/bin/aws
 
 setup_file() {
 	require_ebsbench
-	[[ $("$AWS" --version 2>&1) == aws-cli/2.* ]] || {
-		echo "# $AWS is not the AWS CLI v2 (make deps installs Debian's awscli)" >&2
-		return 1
-	}
+	require_aws_cli_v2
 	peers_start "$BATS_FILE_TMPDIR/peers"
 	local d=$BATS_FILE_TMPDIR
 	setsid /usr/bin/python3 "$BATS_TEST_DIRNAME/../peers/aws_capture.py" "$d/capture.port" \

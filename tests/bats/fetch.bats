@@ -21,14 +21,10 @@ export AWS_ACCESS_KEY_ID=AKIAEBSBENCHFETCH001
 export AWS_SECRET_ACCESS_KEY='f3tch/Secret+Key/ebsbench0000000000000000'
 KEY_ID=$AWS_ACCESS_KEY_ID
 SECRET=$AWS_SECRET_ACCESS_KEY
-AWS=/usr/bin/aws
 
 setup_file() {
 	require_ebsbench
-	[[ $("$AWS" --version 2>&1) == aws-cli/2.* ]] || {
-		echo "# $AWS is not the AWS CLI v2 (apt-get install awscli)" >&2
-		return 1
-	}
+	require_aws_cli_v2
 	peers_start "$BATS_FILE_TMPDIR/peers"
 	DEV=$(make_loop 32)
 	export DEV

@@ -171,6 +171,16 @@ require_ebsbench() {
 	require_built "$EBSBENCH" "make (or set EBSBENCH)"
 }
 
+# The real AWS CLI v2: Debian's awscli at /usr/bin/aws (an older v1 may
+# come first on PATH), which make deps installs; tests call it as $AWS.
+AWS=/usr/bin/aws
+require_aws_cli_v2() {
+	[[ $("$AWS" --version 2>&1) == aws-cli/2.* ]] || {
+		echo "# $AWS is not the AWS CLI v2 (make deps installs Debian's awscli)" >&2
+		return 1
+	}
+}
+
 # short_config DEV PHASES_JSON [EXTRA_JSON_MEMBERS] -> on stdout, a run
 # config for DEV alone (label vol, a 100 GiB gp3) with a 16 MiB test
 # region, output_dir out, time_scale 0.01 (a runtime of 100 s lasts 1 s)
