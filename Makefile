@@ -57,7 +57,7 @@ C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h t
 
 .SECONDARY:
 .PHONY: all deps test unit unit-musl unit-asan bats bench bench-parity bench-drift bench-rate demo lint format clean \
-	kernel initramfs image asan fuzz fuzz-build fuzz-smoke
+	kernel initramfs image release asan fuzz fuzz-build fuzz-smoke
 
 all: build/ebsbench build/ebsbench-init
 
@@ -173,6 +173,12 @@ initramfs: build/initramfs.cpio.gz
 image:
 	@bash image/build-image.sh
 
+# dist/: the binary, the OCI archive, the disk image, the UKI, the SBOM and
+# SHA256SUMS, the same bytes from any clean tree of a commit
+# (image/release.sh, docs/release.md); stdout is only the digest lines.
+release:
+	@bash image/release.sh
+
 unit-musl: $(addprefix build/unit-musl/,$(UNIT_NAMES))
 	@for t in $^; do echo "== $$t"; ./$$t || exit 1; done
 
@@ -254,7 +260,7 @@ clean:
 	rm -rf build/musl build/asan build/unit-musl build/unit-asan build/fuzz build/ebsbench \
 		build/ebsbench-asan build/ebsbench-init build/ebsbench-init.map build/no-io-uring build/foreign-syscall \
 		build/ebs-log-pages build/initramfs.cpio.gz build/ebsbench.efi build/ebsbench.cmdline \
-		build/ebsbench-disk.raw build/oci
+		build/ebsbench-disk.raw build/oci dist
 
 # The user-data script is built into the binary (.incbin: no -MMD line).
 build/musl/run/ec2_user_data.o build/asan/run/ec2_user_data.o build/fuzz/obj/run/ec2_user_data.o: \
