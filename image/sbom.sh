@@ -154,14 +154,14 @@ built ebsbench ebsbench ebsbench APPLICATION "$(artifact ebsbench)" \
 	"The static musl binary (make build/ebsbench), shipped as dist/ebsbench."
 built ebsbench-init ebsbench-init ebsbench-init APPLICATION "$(artifact ebsbench-init)" \
 	"PID 1 of the appliance (make build/ebsbench-init), in the initramfs as /init."
-built kernel linux bzImage OPERATING-SYSTEM "$(artifact kernel)" \
+built kernel linux bzImage OPERATING_SYSTEM "$(artifact kernel)" \
 	"The appliance kernel (kernel-config/build-kernel.sh) from $kernel_pkg $kernel_ver." \
 	"$kernel_ver"
 built initramfs ebsbench-initramfs initramfs.cpio.gz ARCHIVE "$(artifact initramfs)" \
 	"The appliance's root (image/build-initramfs.sh); /etc/ebsbench/image.txt in it lists each file's sha256."
-built uki ebsbench-uki ebsbench.efi OPERATING-SYSTEM "$(artifact uki)" \
+built uki ebsbench-uki ebsbench.efi OPERATING_SYSTEM "$(artifact uki)" \
 	"The unified kernel image (image/uefi/build-uki.sh); its command line names ebsbench.image_digest=$(awk '$1 == "appliance" { print $2 }' "$artifacts")."
-built disk ebsbench-disk ebsbench-disk.raw OPERATING-SYSTEM "$(artifact disk)" \
+built disk ebsbench-disk ebsbench-disk.raw OPERATING_SYSTEM "$(artifact disk)" \
 	"The UEFI GPT disk image an AMI is imported from (image/uefi/build-disk.sh); shipped as ebsbench-disk.raw.gz (gzip -9n), the checksum is the raw image's."
 built oci ebsbench-oci-image ebsbench-oci.tar CONTAINER "$(artifact oci-archive)" \
 	"The OCI image (image/oci/build-oci.sh) as an OCI archive, tag $version; its manifest digest is sha256:$oci."

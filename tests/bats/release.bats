@@ -115,6 +115,11 @@ checksum() {
 	# Each package has the fields SPDX 2.3 requires, and a unique SPDXID.
 	jq -e '.packages | all(.SPDXID and .name and .downloadLocation and (.SPDXID | test("^SPDXRef-[A-Za-z0-9.-]+$")))' "$sbom"
 	jq -e '.packages | map(.SPDXID) | length == (unique | length)' "$sbom"
+	# The enumerations in SPDX 2.3's JSON spelling (its schema's enums).
+	jq -e '.packages | all(.primaryPackagePurpose | IN("APPLICATION", "FRAMEWORK", "LIBRARY", "CONTAINER",
+		"OPERATING_SYSTEM", "DEVICE", "FIRMWARE", "SOURCE", "ARCHIVE", "FILE", "INSTALL", "OTHER"))' "$sbom"
+	jq -e '[.packages[].checksums[]?.algorithm] | all(. == "SHA256")' "$sbom"
+	jq -e '.relationships | all(.relationshipType | IN("DESCRIBES", "CONTAINS", "STATIC_LINK", "GENERATED_FROM"))' "$sbom"
 	# Every relationship joins two elements the document has.
 	jq -e '(.packages | map(.SPDXID) + ["SPDXRef-DOCUMENT"]) as $ids |
 		.relationships | length > 0 and all(.spdxElementId as $a | .relatedSpdxElement as $b |
