@@ -4,9 +4,10 @@
 #
 #   dist/ebsbench               the static binary (EC2 user-data, any host)
 #   dist/ebsbench-oci.tar       the OCI image as an OCI archive: `skopeo copy
-#                               oci-archive:...` pushes it; a docker-style
-#                               manifest.json beside index.json lets
-#                               `docker load -i` take it too
+#                               oci-archive:...` pushes it; beside index.json,
+#                               the manifest.json `docker save` writes, which
+#                               `docker load -i` reads (not tried with a
+#                               daemon; skopeo's docker-archive: reads it)
 #   dist/ebsbench-disk.raw.gz   the UEFI disk image an AMI is imported from
 #                               (gzip -9n: 64 MiB of mostly zeros; gunzip it
 #                               for image/ami/make-ami.sh)
