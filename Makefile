@@ -1,5 +1,7 @@
-# ebsbench - build, test and bench.  `make test` and `make demo` set up
-# everything they need on a fresh Debian 12 machine (see README.md).
+# ebsbench - build, test and bench.  On a fresh Debian 12 machine `make`
+# installs only what the binary's build needs ($(DEPS_BUILD_STAMP)); `make test`,
+# `make image` and `make demo` install everything else up front ($(DEPS_STAMP)),
+# never mid-test (README.md, Development).
 
 VERSION := 0.1.0
 DEPS := $(CURDIR)/build/deps
@@ -50,29 +52,43 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
 FUZZ_LIB_OBJS := $(patsubst runner/%.c,build/fuzz/obj/%.o,$(LIB_SRCS)) build/fuzz/obj/input.o
 INIT_LIBS := $(DEPS)/lib/libjansson.a
+# The build's packages and static libraries (deps.sh --build), and everything
+# (deps.sh --all: the tests', the image's and the demo's too).
+DEPS_BUILD_STAMP := $(DEPS)/.stamp-build
 DEPS_STAMP := $(DEPS)/.stamp-all
+# test, image and demo run `make deps` as their recipe's first
+# step rather than naming the stamp as a prerequisite: .SECONDARY makes a
+# missing stamp intermediate, which make would remake only after the other
+# prerequisites (the binaries), and those must not start before every
+# package is in.
 # Every C file we format and lint.
 C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h tests/unit/fixtures/*.h tests/unit/*/*.c \
 	tests/tools/*.c tests/fuzz/*.[ch])
 
 .SECONDARY:
-.PHONY: all deps test unit unit-musl unit-asan bats bench bench-parity bench-drift bench-rate demo lint format clean \
+.PHONY: all deps deps-build test unit unit-musl unit-asan bats bench bench-parity bench-drift bench-rate demo lint format clean \
 	kernel initramfs image release asan fuzz fuzz-build fuzz-smoke
 
 all: build/ebsbench build/ebsbench-init
 
-$(DEPS_STAMP): runner/deps/deps.sh runner/deps/mbedtls_config.h
-	bash runner/deps/deps.sh $(DEPS)
+$(DEPS_BUILD_STAMP): runner/deps/deps.sh runner/deps/mbedtls_config.h
+	bash runner/deps/deps.sh --build $(DEPS)
 	touch $@
+
+$(DEPS_STAMP): $(DEPS_BUILD_STAMP) runner/deps/deps.sh runner/deps/mbedtls_config.h
+	bash runner/deps/deps.sh --all $(DEPS)
+	touch $@
+
+deps-build: $(DEPS_BUILD_STAMP)
 
 deps: $(DEPS_STAMP)
 
-build/musl/%.o: runner/%.c $(DEPS_STAMP)
+build/musl/%.o: runner/%.c $(DEPS_BUILD_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC musl $<"
 	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c $< -o $@
 
-build/musl/init/%.o: init/%.c $(DEPS_STAMP)
+build/musl/init/%.o: init/%.c $(DEPS_BUILD_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC musl $<"
 	$(Q)$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c $< -o $@
@@ -159,10 +175,10 @@ build/unit-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/unit/fixtures/
 
 # The appliance: our kernel (cached outside the clone, see
 # kernel-config/build-kernel.sh) and a reproducible initramfs.
-kernel:
+kernel: $(DEPS_STAMP)
 	@bash kernel-config/build-kernel.sh
 
-build/initramfs.cpio.gz: build/ebsbench build/ebsbench-init image/build-initramfs.sh image/udhcpc.script \
+build/initramfs.cpio.gz: $(DEPS_STAMP) build/ebsbench build/ebsbench-init image/build-initramfs.sh image/udhcpc.script \
 		image/ca-bundle.sh image/appliance.conf image/appliance.sh image/lib.sh
 	$(Q)bash image/build-initramfs.sh --init build/ebsbench-init --ebsbench build/ebsbench $@
 
@@ -171,12 +187,14 @@ initramfs: build/initramfs.cpio.gz
 # Every launch artifact (UKI, UEFI disk image, OCI layout) and its digest:
 # stdout is only the digest lines (build-image.sh runs make with >&2).
 image:
+	$(Q)$(MAKE) --no-print-directory deps >&2
 	@bash image/build-image.sh
 
 # dist/: the binary, the OCI archive, the disk image, the UKI, the SBOM and
 # SHA256SUMS, the same bytes from any clean tree of a commit
 # (image/release.sh, docs/release.md); stdout is only the digest lines.
 release:
+	$(Q)$(MAKE) --no-print-directory deps >&2
 	@bash image/release.sh
 
 unit-musl: $(addprefix build/unit-musl/,$(UNIT_NAMES))
@@ -202,6 +220,7 @@ TEST_PROGRAMS := $(addprefix build/unit-musl/,$(UNIT_NAMES)) $(addprefix build/u
 	$(addprefix build/fuzz/,$(FUZZ_TARGETS)) build/ebsbench build/ebsbench-init build/no-io-uring \
 	build/foreign-syscall build/ebsbench-asan build/initramfs.cpio.gz
 test:
+	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory -j$(shell nproc) $(TEST_PROGRAMS)
 	$(Q)$(MAKE) --no-print-directory unit
 	$(Q)$(MAKE) --no-print-directory lint
@@ -225,26 +244,28 @@ fuzz-smoke: fuzz-build
 # data-backed loop bed (tests/bench/bench.sh), then the figures fio and
 # ebsbench give side by side, then rate-limited latency beside fio's (the
 # comparisons a loaded CI machine cannot make reliably).
-bench: build/ebsbench
+bench: $(DEPS_STAMP) build/ebsbench
 	@status=0; for b in bench parity rate; do bash tests/bench/$$b.sh || status=1; done; exit $$status
 
-bench-parity: build/ebsbench
+bench-parity: $(DEPS_STAMP) build/ebsbench
 	bash tests/bench/parity.sh
 
 # 30 minutes: one row per second, exactly, beside fio's rows.
 # Rate-limited latency beside fio's (tests/bench/rate.sh): printed, not asserted.
-bench-rate: build/ebsbench
+bench-rate: $(DEPS_STAMP) build/ebsbench
 	bash tests/bench/rate.sh
 
-bench-drift: build/ebsbench
+bench-drift: $(DEPS_STAMP) build/ebsbench
 	DRIFT_FIO=1 DRIFT_PARALLEL=1 bash tests/bench/drift.sh
 
 # The appliance in QEMU against emulated gp2 and gp3, uploading to a local
 # S3; every artifact ends up in ./demo-out, the summary on stdout.
-demo: build/ebsbench build/ebsbench-init
+demo:
+	$(Q)$(MAKE) --no-print-directory deps >&2
 	@bash tests/qemu/demo.sh
 
-lint: $(MUSL_OBJS)
+
+lint: $(DEPS_STAMP) $(MUSL_OBJS)
 	@echo "  LINT clang-format, cppcheck, lint-layers, lint-bats"
 	$(Q)clang-format --dry-run --Werror $(C_FILES)
 	$(Q)cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \

@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
 # Make a Debian 12 machine ready to build ebsbench: apt packages, plus static
 # musl builds of liburing/libaio/jansson/mbedtls/libblkid (Debian only ships glibc ones),
-# and everything the tests use (test peers, QEMU, every format's tool).
-# Idempotent; usage: runner/deps/deps.sh [PREFIX]   (default: <repo>/build/deps)
+# and (--all) everything the tests, the image and the demo use (test peers, QEMU,
+# every format's tool).
+# Idempotent; usage: runner/deps/deps.sh [--build|--all] [PREFIX]
+#   (default --all; PREFIX default: <repo>/build/deps)
+#        runner/deps/deps.sh --list build|rest: the Debian packages of each part
 set -euo pipefail
 
-PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-assert
+# What `make build/ebsbench` needs, and nothing else: musl-gcc, make and a
+# compiler, cmake (jansson), dpkg-dev (apt-get source, dpkg-source) and
+# xz-utils (util-linux's source is .tar.xz).  The kernel's UAPI headers come
+# with build-essential (libc6-dev -> linux-libc-dev).
+BUILD_PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev xz-utils"
+# The rest: what the tests, `make image` and `make demo` use, installed up
+# front by `make test`, `make image` and `make demo` (never by `make`).
+REST_PACKAGES="fio bats bats-assert
   bats-support bats-file jq libaio-dev liburing-dev libjansson-dev clang-format
   cppcheck xmlstarlet util-linux python3 libxml2-utils time e2fsprogs libmbedtls-dev
-  ca-certificates libblkid-dev xz-utils python3-six clang libfuzzer-14-dev
+  ca-certificates libblkid-dev python3-six clang libfuzzer-14-dev
   fdisk gdisk dosfstools ntfs-3g exfatprogs f2fs-tools squashfs-tools genisoimage bcache-tools
   cryptsetup-bin lvm2 xfsprogs btrfs-progs nilfs-tools jfsutils reiserfsprogs udftools erofs-utils
   awscli python3-numpy python3-pandas
@@ -16,7 +26,9 @@ PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-asser
   qemu-system-x86 ovmf
   skopeo umoci runc crun
   chromium poppler-utils python3-pil"
-# Up front, so no test installs anything mid-run: the lines from "fdisk" on
+# Up front, so no test installs anything mid-run: the -dev packages are the
+# glibc builds' (unit-asan, ebsbench-asan, the fuzz targets), clang and
+# libfuzzer the fuzz targets'; the lines from "fdisk" on
 # are each format's own tool (tests/bats/safety.bats), the real AWS CLI v2
 # that tests/bats/ami.bats replays the AMI scripts through, numpy and pandas
 # for fio's fiologparser_hist.py (tests/bats/histlog.bats), what the kernel,
@@ -26,6 +38,22 @@ PACKAGES="musl-tools musl-dev build-essential cmake dpkg-dev fio bats bats-asser
 # chromium, pdfinfo, Pillow for the screenshot's pixels).  The
 # test peers' and manifests' npm packages and Debian packages come from
 # their own install.sh scripts, run last.
+PART=all
+case "${1:-}" in
+--build) PART=build && shift ;;
+--all) shift ;;
+--list)
+  case "${2:-}" in
+  build) echo $BUILD_PACKAGES ;;
+  rest) echo $REST_PACKAGES ;;
+  *) echo "deps: --list build|rest" >&2 && exit 2 ;;
+  esac
+  exit 0
+  ;;
+-*) echo "deps: unknown option ${1}; usage: deps.sh [--build|--all] [PREFIX]" >&2 && exit 2 ;;
+esac
+PACKAGES=$BUILD_PACKAGES
+[[ $PART == build ]] || PACKAGES="$BUILD_PACKAGES $REST_PACKAGES"
 # Exact Debian source versions (bookworm); bumping one forces a rebuild via its stamp.
 LIBURING_VER=2.3-3
 LIBAIO_VER=0.3.113-4
@@ -225,12 +253,14 @@ build_fio() {
   install -m755 t/io_uring "$PREFIX/bin/t-io_uring"
 }
 
-build fio "$(dpkg-query -W -f='${Version}' fio)"
+if [[ $PART == all ]]; then
+  build fio "$(dpkg-query -W -f='${Version}' fio)"
 
-step="test peers"
-bash "$ROOT/tests/peers/install.sh"
-step="manifest validator"
-bash "$ROOT/tests/k8s/install.sh"
+  step="test peers"
+  bash "$ROOT/tests/peers/install.sh"
+  step="manifest validator"
+  bash "$ROOT/tests/k8s/install.sh"
+fi
 
 step="report"
 echo "deps: liburing ${LIBURING_VER%-*} (Debian $LIBURING_VER) static musl"
@@ -238,4 +268,4 @@ echo "deps: libaio ${LIBAIO_VER%-*} (Debian $LIBAIO_VER) static musl"
 echo "deps: jansson ${JANSSON_VER%-*} (Debian $JANSSON_VER) static musl"
 echo "deps: mbedtls ${MBEDTLS_VER%-*} (Debian $MBEDTLS_VER) static musl"
 echo "deps: libblkid ${UTIL_LINUX_VER%%-*} (Debian util-linux $UTIL_LINUX_VER) static musl"
-echo "deps: musl $(dpkg-query -W -f='${Version}' musl)"
+echo "deps: musl $(dpkg-query -W -f='${Version}' musl) ($PART)"
