@@ -21,22 +21,22 @@
 # Usage: tests/lint-bats.sh [FILE...]   (default: tests/bats/*.bats,
 # tests/bats/*.bash and tests/peers/peers.bash).  Each finding goes to stdout as FILE:LINE: RULE: what
 # and the statement; the exit status is 1 when there is one, 2 on bad usage.
-#        tests/lint-bats.sh --skips-readme: README.md quotes the entries of
+#        tests/lint-bats.sh --skips-readme: docs/development.md quotes the entries of
 # tests/bats/skips.list exactly (the list is kept in one place, shown there).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
-# skips_readme: the block after README.md's "<!-- tests/bats/skips.list -->"
+# skips_readme: the block after docs/development.md's "<!-- tests/bats/skips.list -->"
 # marker holds exactly the list's entries, in order.
 skips_readme() {
 	local want got
 	want=$(grep -v -e '^#' -e '^[[:space:]]*$' "$ROOT/tests/bats/skips.list")
 	got=$(awk '/^<!-- tests\/bats\/skips.list -->$/ { m = 1; next }
 		m && /^```/ { if (in_block) exit; in_block = 1; next }
-		in_block { print }' "$ROOT/README.md")
+		in_block { print }' "$ROOT/docs/development.md")
 	[ "$want" = "$got" ] && return 0
-	echo "lint-bats: README.md's quote of tests/bats/skips.list differs from the file:" >&2
+	echo "lint-bats: docs/development.md's quote of tests/bats/skips.list differs from the file:" >&2
 	diff <(echo "$got") <(echo "$want") >&2 || true
 	return 1
 }

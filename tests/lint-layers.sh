@@ -6,7 +6,7 @@
 # (directly or round a longer loop, read from the objects' symbols) and no
 # two headers include each other; and a function is declared in its own
 # file's header, its module's (compare.h for compare_cells.c) or the face.
-# The table below is the one statement of the floors (the README points here).
+# The table below is the one statement of the floors (docs/development.md points here).
 # The symbols come from the objects in $LINT_LAYERS_OBJ (build/musl): `make
 # lint` builds them first.
 set -euo pipefail

@@ -19,7 +19,7 @@ static const char usage[] =
 	"--plan sweep runs the dd/hdparm block-size sweep (O_DIRECT writes of 16k..1M, then\n"
 	"2M reads, one I/O at a time) in place of the config's phases.\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
-	"written (see README.md, Upload).\n"
+	"written (see docs/upload.md).\n"
 	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed (the\n"
 	"rest still ran), a result file could not be written or the devices could not be\n"
 	"listed, 2 usage or config, before any I/O (a device that is not there, none to test,\n"

@@ -27,7 +27,7 @@ void options_defaults(struct job_options *o)
 	o->iodepth = 1;
 	/* fio's default is 1.  Submitting 4 at a time keeps a device that
 	 * completes from another CPU (a loop worker, an interrupt) busy with
-	 * fewer of our sleeps to wake; the README has the figures. */
+	 * fewer of our sleeps to wake; docs/development.md (`make bench`) has the figures. */
 	o->iodepth_batch = 4;
 	o->numjobs = 1;
 	o->ioengine = engine_default();

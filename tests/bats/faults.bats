@@ -6,7 +6,7 @@
 # device returning EIO mid-phase (blkdebug), S3 answering 500 until the
 # retries run out, a URL that expires mid-run, the endpoint down for a while
 # then back, the watchdog's SIGTERM mid-phase, report's re-analysis, the
-# exit codes the README lists, and the appliance with no IMDS, malformed
+# exit codes docs/run.md lists, and the appliance with no IMDS, malformed
 # user-data, an unreachable S3 or a stalled drive.
 #
 # The host has no device-mapper (no /dev/mapper/control, no modules), so a
@@ -83,7 +83,7 @@ write_counter() {
 }
 
 # ---------------------------------------------------------------------------
-# Exit codes (README "ebsbench run"): a config naming what is not there is a
+# Exit codes (docs/run.md): a config naming what is not there is a
 # config error, before any I/O.
 
 @test "exit 2: a device the config names that is not there, named in one line, before any I/O" {
@@ -150,7 +150,7 @@ write_counter() {
 }
 
 # ---------------------------------------------------------------------------
-# report runs the analysis again (README "ebsbench run": Analysis).
+# report runs the analysis again (docs/analysis.md: Analysis).
 
 @test "report runs the analysis again: an edited phase and a new price change the summary, results.json stays" {
 	jq -n --arg dev "$DEV" '{devices: [{path: $dev, label: "vol", type: "gp3", size_gib: 100}],

@@ -251,15 +251,15 @@ agree() {
 	[[ $stderr == *'drop "write_hist_log"'* ]] || fail "stderr: $stderr"
 }
 
-@test "the three options are in the README's options list and in the fio usage" {
+@test "the three options are in docs/fio.md's options list and in the fio usage" {
 	local list opt
 	# The list: from "Options: `--name" to the paragraph's closing "`.".
-	list=$(sed -n '/^Options: `--name/,/`\.$/p' "$HELPERS_DIR/../../README.md")
-	[ -n "$list" ] || fail "no options list in README.md"
+	list=$(sed -n '/^Options: `--name/,/`\.$/p' "$HELPERS_DIR/../../docs/fio.md")
+	[ -n "$list" ] || fail "no options list in docs/fio.md"
 	run "$EBSBENCH" fio --help
 	for opt in write_hist_log log_hist_msec log_hist_coarseness; do
 		[[ $list == *"--$opt "* || $list == *"--$opt"$'\n'* || $list == *"--$opt\`"* ]] ||
-			fail "README's options list lacks --$opt"
+			fail "docs/fio.md's options list lacks --$opt"
 		[[ $output == *"--$opt="* ]] || fail "ebsbench fio --help lacks --$opt: $output"
 	done
 }

@@ -133,7 +133,7 @@ BATS
 	assert_output ""
 }
 
-@test "lint-bats: the repository's README quotes tests/bats/skips.list exactly" {
+@test "lint-bats: docs/development.md quotes tests/bats/skips.list exactly" {
 	run --separate-stderr "$LINT" --skips-readme
 	assert_success
 }

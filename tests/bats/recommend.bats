@@ -12,7 +12,7 @@
 #     holds the kubectl patch and aws ec2 modify-volume lines with the caveats;
 #   - `report` writes recommend.md, the same text `recommend` prints;
 #   - bad input: one line naming the problem, exit 2, nothing on stdout;
-#   - the README's example output is the real output.
+#   - docs/recommend.md's example output is the real output.
 
 bats_require_minimum_version 1.5.0
 
@@ -172,10 +172,10 @@ pick() {
 	EOF
 }
 
-@test "the README's example is what recommend prints on seed 000's fixture" {
+@test "docs/recommend.md's example is what recommend prints on seed 000's fixture" {
 	run --separate-stderr "$EBSBENCH" recommend "$SEED"
 	assert_success
-	awk '/^```markdown$/ { f = 1; next } f && /^```$/ { f = 0 } f' "$REPO/README.md" >readme.md
+	awk '/^```markdown$/ { f = 1; next } f && /^```$/ { f = 0 } f' "$REPO/docs/recommend.md" >readme.md
 	[ -s readme.md ]
 	assert_equal "$output" "$(cat readme.md)"
 }

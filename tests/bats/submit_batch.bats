@@ -89,13 +89,13 @@ bucket() {
 	[[ $stderr == *iodepth_batch_submit* ]] || fail "stderr: $stderr"
 }
 
-@test "the options are in the README's options list and in the fio usage" {
+@test "the options are in docs/fio.md's options list and in the fio usage" {
 	local list opt
-	list=$(sed -n '/^Options: `--name/,/`\.$/p' "$HELPERS_DIR/../../README.md")
-	[ -n "$list" ] || fail "no options list in README.md"
+	list=$(sed -n '/^Options: `--name/,/`\.$/p' "$HELPERS_DIR/../../docs/fio.md")
+	[ -n "$list" ] || fail "no options list in docs/fio.md"
 	run "$EBSBENCH" fio --help
 	for opt in iodepth_batch_submit iodepth_batch; do
-		[[ $list == *"--$opt "* || $list == *"--$opt"$'\n'* ]] || fail "README's options list lacks --$opt"
+		[[ $list == *"--$opt "* || $list == *"--$opt"$'\n'* ]] || fail "docs/fio.md's options list lacks --$opt"
 		[[ $output == *"--$opt="* ]] || fail "ebsbench fio --help lacks --$opt: $output"
 	done
 }

@@ -16,7 +16,7 @@
 
 #define MS 1000000ull /* ns */
 
-/* What one step should be, as the README describes the sequence. */
+/* What one step should be, as docs/run.md describes the sequence. */
 struct want_step {
 	const char *phase, *short_name;
 	size_t device;
