@@ -56,7 +56,7 @@ INIT_LIBS := $(DEPS)/lib/libjansson.a
 # (deps.sh --all: the tests', the image's and the demo's too).
 DEPS_BUILD_STAMP := $(DEPS)/.stamp-build
 DEPS_STAMP := $(DEPS)/.stamp-all
-# test, image and demo run `make deps` as their recipe's first
+# test, image, demo and example run `make deps` as their recipe's first
 # step rather than naming the stamp as a prerequisite: .SECONDARY makes a
 # missing stamp intermediate, which make would remake only after the other
 # prerequisites (the binaries), and those must not start before every
@@ -66,7 +66,7 @@ C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h t
 	tests/tools/*.c tests/fuzz/*.[ch])
 
 .SECONDARY:
-.PHONY: all deps deps-build test unit unit-musl unit-asan bats bench bench-parity bench-drift bench-rate demo lint format clean \
+.PHONY: all deps deps-build example example-check test unit unit-musl unit-asan bats bench bench-parity bench-drift bench-rate demo lint format clean \
 	kernel initramfs image release asan fuzz fuzz-build fuzz-smoke
 
 all: build/ebsbench build/ebsbench-init
@@ -264,6 +264,15 @@ demo:
 	$(Q)$(MAKE) --no-print-directory deps >&2
 	@bash tests/qemu/demo.sh
 
+# docs/example: a `make demo` run's report files, results.json and a
+# screenshot of report.html (tests/tools/example.sh); example-check (in the
+# bats suite, tests/bats/docs.bats) re-renders them from that results.json.
+example:
+	$(Q)$(MAKE) --no-print-directory deps >&2
+	@bash tests/tools/example.sh update
+
+example-check: build/ebsbench
+	@bash tests/tools/example.sh check
 
 lint: $(DEPS_STAMP) $(MUSL_OBJS)
 	@echo "  LINT clang-format, cppcheck, lint-layers, lint-bats"
