@@ -56,6 +56,14 @@ kubectl apply -f image/k8s/job.yaml
 ```
 EOF
 	broken unrendered.md "applies image/k8s/job.yaml with its REPLACE_WITH_DIGEST placeholders unrendered"
+	cat >piped.md <<'EOF'
+```sh
+kubectl -n ebsbench create secret generic ebsbench-config --from-file=config.json=config.json
+cat image/k8s/job.yaml |
+    kubectl apply -f -
+```
+EOF
+	broken piped.md "applies image/k8s/job.yaml with its REPLACE_WITH_DIGEST placeholders unrendered"
 	# The right Secret, rendered: nothing to say.
 	sed -e 's/ebsbench-config/ebsbench-pvc-config/' wrong-secret.md >right.md
 	run --separate-stderr /usr/bin/python3 "$DOCCHECK" right.md

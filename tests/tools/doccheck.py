@@ -183,21 +183,34 @@ class Check:
             self.checked.setdefault(path, set())
 
     def k8s(self, where, text):
+        text = re.sub(r"\|\s*\n\s*", "| ", text)  # a pipeline on several lines is one line
         made = set(re.findall(r"create\s+secret\s+generic\s+([\w.-]+)", text))
-        for how, rel in re.findall(r"(kubectl\s+apply\s+-f\s+|render\s+)(image/k8s/[\w.-]+\.ya?ml)",
-                                   text):
+        for rel in sorted(set(re.findall(r"image/k8s/[\w.-]+\.ya?ml", text))):
+            if not re.search(r"(kubectl\s+apply\s+-f\s+|render\s+)" + re.escape(rel), text) and \
+                    not any("kubectl apply" in l for l in text.split("\n") if rel in l):
+                continue
             full = os.path.join(ROOT, rel)
             if not os.path.isfile(full):
                 self.problem(where, f"{rel}: no such file")
                 continue
             manifest = open(full).read()
-            if how.startswith("kubectl") and "REPLACE_WITH_DIGEST" in manifest:
+            if "REPLACE_WITH_DIGEST" in manifest and self.unrendered(text, rel):
                 self.problem(where, f"applies {rel} with its REPLACE_WITH_DIGEST placeholders "
                              "unrendered (render it first)")
             for secret in sorted(set(re.findall(r"secretName:\s*([\w.-]+)", manifest))):
                 if secret not in made:
                     self.problem(where, f"applies {rel}, which reads Secret {secret}, but the block "
                                  f"creates {', '.join(sorted(made)) or 'no Secret'}")
+
+    @staticmethod
+    def unrendered(text, rel):
+        """A line that applies rel (kubectl apply -f rel, or rel piped into kubectl apply)
+        without render rel on it."""
+        for line in text.split("\n"):
+            if rel in line and "kubectl" in line and "apply" in line and \
+                    not re.search(r"render\s+" + re.escape(rel), line):
+                return True
+        return False
 
     # ---- json -----------------------------------------------------------------------------
     def json_block(self, where, text):
