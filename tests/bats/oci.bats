@@ -194,7 +194,7 @@ manifest_of() {
 
 	local cmd=("$RUNTIME" run --bundle bundle "$CID")
 	# crun 1.8 refuses hybrid cgroups (v1 plus a v2 tree with controllers,
-	# as on the build machine): hide the v2 tree from it (README.md).
+	# as on the build machine): hide the v2 tree from it (image/oci/README.md).
 	if [[ $RUNTIME == crun ]] && grep -qs . /sys/fs/cgroup/unified/cgroup.controllers; then
 		cmd=(unshare -m --propagation private sh -c 'umount /sys/fs/cgroup/unified && exec "$@"' sh "${cmd[@]}")
 	fi

@@ -61,7 +61,7 @@
 #   --eio-sector N      the gp3 drive fails every read touching 512-byte
 #                       sector N with EIO (QEMU's blkdebug): a bad block
 #   --qemu-arg ARG      one more QEMU argument (repeatable)
-#   --no-stall-workaround  do not trace QEMU's NVMe events (see README.md)
+#   --no-stall-workaround  do not trace QEMU's NVMe events (see tests/qemu/README.md)
 #   --ebsbench BIN      the host's ebsbench, for `presign` (default build/ebsbench)
 #   --print-cmdline     print the kernel command line a --kernel boot gets
 #                       and exit (boots nothing)
