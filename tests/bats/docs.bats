@@ -121,6 +121,11 @@ EOF
 	printf 'See [the run](docs/no-such-page.md) and ![x](x.png).\n' >link.md
 	broken link.md "link to docs/no-such-page.md: no such file"
 	assert_output --partial "link to x.png: no such file"
+	printf '# Quick start\n\nSee [it](#quick-start), [that](#quickstart) and [run](%s#the-plan).\n' \
+		"$ROOT/docs/run.md" >anchor.md
+	broken anchor.md "link to #quickstart: no heading makes #quickstart"
+	assert_output --partial "#the-plan: no heading makes #the-plan"
+	refute_output --partial "#quick-start:"
 }
 
 @test "docs/example is what ebsbench report renders from its results.json" {

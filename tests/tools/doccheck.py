@@ -77,11 +77,14 @@ class Check:
 
     def links(self, path, rel, n, line):
         for target in LINK.findall(re.sub(r"`[^`]*`", "", line)):
-            if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+            if re.match(r"^[a-z]+:", target):
                 continue
-            dest = os.path.normpath(os.path.join(os.path.dirname(path), target.split("#")[0]))
+            page, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), page)) if page else path
             if not os.path.exists(dest):
                 self.problem(f"{rel}:{n}", f"link to {target}: no such file")
+            elif anchor and dest.endswith(".md") and anchor not in anchors(dest):
+                self.problem(f"{rel}:{n}", f"link to {target}: no heading makes #{anchor}")
 
     def block(self, where, lang, info, text):
         if lang in ("sh", "bash", "shell"):
@@ -283,6 +286,22 @@ class Check:
         for loop in self.loops:
             subprocess.run(["losetup", "-d", loop], capture_output=True)
         subprocess.run(["rm", "-rf", self.tmp])
+
+
+def anchors(path):
+    """The #anchors GitHub makes of a Markdown file's headings (lower case, punctuation but
+    - and _ dropped, spaces as -; a repeated heading gets -1, -2, ...)."""
+    seen, out, fence = {}, set(), False
+    for line in open(path, encoding="utf-8"):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+        m = None if fence else re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            k = seen.get(slug, 0)
+            seen[slug] = k + 1
+            out.add(slug if k == 0 else f"{slug}-{k}")
+    return out
 
 
 def strip_comment(line):
