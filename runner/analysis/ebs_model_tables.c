@@ -8,44 +8,11 @@
 #include <strings.h>
 
 /* Volume types, checked 2026-12 against AWS's EBS User Guide and the EC2
- * API model documentation.  Sources, by value:
- * - gp2, st1, sc1 (unchanged, checked right): EBS User Guide, "Amazon EBS
- *   volume types" / "General Purpose SSD volumes" / "Throughput Optimized
- *   HDD and Cold HDD volumes" (docs.aws.amazon.com/ebs/latest/userguide/
- *   ebs-volume-types.html, general-purpose.html, hdd-vols.html): gp2 3
- *   IOPS/GiB (100..16,000), burst 3,000 below 1,000 GiB, 5.4 M credits.
- * - gp3: the EC2 API reference for CreateVolume / ModifyVolume, Iops
- *   ("gp3: 3,000 - 80,000 IOPS", as the AWS SDKs' generated docs now
- *   carry it) and Throughput ("Valid Range: 125 - 2000 MiB/s", the AWS
- *   SDK for Kotlin's CreateVolumeRequest); 64 TiB (65,536 GiB) from AWS's
- *   re:Invent 2025 talk STG320 ("increased gp3 limits to 64 TiB and
- *   80,000 IOPS") and RDS's gp3 storage pages.  500 IOPS/GiB and 0.25
- *   MiB/s per IOPS are unchanged.  The IOPS a size allows is max(3,000,
- *   500 x GiB): a 1 GiB gp3 still has its included 3,000.  Not confirmed
- *   from a page read: the gp3 user-guide page itself (not found).
- * - io2 (Block Express only since 30 April 2025) and io1: EBS User
- *   Guide, "Provisioned IOPS SSD volumes" (provisioned-iops.html): io2
- *   4 GiB..64 TiB, 100..256,000 IOPS, 1,000 IOPS per GiB, up to 4,000
- *   MiB/s "at a rate of 0.256 MiB/s per provisioned IOPS", maximum "at
- *   16,000 IOPS or higher" (we use 0.25, 256 KiB, which reaches 4,000 at
- *   exactly 16,000; the 256 KiB accounting caps a unit at 0.25 anyway).
- *   io1: 4 GiB..16 TiB, 100..64,000 IOPS, 50 per GiB; "as much as 500
- *   MiB/s" up to 32,000 IOPS, above that "16 KiB per provisioned IOPS"
- *   (1,000 MiB/s at 64,000).
- * - I/O accounting: "I/O characteristics and monitoring" and AWS
- *   re:Post "ebs-calculate-optimal-io-size": SSD I/O up to 256 KiB is one
- *   IOPS, bigger I/O counts in 256 KiB units; contiguous I/O of 32 KiB or
- *   over is merged into 256 KiB units.  st1/sc1 count 1 MiB units (we
- *   believe every random I/O costs a whole MiB: "Inefficiency of small
- *   read/writes on HDD"); their bucket holds 1 TiB of credits per TiB.
- * - iops_default for io1/io2 (3,000) is the API's default when a type
- *   changes to io1/io2, used for a volume whose IOPS we could not read;
- *   ebs_volume_init flags it as assumed.
- * gp2 between 170 and 334 GiB: AWS gives 250 MiB/s "if burst credits are
- * available".  We model the cap as 128 MiB/s up to 170 GiB and 250 above,
- * and let the 256 KiB accounting do the rest: without credits a gp2
- * volume has 3 units/GiB, i.e. 0.75 MiB/s per GiB, which is below 250
- * exactly for volumes under 334 GiB.  No linear interpolation needed. */
+ * API model documentation: each value's source, and what could not be
+ * confirmed, are in docs/analysis.md, "The model's sources" (change both
+ * together).  gp2 between 170 and 334 GiB: modelled as 128 MiB/s up to 170
+ * GiB and 250 above, the 256 KiB accounting doing the rest (the page says
+ * why). */
 #define MERGE_MIN (32 * KIB)
 static const struct ebs_type_rules type_table[EBS_TYPE_COUNT] = {
 	[EBS_GP2] = {
@@ -99,18 +66,10 @@ static const struct ebs_type_rules type_table[EBS_TYPE_COUNT] = {
 	},
 };
 
-/* Instance EBS limits, checked 2026-12 (issue 13's review found all 25
- * rows right).  Source: "Amazon EC2 instance types", "Amazon EBS
- * specifications" tables (the same figures as DescribeInstanceTypes'
- * EbsOptimizedInfo): baseline / maximum throughput in MB/s at 128 KiB
- * I/O, IOPS at 16 KiB I/O.  Rows footnoted "These instances can support
- * maximum performance for 30 minutes at least once every 24 hours, after
- * which they revert to their baseline performance" are those whose
- * maximum exceeds their baseline: m5, r5 and c5 large..2xlarge and m6i
- * large..4xlarge (re-read for this table: m6i.large..4xlarge footnoted,
- * m6i.8xlarge not).  m7i was not re-read; it is taken to match m6i, whose
- * figures it shares.  Those rows burst 1,800 s a day; the rest sustain
- * their maximum and have 0. */
+/* Instance EBS limits, checked 2026-12: the sources and what each row's
+ * burst means are in docs/analysis.md, "The model's sources" (change both
+ * together).  Rows whose maximum exceeds their baseline burst 1,800 s a
+ * day; the rest sustain their maximum and have 0. */
 static const struct instance_ebs_limits instance_table[] = {
 	/* name, baseline IOPS, burst IOPS, baseline MB/s, burst MB/s, burst s/day */
 	{ "m5.large", 3600, 18750, 81.25, 593.75, 1800 },
