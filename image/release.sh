@@ -15,6 +15,8 @@
 #   dist/sbom.spdx.json         SPDX 2.3: every pinned source, its version
 #                               and hash, and what each artifact holds
 #                               (image/sbom.sh)
+#   dist/LICENSE                ebsbench's licence (Apache-2.0; docs/release.md
+#                               says what the others ask)
 #   dist/SHA256SUMS             `sha256sum -c` format, every file above
 #
 # Reproducible: two clean trees of one commit, on machines with the same
@@ -62,8 +64,9 @@ image() {
 }
 umask 022
 
-say "dist: the binary, the UKI, the disk image (gzip -9n)"
+say "dist: the binary, its licence, the UKI, the disk image (gzip -9n)"
 cp build/ebsbench "$out/ebsbench"
+cp LICENSE "$out/LICENSE"
 cp "$(image 3 uki)" "$out/ebsbench.efi"
 gzip -9n <"$(image 3 disk)" >"$out/ebsbench-disk.raw.gz"
 

@@ -138,7 +138,7 @@ package --arg ver "$version" --arg rev "$revision" --arg url "$source_url" '{
 	SPDXID: "SPDXRef-ebsbench-source", name: "ebsbench", versionInfo: $ver,
 	downloadLocation: $url, filesAnalyzed: false, primaryPackagePurpose: "SOURCE",
 	sourceInfo: "git commit \($rev)", licenseConcluded: "NOASSERTION",
-	licenseDeclared: "NOASSERTION", copyrightText: "NOASSERTION"}'
+	licenseDeclared: "Apache-2.0", copyrightText: "NOASSERTION"}'
 # built ID NAME FILE PURPOSE SHA COMMENT [VERSION]: an artifact of this build.
 built() {
 	package --arg id "SPDXRef-$1" --arg name "$2" --arg file "$3" --arg purpose "$4" --arg sha "$5" \

@@ -57,13 +57,14 @@ checksum() {
 }
 
 @test "dist/: the binary, the OCI archive, the disk image, the UKI, the SBOM; SHA256SUMS verifies; stdout names each" {
-	assert_equal "$(cd "$A/dist" && ls)" "$(printf '%s\n' SHA256SUMS ebsbench ebsbench-disk.raw.gz \
+	assert_equal "$(cd "$A/dist" && ls)" "$(printf '%s\n' LICENSE SHA256SUMS ebsbench ebsbench-disk.raw.gz \
 		ebsbench-oci.tar ebsbench.efi sbom.spdx.json)"
 	# Every file but itself, in sha256sum's format, and each one right.
 	assert_equal "$(awk '{ print $2 }' "$A/dist/SHA256SUMS")" "$(cd "$A/dist" && ls | grep -vx SHA256SUMS)"
 	run -0 bash -c 'cd "$1/dist" && sha256sum --strict -c SHA256SUMS' _ "$A"
 	# The shipped files are the ones make image built.
 	cmp "$A/dist/ebsbench" "$A/build/ebsbench"
+	cmp "$A/dist/LICENSE" "$A/LICENSE"
 	cmp "$A/dist/ebsbench.efi" "$A/build/ebsbench.efi"
 	gzip -dc "$A/dist/ebsbench-disk.raw.gz" >disk.raw
 	cmp disk.raw "$A/build/ebsbench-disk.raw"
@@ -71,10 +72,10 @@ checksum() {
 	assert_equal "$(od -An -tx1 -j3 -N5 "$A/dist/ebsbench-disk.raw.gz" | tr -d ' ')" 0000000000
 	# stdout: a line per file, then the OCI and appliance digests.
 	local f
-	for f in SHA256SUMS ebsbench ebsbench-disk.raw.gz ebsbench-oci.tar ebsbench.efi sbom.spdx.json; do
+	for f in LICENSE SHA256SUMS ebsbench ebsbench-disk.raw.gz ebsbench-oci.tar ebsbench.efi sbom.spdx.json; do
 		grep -qx "$f sha256:$(sha256sum <"$A/dist/$f" | cut -c1-64) dist/$f" "$OUT" || fail "no line for $f: $(cat "$OUT")"
 	done
-	assert_equal "$(wc -l <"$OUT")" 8
+	assert_equal "$(wc -l <"$OUT")" 9
 	grep -Eqx 'oci sha256:[0-9a-f]{64} dist/ebsbench-oci.tar' "$OUT"
 	grep -Eqx 'appliance sha256:[0-9a-f]{64} dist/ebsbench.efi' "$OUT"
 	# No time but SOURCE_DATE_EPOCH, even on the files.
