@@ -28,5 +28,7 @@ void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
 #include "analysis/loadcurve.h"
 #include "analysis/sweep.h"
 #include "analysis/recommend.h"
+#include "analysis/demand_sim.h"
+#include "analysis/demand_recommend.h"
 
 #endif

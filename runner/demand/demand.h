@@ -22,7 +22,7 @@ struct demand_point {
 	double read_bytes, write_bytes;
 };
 
-#define DEMAND_NAME_LEN 64
+#define DEMAND_NAME_LEN 32
 
 /* One volume's demand. */
 struct demand_trace {
