@@ -158,6 +158,7 @@ int demand_recommend(const struct demand_trace *tr, const struct demand_recommen
 	out->peak_factor = o->sim.peak_factor >= 1 ? o->sim.peak_factor : 1;
 	out->budget = o->budget;
 	out->interval_s = tr->interval_s;
+	out->t0 = tr->p[0].t;
 	out->gaps = tr->gaps;
 	out->partial = tr->partial;
 	out->metrics = tr->metrics;

@@ -28,6 +28,7 @@ struct demand_answer {
 	struct demand_sim_result current;
 	struct demand_sim_result sim[RECOMMEND_CANDIDATES];
 	struct demand_stats stats;
+	double t0; /* the trace's first interval */
 	double peak_factor, budget, interval_s;
 	size_t gaps;
 	bool partial;

@@ -31,7 +31,7 @@ struct demand_sim_opts {
 
 /* The balance a gp2's bucket held, as a few samples across the trace:
  * the lowest in each stretch. */
-#define DEMAND_BALANCE_POINTS 24
+#define DEMAND_BALANCE_POINTS 12
 struct demand_balance {
 	double t, percent;
 };

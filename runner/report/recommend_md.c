@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/lib.h"
 #include "report/md_table.h"
@@ -136,8 +137,8 @@ static void write_device(FILE *out, const struct recommend_device *d)
 	fputc('\n', out);
 }
 
-void recommend_md_devices(FILE *out, const struct recommend_device *d, size_t n,
-			  const struct ebs_prices *prices)
+/* "# Recommendation" and the prices' line. */
+static void write_prices(FILE *out, const struct ebs_prices *prices)
 {
 	fputs("# Recommendation\n\nPrices: ", out);
 	md_text(out, prices->region ? prices->region : "unknown region");
@@ -146,10 +147,196 @@ void recommend_md_devices(FILE *out, const struct recommend_device *d, size_t n,
 	fputs("; ", out);
 	md_text(out, prices->source);
 	fputs(").\n\n", out);
+}
+
+void recommend_md_devices(FILE *out, const struct recommend_device *d, size_t n,
+			  const struct ebs_prices *prices)
+{
+	write_prices(out, prices);
 	if (!n)
 		fputs("No EBS volume in these results: nothing to recommend.\n", out);
 	for (size_t i = 0; i < n; i++)
 		write_device(out, &d[i]);
+}
+
+/* t as "2026-11-20 10:43 UTC" (seconds when they are not 0). */
+static const char *when_text(char *buf, size_t len, double t)
+{
+	time_t whole = (time_t)floor(t);
+	struct tm tm;
+
+	if (!isfinite(t) || !gmtime_r(&whole, &tm))
+		return report_missing(buf, len);
+	strftime(buf, len, tm.tm_sec ? "%Y-%m-%d %H:%M:%S UTC" : "%Y-%m-%d %H:%M UTC", &tm);
+	return buf;
+}
+
+/* The trace: its span, interval, gaps, mean and peak, and what its
+ * interval hides. */
+static void write_trace(FILE *out, const struct demand_answer *a)
+{
+	const struct demand_stats *s = &a->stats;
+	char from[40], peak_at[40], c1[REPORT_NUM_LEN], c2[REPORT_NUM_LEN];
+
+	fprintf(out, "Demand: %.0f-second intervals from %s over %.1f hours", a->interval_s,
+		when_text(from, sizeof(from), a->t0), s->seconds / 3600);
+	if (a->gaps)
+		fprintf(out, ", %zu missing (read as idle)", a->gaps);
+	if (a->partial)
+		fputs(", partial (CloudWatch said PartialData or left a NextToken)", out);
+	if ((a->metrics & DEMAND_M_ALL) != DEMAND_M_ALL)
+		fputs(", not all four of VolumeReadOps, VolumeWriteOps, VolumeReadBytes and "
+		      "VolumeWriteBytes (the others read as 0)",
+		      out);
+	fprintf(out, ". Mean %s IOPS and %.1f MiB/s; peak %s IOPS (at %s) and %.1f MiB/s.\n\n",
+		report_count(c1, sizeof(c1), s->mean_iops), s->mean_mibs,
+		report_count(c2, sizeof(c2), s->peak_iops),
+		when_text(peak_at, sizeof(peak_at), s->peak_t), s->peak_mibs);
+	if (a->peak_factor > 1)
+		fprintf(out,
+			"Within an interval the peak runs %.2f times the mean (the peak-to-mean "
+			"factor given): candidates are sized for it.\n\n",
+			a->peak_factor);
+	else if (a->interval_s > 10)
+		fprintf(out,
+			"Each %.0f-second interval is an average: bursts shorter than it are not "
+			"seen. An `ebsbench observe` trace (--peak-from) or --peak-factor sizes "
+			"for them.\n\n",
+			a->interval_s);
+}
+
+/* One replay in words: never throttled, or how much, how long, when dry. */
+static void replay_text(FILE *out, const struct demand_sim_result *r)
+{
+	char w[40];
+
+	if (r->share <= 0)
+		fputs("never throttled", out);
+	else
+		fprintf(out,
+			"throttled %.2f %% of the time (%s), the longest stretch %.0f s from %s",
+			100 * r->share, ebs_bound_name(r->bound), r->worst_s,
+			when_text(w, sizeof(w), r->worst_start));
+	if (r->hidden_s > 0)
+		fprintf(out, ", %.0f s of it only at the peak factor's peak", r->hidden_s);
+	if (r->max_backlog_units > 0) {
+		char c[REPORT_NUM_LEN];
+		fprintf(out, "; the backlog reached %s I/O (%.0f s of its sustained rate)",
+			report_count(c, sizeof(c), r->max_backlog_units), r->max_backlog_s);
+	}
+	if (isfinite(r->dry_at))
+		fprintf(out, "; its bucket ran dry at %s and stayed empty %.0f s",
+			when_text(w, sizeof(w), r->dry_at), r->dry_s);
+	else if (isfinite(r->min_credit_pct))
+		fprintf(out, "; its bucket never ran dry (lowest %.0f %%)", r->min_credit_pct);
+}
+
+/* The bucket's balance across the trace, as one row of samples. */
+static void write_balance(FILE *out, const char *whose, const struct demand_sim_result *r)
+{
+	char w[40];
+
+	if (!r->nbalance)
+		return;
+	fprintf(out, "Credit balance of the %s (lowest in each stretch):\n\n| When |", whose);
+	for (size_t k = 0; k < r->nbalance; k++)
+		if (isfinite(r->balance[k].percent))
+			fprintf(out, " %s |", when_text(w, sizeof(w), r->balance[k].t));
+	fputs("\n|---|", out);
+	for (size_t k = 0; k < r->nbalance; k++)
+		if (isfinite(r->balance[k].percent))
+			fputs("---|", out);
+	fputs("\n| % |", out);
+	for (size_t k = 0; k < r->nbalance; k++)
+		if (isfinite(r->balance[k].percent))
+			fprintf(out, " %.0f |", r->balance[k].percent);
+	fputs("\n\n", out);
+}
+
+/* One candidate's row, with its replay. */
+static void write_demand_row(FILE *out, const struct recommend_candidate *c,
+			     const struct demand_sim_result *r)
+{
+	char type[REPORT_NUM_LEN], gib[REPORT_NUM_LEN + 4], iops[REPORT_NUM_LEN],
+		mibs[REPORT_NUM_LEN], usd[REPORT_NUM_LEN], delta[REPORT_NUM_LEN], thr[32],
+		worst[32], p99[256];
+
+	snprintf(type, sizeof(type), "%s%s%s", c->chosen ? "**" : "", ebs_type_name(c->type),
+		 c->chosen ? "** (chosen)" : "");
+	if (!c->feasible) {
+		fprintf(out, "| %s | cannot | | | | | | | |\n", type);
+		return;
+	}
+	report_count(gib, sizeof(gib) - 4, c->volume.size_gib);
+	strcat(gib, " GiB");
+	snprintf(thr, sizeof(thr), "%.2f %%", 100 * r->share);
+	snprintf(worst, sizeof(worst), "%.0f s", r->worst_s);
+	const char *cells[] = { type,
+				gib,
+				report_count(iops, sizeof(iops), c->iops),
+				report_count(mibs, sizeof(mibs), ebs_volume_mibs(&c->volume)),
+				report_usd(usd, sizeof(usd), c->monthly_usd),
+				delta_text(delta, sizeof(delta), c->delta_usd),
+				thr,
+				worst,
+				p99_text(p99, sizeof(p99), c) };
+	md_table_row(out, cells, ARRAY_SIZE(cells));
+}
+
+static void write_demand(FILE *out, const struct demand_answer *a)
+{
+	const struct recommend_device *d = &a->rec;
+	char c1[REPORT_NUM_LEN];
+
+	fputs("## ", out);
+	md_text(out, d->label);
+	fputs(" (demand)\n\n", out);
+	write_trace(out, a);
+	if (a->has_current) {
+		char usd[REPORT_NUM_LEN];
+		fputs("Current volume: ", out);
+		volume_text(out, &d->current);
+		fprintf(out, ", %s a month: ", report_usd(usd, sizeof(usd), d->current_usd));
+		replay_text(out, &a->current);
+		fputs(".\n\n", out);
+	}
+	fprintf(out,
+		"Need: %s IOPS (in 256 KiB units) and %.0f MiB/s, the trace's %s%s; %s of "
+		"the time may throttle.\n\n",
+		report_count(c1, sizeof(c1), d->need.iops), d->need.mibs,
+		a->budget > 0 ? "rate at the budget's quantile" : "peak",
+		a->peak_factor > 1 ? " times the peak factor" : "",
+		a->budget > 0 ? "at most the budget" : "none");
+	fputs("| Type | Size | IOPS | MiB/s | Monthly | Delta | Throttled | Longest | p99 at the "
+	      "demand (scheduled issue to completion) |\n"
+	      "|---|---|---|---|---|---|---|---|---|\n",
+	      out);
+	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
+		write_demand_row(out, &d->cand[i], &a->sim[i]);
+	fputs("\n**", out);
+	md_text(out, d->summary);
+	fputs("**\n\n", out);
+	if (a->has_current && a->current.nbalance)
+		write_balance(out, "current volume", &a->current);
+	else if (a->sim[RECOMMEND_CANDIDATES - 1].nbalance)
+		write_balance(out, "gp2 candidate", &a->sim[RECOMMEND_CANDIDATES - 1]);
+	fputs("Why:\n\n", out);
+	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
+		for (size_t r = 0; r < d->cand[i].nreasons; r++) {
+			fprintf(out, "- %s: ", ebs_type_name(d->cand[i].type));
+			md_text(out, d->cand[i].reasons[r]);
+			fputc('\n', out);
+		}
+	}
+	fputc('\n', out);
+}
+
+void recommend_md_demand(FILE *out, const struct demand_answer *a, size_t n,
+			 const struct ebs_prices *prices)
+{
+	write_prices(out, prices);
+	for (size_t i = 0; i < n; i++)
+		write_demand(out, &a[i]);
 }
 
 int recommend_md_write(FILE *out, json_t *const *runs, size_t nruns)
@@ -230,4 +417,78 @@ json_t *recommend_json(const struct recommend_device *d, size_t n, const struct 
 		json_array_append_new(devices, device_json(&d[i]));
 	return json_pack("{s:{s:s?,s:s?,s:s?},s:o}", "prices", "region", prices->region, "date",
 			 prices->as_of, "source", prices->source, "devices", devices);
+}
+
+/* t as ISO 8601 UTC, or null. */
+static json_t *iso_or_null(double t)
+{
+	time_t whole = (time_t)floor(t);
+	struct tm tm;
+	char buf[32];
+
+	if (!isfinite(t) || !gmtime_r(&whole, &tm))
+		return json_null();
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_string(buf);
+}
+
+/* One replay as JSON. */
+static json_t *replay_json(const struct demand_sim_result *r)
+{
+	json_t *balance = json_array();
+	for (size_t k = 0; k < r->nbalance; k++)
+		if (isfinite(r->balance[k].percent))
+			json_array_append_new(balance, json_pack("{s:o,s:f}", "t",
+								 iso_or_null(r->balance[k].t),
+								 "percent", r->balance[k].percent));
+	return json_pack("{s:f,s:f,s:f,s:f,s:o,s:f,s:o,s:s,s:o,s:f,s:o,s:o}", "throttled_s",
+			 r->throttled_s, "hidden_s", r->hidden_s, "share", r->share, "worst_s",
+			 r->worst_s, "worst_start", iso_or_null(r->worst_start), "max_backlog_io",
+			 r->max_backlog_units, "max_backlog_s", num_or_null(r->max_backlog_s),
+			 "bound", ebs_bound_name(r->bound), "dry_at", iso_or_null(r->dry_at),
+			 "dry_s", r->dry_s, "min_credit_percent", num_or_null(r->min_credit_pct),
+			 "balance", balance);
+}
+
+/* One trace's answer as JSON. */
+static json_t *demand_json(const struct demand_answer *a)
+{
+	const struct recommend_device *d = &a->rec;
+	const struct demand_stats *s = &a->stats;
+	json_t *cands = json_array(), *current = json_null();
+
+	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
+		json_t *c = candidate_json(&d->cand[i]);
+		json_object_set_new(c, "replay",
+				    d->cand[i].feasible ? replay_json(&a->sim[i]) : json_null());
+		json_array_append_new(cands, c);
+	}
+	if (a->has_current)
+		current = json_pack(
+			"{s:s,s:f,s:f,s:f,s:o,s:o}", "type", ebs_type_name(d->current.type),
+			"size_gib", d->current.size_gib, "iops", ebs_volume_iops(&d->current),
+			"throughput_mibs", ebs_volume_mibs(&d->current), "monthly_usd",
+			num_or_null(d->current_usd), "replay", replay_json(&a->current));
+	return json_pack(
+		"{s:s,s:{s:o,s:f,s:f,s:I,s:b,s:f,s:f,s:f,s:f,s:o,s:f,s:f},s:o,"
+		"s:{s:f,s:f,s:f},s:o,s:o,s:s}",
+		"volume", d->label, "trace", "from", iso_or_null(a->t0), "seconds", s->seconds,
+		"interval_s", a->interval_s, "gaps", (json_int_t)a->gaps, "partial", a->partial,
+		"mean_iops", s->mean_iops, "peak_iops", s->peak_iops, "mean_mibs", s->mean_mibs,
+		"peak_mibs", s->peak_mibs, "peak_at", iso_or_null(s->peak_t), "peak_factor",
+		a->peak_factor, "throttle_budget", a->budget, "current", current, "need", "iops",
+		d->need.iops, "throughput_mibs", d->need.mibs, "size_gib", d->need.gib,
+		"candidates", cands, "choice",
+		d->choice >= 0 ? json_string(ebs_type_name(d->cand[d->choice].type)) : json_null(),
+		"summary", d->summary);
+}
+
+json_t *recommend_demand_json(const struct demand_answer *a, size_t n,
+			      const struct ebs_prices *prices)
+{
+	json_t *volumes = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(volumes, demand_json(&a[i]));
+	return json_pack("{s:{s:s?,s:s?,s:s?},s:o}", "prices", "region", prices->region, "date",
+			 prices->as_of, "source", prices->source, "volumes", volumes);
 }

@@ -19,6 +19,13 @@ void recommend_md_devices(FILE *out, const struct recommend_device *d, size_t n,
 /* recommend.md of each run (analysis present): no requirement, the run's
  * recorded prices; a report renderer (report.c). */
 int recommend_md_write(FILE *out, json_t *const *runs, size_t nruns);
+/* `recommend --demand`: per trace its shape, the current volume's replay,
+ * the candidates' table with their replays, the gp2 bucket's balance and
+ * the choice, as markdown; and the --json document. */
+void recommend_md_demand(FILE *out, const struct demand_answer *a, size_t n,
+			 const struct ebs_prices *prices);
+json_t *recommend_demand_json(const struct demand_answer *a, size_t n,
+			      const struct ebs_prices *prices);
 /* The --json document: the prices and one object per device. */
 json_t *recommend_json(const struct recommend_device *d, size_t n, const struct ebs_prices *prices);
 

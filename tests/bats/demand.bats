@@ -1,0 +1,172 @@
+#!/usr/bin/env bats
+# demand.bats - `ebsbench recommend --demand` end to end on the real binary:
+#   - a batch that drains a 100 GiB gp2's bucket: 10 quiet minutes, then
+#     3,000 IOPS of 16 KiB; dry 5,400,000 / (3,000 - 300) = 2,000 s into it,
+#     at 10:43:20, throttled the 1,600 s left; gp3 at its included 3,000 IOPS
+#     and 125 MiB/s for $9.12 (Seoul) against $11.40, gp2 only at 500 GiB;
+#   - the same trace as `aws cloudwatch get-metric-data` prints it (newest
+#     first, two volumes told apart by Label) and as get-metric-statistics
+#     (one metric a file, in no order) gives the same answer;
+#   - a throughput-bound trace needs gp3 MiB/s, not IOPS;
+#   - with a results directory: the current volume and the instance from it,
+#     the p99 measured at the demand's level;
+#   - --out writes the apply files; bad input is one line naming the file,
+#     the place and the problem, exit 2, nothing on stdout.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load_bats_libs
+
+REPO=$BATS_TEST_DIRNAME/../..
+SEED=$REPO/tests/unit/fixtures/results-seed000.json
+T0=1795168800 # 2026-11-20T10:00:00Z
+
+setup_file() {
+	require_ebsbench
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	# batch.csv: the draining batch, one row a minute for 70 minutes.
+	{
+		echo "time,volume,read_ops,write_ops,read_bytes,write_bytes"
+		for ((i = 0; i < 70; i++)); do
+			iops=$((i < 10 ? 10 : 3000))
+			echo "$((T0 + 60 * i)),${VOL:-vol-0aaaaaaaaaaaaaaaa},$((iops * 60)),0,$((iops * 60 * 16384)),0"
+		done
+	} >batch.csv
+}
+
+# demand ARGS...: `ebsbench recommend ARGS --json` into rec.json, checked.
+demand() {
+	run --separate-stderr "$EBSBENCH" recommend "$@" --json
+	assert_success
+	printf '%s\n' "$output" >rec.json
+	json_doc rec.json
+}
+
+# pick VOLUME FILTER -> FILTER on the volume's object of rec.json.
+pick() {
+	jq -r --arg v "$1" ".volumes[] | select(.volume == \$v) | $2" rec.json
+}
+
+@test "a batch that drains a 100 GiB gp2: dry at 10:43:20, gp3 at 3,000 IOPS and 125 MiB/s for \$9.12" {
+	demand --demand batch.csv --volume gp2:100
+	V=vol-0aaaaaaaaaaaaaaaa
+	assert_equal "$(pick $V .current.replay.dry_at)" 2026-11-20T10:43:20Z
+	assert_equal "$(pick $V '.current.replay | [.throttled_s, .worst_s, .bound] | @tsv')" \
+		"$(printf '1600\t1600\tvolume IOPS')"
+	assert_equal "$(pick $V '[.choice, .current.monthly_usd] | @tsv')" "$(printf 'gp3\t11.4')"
+	assert_equal "$(pick $V '.candidates[] | select(.chosen) | [.size_gib, .iops, .throughput_mibs, .monthly_usd, .replay.throttled_s] | @tsv')" \
+		"$(printf '100\t3000\t125\t9.12\t0')"
+	assert_equal "$(pick $V '.candidates[] | select(.type == "gp2") | [.size_gib, .monthly_usd] | @tsv')" \
+		"$(printf '500\t57')"
+	assert_equal "$stderr" ""
+	# The table says the same.
+	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --volume gp2:100
+	assert_success
+	assert_line --partial "its bucket ran dry at 2026-11-20 10:43:20 UTC and stayed empty 1600 s."
+	assert_line '| **gp3** (chosen) | 100 GiB | 3,000 | 125 | $9.12 | -$2.28 | 0.00 % | 0 s | not measured at this load |'
+	assert_line "Each 60-second interval is an average: bursts shorter than it are not seen. An \`ebsbench observe\` trace (--peak-from) or --peak-factor sizes for them."
+	# 40 % of the time may throttle: gp2 100 GiB (38 %) is enough.
+	demand --demand batch.csv --volume gp2:100 --throttle-budget 40
+	assert_equal "$(pick $V '.candidates[] | select(.type == "gp2") | .size_gib')" 100
+}
+
+# The batch as the AWS CLI prints get-metric-data: newest first, a second
+# volume in the same file, a BurstBalance result to skip.
+write_metric_data() {
+	/usr/bin/python3 - "$T0" <<'PY' >md.json
+import datetime, json, sys
+t0 = int(sys.argv[1])
+iso = lambda t: datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat()
+ts = [t0 + 60 * i for i in range(70)][::-1]
+iops = lambda t: 10 if t - t0 < 600 else 3000
+res = [
+    {"Id": "r", "Label": "vol-0aaaaaaaaaaaaaaaa VolumeReadOps", "Timestamps": [iso(t) for t in ts],
+     "Values": [iops(t) * 60.0 for t in ts], "StatusCode": "Complete"},
+    {"Id": "rb", "Label": "vol-0aaaaaaaaaaaaaaaa VolumeReadBytes", "Timestamps": [iso(t) for t in ts],
+     "Values": [iops(t) * 60.0 * 16384 for t in ts], "StatusCode": "Complete"},
+    {"Id": "bb", "Label": "vol-0aaaaaaaaaaaaaaaa BurstBalance", "Timestamps": [iso(t) for t in ts],
+     "Values": [100.0 for t in ts], "StatusCode": "Complete"},
+    {"Id": "r2", "Label": "vol-0bbbbbbbbbbbbbbbb VolumeReadOps", "Timestamps": [iso(t) for t in ts],
+     "Values": [600.0 for t in ts], "StatusCode": "Complete"},
+]
+print(json.dumps({"MetricDataResults": res, "Messages": []}, indent=4))
+PY
+}
+
+@test "get-metric-data (newest first, two volumes) and get-metric-statistics give the batch's answer" {
+	write_metric_data
+	demand --demand md.json --volume gp2:100
+	assert_equal "$(jq -r '[.volumes[].volume] | join(" ")' rec.json)" "vol-0aaaaaaaaaaaaaaaa vol-0bbbbbbbbbbbbbbbb"
+	assert_equal "$(pick vol-0aaaaaaaaaaaaaaaa .current.replay.dry_at)" 2026-11-20T10:43:20Z
+	assert_equal "$(pick vol-0aaaaaaaaaaaaaaaa '.candidates[] | select(.chosen) | [.type, .iops, .throughput_mibs] | @tsv')" \
+		"$(printf 'gp3\t3000\t125')"
+	# 10 IOPS never throttle a gp2 of 100 GiB.
+	assert_equal "$(pick vol-0bbbbbbbbbbbbbbbb '[.current.replay.throttled_s, .current.replay.dry_at] | @tsv')" \
+		"$(printf '0\t')"
+	# get-metric-statistics: one metric a file, Datapoints shuffled, the volume in the file name.
+	jq '{Label: "VolumeReadOps", Datapoints: ([.MetricDataResults[0] | range(0; .Timestamps | length) as $i |
+		{Timestamp: .Timestamps[$i], Sum: .Values[$i], Unit: "Count"}] | sort_by(.Sum, .Timestamp))}' md.json \
+		>vol-0aaaaaaaaaaaaaaaa-reads.json
+	jq '{Label: "VolumeReadBytes", Datapoints: [.MetricDataResults[1] | range(0; .Timestamps | length) as $i |
+		{Timestamp: .Timestamps[$i], Sum: .Values[$i], Unit: "Bytes"}]}' md.json >vol-0aaaaaaaaaaaaaaaa-bytes.json
+	demand --demand vol-0aaaaaaaaaaaaaaaa-reads.json --demand vol-0aaaaaaaaaaaaaaaa-bytes.json --volume gp2:100
+	assert_equal "$(jq '.volumes | length' rec.json)" 1
+	assert_equal "$(pick vol-0aaaaaaaaaaaaaaaa '[.current.replay.dry_at, .trace.peak_mibs] | @tsv')" \
+		"$(printf '2026-11-20T10:43:20Z\t46.875')"
+}
+
+@test "a throughput-bound trace: gp3 provisions 400 MiB/s, not IOPS" {
+	{
+		echo "time,read_ops,read_bytes"
+		for ((i = 0; i < 30; i++)); do
+			echo "$((T0 + 60 * i)),$((400 * 60)),$((400 * 60 * 1048576))"
+		done
+	} >seq.csv
+	demand --demand seq.csv --volume gp3:500
+	assert_equal "$(pick volume '.current.replay | [.share, .bound] | @tsv')" "$(printf '1\tvolume throughput')"
+	assert_equal "$(pick volume '.candidates[] | select(.chosen) | [.type, .iops, .throughput_mibs, .replay.throttled_s] | @tsv')" \
+		"$(printf 'gp3\t3000\t400\t0')"
+}
+
+@test "with a results directory: its volume and instance, the p99 measured at the demand's level" {
+	VOL=vol-0gp3gp3gp3gp3 setup
+	demand --demand batch.csv "$SEED"
+	V=vol-0gp3gp3gp3gp3
+	assert_equal "$(pick $V '[.current.type, .current.replay.throttled_s] | @tsv')" "$(printf 'gp3\t0')"
+	assert_equal "$(pick $V '.candidates[0] | [.chosen, .delta_usd, .p99.ms, .p99.phase] | @tsv')" \
+		"$(printf 'true\t0\t12.9\trandread qd32')"
+}
+
+@test "--out writes apply.md and the VolumeAttributesClass files" {
+	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --volume gp2:100 --out out
+	assert_success
+	assert_file_exists out/apply.md
+	run grep -cF -- "--volume-id vol-0aaaaaaaaaaaaaaaa --volume-type gp3 --iops 3000 --throughput 125" out/apply.md
+	assert_success
+	assert_output 1
+	assert_file_exists out/vac-ebsbench-gp3-3000iops-125mibs.yaml
+	assert_equal "$stderr" "ebsbench recommend: apply.md and the VolumeAttributesClass files in out/"
+}
+
+@test "bad input: one line naming the file, the place and the problem; exit 2, nothing on stdout" {
+	printf 'time,read_ops\n%s,12\n%s,many\n' "$T0" "$((T0 + 60))" >bad.csv
+	run --separate-stderr "$EBSBENCH" recommend --demand bad.csv --volume gp2:100
+	assert_failure 2
+	assert_equal "$output" ""
+	assert_equal "$stderr" "ebsbench recommend: bad.csv:3: read_ops 'many' is not a number 0 or more"
+	echo '{"MetricDataResults": [{"Label": "VolumeReadOps", "Timestamps": ["2026-11-20T10:00:00Z"], "Values": []}]}' >bad.json
+	run --separate-stderr "$EBSBENCH" recommend --demand bad.json
+	assert_failure 2
+	assert_equal "$output" ""
+	assert_equal "$stderr" "ebsbench recommend: bad.json: MetricDataResults[0]: 1 Timestamps but 0 Values"
+	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --volume gp2
+	assert_failure 2
+	assert_equal "$stderr" "ebsbench recommend: --volume 'gp2': want TYPE:SIZE[:IOPS[:MIBPS]] (gp2:100, gp3:100:3000:125) (try ebsbench recommend --help)"
+	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --throttle-budget 100
+	assert_failure 2
+	assert_equal "$stderr" "ebsbench recommend: --throttle-budget needs a number from 0 to 99.99, not '100'"
+}
