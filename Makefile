@@ -66,8 +66,8 @@ C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h t
 	tests/tools/*.c tests/fuzz/*.[ch])
 
 .SECONDARY:
-.PHONY: all deps deps-build example example-check test unit unit-musl unit-asan bats bench bench-parity bench-drift bench-rate demo lint format clean \
-	kernel initramfs image release asan fuzz fuzz-build fuzz-smoke
+.PHONY: all deps deps-build example example-check test unit unit-musl unit-asan bats bench bench-parity bench-drift \
+	bench-rate bench-demand demo lint format clean kernel initramfs image release asan fuzz fuzz-build fuzz-smoke
 
 all: build/ebsbench build/ebsbench-init
 
@@ -243,9 +243,14 @@ fuzz-smoke: fuzz-build
 # IOPS, CPU and memory against fio and t/io_uring on a sparse and a
 # data-backed loop bed (tests/bench/bench.sh), then the figures fio and
 # ebsbench give side by side, then rate-limited latency beside fio's (the
-# comparisons a loaded CI machine cannot make reliably).
+# comparisons a loaded CI machine cannot make reliably), then a 14-day
+# CloudWatch export of two volumes through recommend --demand (under 1 s).
 bench: $(DEPS_STAMP) build/ebsbench
-	@status=0; for b in bench parity rate; do bash tests/bench/$$b.sh || status=1; done; exit $$status
+	@status=0; for b in bench parity rate demand; do bash tests/bench/$$b.sh || status=1; done; exit $$status
+
+# recommend --demand on 40,320 CloudWatch points (tests/bench/demand.sh).
+bench-demand: $(DEPS_STAMP) build/ebsbench
+	bash tests/bench/demand.sh
 
 bench-parity: $(DEPS_STAMP) build/ebsbench
 	bash tests/bench/parity.sh

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "demand/demand_cloudwatch.h"
 #include "demand/demand_csv.h"
@@ -66,14 +67,19 @@ int demand_read_file(const char *path, struct demand_set *set, char *err, size_t
 	FILE *f = fopen(path, "rb");
 	char *text = NULL;
 	size_t len = 0, cap = 0;
+	struct stat st;
 	int rc;
 
 	if (!f)
 		return error_set(err, errlen, "%s: %s", path, strerror(errno));
+	/* A regular file is read in one piece; a pipe grows by doubling. */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (unsigned long long)st.st_size < DEMAND_FILE_MAX)
+		cap = (size_t)st.st_size + 1;
 	for (;;) {
-		if (len == cap) {
-			char *t = cap < DEMAND_FILE_MAX ? realloc(text, cap = cap ? cap * 2 : 65536)
-							: NULL;
+		if (len == cap || !text) {
+			size_t want = !text && cap ? cap : cap ? cap * 2 : 65536;
+			char *t = want <= DEMAND_FILE_MAX ? realloc(text, want) : NULL;
 			if (!t) {
 				free(text);
 				fclose(f);
@@ -81,6 +87,7 @@ int demand_read_file(const char *path, struct demand_set *set, char *err, size_t
 						 path, DEMAND_FILE_MAX / MIB);
 			}
 			text = t;
+			cap = want;
 		}
 		size_t got = fread(text + len, 1, cap - len, f);
 		len += got;

@@ -3,6 +3,7 @@
 #include "demand/demand_build.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,17 +37,25 @@ long demand_volume_index(struct demand_set *set, const char *name)
 	return (long)set->n++;
 }
 
+int demand_builder_reserve(struct demand_builder *b, size_t n)
+{
+	if (b->cap - b->n >= n)
+		return 0;
+	if (n > SIZE_MAX / sizeof(*b->s) - b->n)
+		return -1;
+	struct demand_sample *s = realloc(b->s, (b->n + n) * sizeof(*s));
+	if (!s)
+		return -1;
+	b->s = s;
+	b->cap = b->n + n;
+	return 0;
+}
+
 int demand_builder_add(struct demand_builder *b, size_t vol, unsigned metric, double t,
 		       double value)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		struct demand_sample *s = realloc(b->s, cap * sizeof(*s));
-		if (!s)
-			return -1;
-		b->s = s;
-		b->cap = cap;
-	}
+	if (b->n == b->cap && demand_builder_reserve(b, b->cap ? b->cap : 256))
+		return -1;
 	b->s[b->n++] =
 		(struct demand_sample){ .t = t, .value = value, .vol = vol, .metric = metric };
 	return 0;
@@ -91,6 +100,8 @@ static void add_to(struct demand_point *p, const struct demand_sample *s)
 static int points_to_samples(struct demand_builder *b, size_t vol)
 {
 	struct demand_trace *tr = &b->set->v[vol];
+	if (tr->n && (tr->n > SIZE_MAX / 4 || demand_builder_reserve(b, 4 * tr->n)))
+		return -1;
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct demand_point *p = &tr->p[i];
 		if (demand_builder_add(b, vol, DEMAND_M_READ_OPS, p->t, p->read_ops) ||
@@ -145,6 +156,12 @@ int demand_builder_finish(struct demand_builder *b, double given_interval)
 		size_t end = i;
 		while (end < b->n && b->s[end].vol == b->s[i].vol)
 			end++;
+		/* At most one point a sample: the room once, not by doubling. */
+		if (!tr->p && !(tr->p = malloc((end - i) * sizeof(*tr->p)))) {
+			free(touched);
+			return -1;
+		}
+		tr->cap = tr->p ? end - i : 0;
 		for (; i < end; i++) {
 			if (!tr->n || b->s[i].t - tr->p[tr->n - 1].t > SAME_T) {
 				if (tr->n == tr->cap) {

@@ -21,6 +21,10 @@ struct demand_builder {
 /* The set's index of the volume called name, added when new; -1 on out
  * of memory. */
 long demand_volume_index(struct demand_set *set, const char *name);
+/* Room for n more samples at once (a 14-day export holds 160,000 a
+ * volume: growing by doubling copies them over and over); -1 on out of
+ * memory. */
+int demand_builder_reserve(struct demand_builder *b, size_t n);
 /* Adds one sample; -1 on out of memory. */
 int demand_builder_add(struct demand_builder *b, size_t vol, unsigned metric, double t,
 		       double value);

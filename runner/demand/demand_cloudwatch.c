@@ -100,6 +100,10 @@ int demand_read_metric_data(const char *name, const json_t *doc, struct demand_b
 
 	if (!json_is_array(results))
 		return error_set(err, errlen, "%s: MetricDataResults: not an array", name);
+	json_array_foreach(results, i, r) used += json_array_size(json_object_get(r, "Values"));
+	if (demand_builder_reserve(b, used))
+		return error_set(err, errlen, "%s: out of memory", name);
+	used = 0;
 	json_array_foreach(results, i, r)
 	{
 		if (!json_is_object(r))
