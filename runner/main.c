@@ -41,6 +41,8 @@ static const struct command {
 	{ "report", cmd_report, "rebuild summary.md and the charts from results directories" },
 	{ "recommend", cmd_recommend,
 	  "the cheapest volume per type for a load, and how to apply it" },
+	{ "observe", cmd_observe,
+	  "sample a device's demand read-only from the kernel's counters, as CSV" },
 	{ "compare", cmd_compare,
 	  "two runs phase by phase: the changes, their intervals, what is not comparable" },
 	{ "presign", cmd_presign, "sign S3 upload URLs for a run, where the credentials are" },

@@ -69,6 +69,12 @@ const char *cli_region(const char *given);
 int cli_take_value(const char *command, int argc, char **argv, int *i, const char *name,
 		   const char **slot);
 
+/* `ebsbench observe DEVICE... [--interval 1s] [--duration D] [--out FILE]`:
+ * the devices' demand from the kernel's counters, read-only, as the CSV
+ * recommend --demand reads.  1: a device went away or the output failed;
+ * 2: usage, or not a block device. */
+int cmd_observe(int argc, char **argv, const volatile sig_atomic_t *stop);
+
 /* `ebsbench version`. */
 int cmd_version(int argc, char **argv, const volatile sig_atomic_t *stop);
 

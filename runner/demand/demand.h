@@ -62,6 +62,10 @@ void demand_set_free(struct demand_set *set);
 
 /* Writes a trace as the CSV that demand_read_* reads back. */
 int demand_write_csv(FILE *out, const struct demand_trace *tr);
+/* The same a row at a time, as `ebsbench observe` samples: the comment
+ * and header once, then any volumes' rows in any order. */
+void demand_csv_header(FILE *out);
+void demand_csv_row(FILE *out, const char *volume, double interval_s, const struct demand_point *p);
 
 /* A trace's mean and peak over its intervals: operations and MiB/s per
  * second, reads and writes together. */

@@ -184,17 +184,25 @@ static void iso_time(double t, char *out, size_t cap)
 	snprintf(out + n, cap - n, ms ? ".%03ldZ" : "Z", ms);
 }
 
-int demand_write_csv(FILE *out, const struct demand_trace *tr)
+void demand_csv_header(FILE *out)
+{
+	fprintf(out, "# ebsbench demand trace (docs/demand.md)\n"
+		     "time,volume,interval_s,read_ops,write_ops,read_bytes,write_bytes\n");
+}
+
+void demand_csv_row(FILE *out, const char *volume, double interval_s, const struct demand_point *p)
 {
 	char when[40];
 
-	fprintf(out, "# ebsbench demand trace (docs/demand.md)\n"
-		     "time,volume,interval_s,read_ops,write_ops,read_bytes,write_bytes\n");
-	for (size_t i = 0; i < tr->n; i++) {
-		const struct demand_point *p = &tr->p[i];
-		iso_time(p->t, when, sizeof(when));
-		fprintf(out, "%s,%s,%.15g,%.15g,%.15g,%.15g,%.15g\n", when, tr->volume,
-			tr->interval_s, p->read_ops, p->write_ops, p->read_bytes, p->write_bytes);
-	}
+	iso_time(p->t, when, sizeof(when));
+	fprintf(out, "%s,%s,%.15g,%.15g,%.15g,%.15g,%.15g\n", when, volume, interval_s, p->read_ops,
+		p->write_ops, p->read_bytes, p->write_bytes);
+}
+
+int demand_write_csv(FILE *out, const struct demand_trace *tr)
+{
+	demand_csv_header(out);
+	for (size_t i = 0; i < tr->n; i++)
+		demand_csv_row(out, tr->volume, tr->interval_s, &tr->p[i]);
 	return fflush(out) ? -1 : 0;
 }

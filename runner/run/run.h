@@ -15,6 +15,7 @@
 #include "run/launch.h"
 #include "run/k8s.h"
 #include "run/ec2.h"
+#include "run/observe.h"
 #include "run/run_exec.h"
 
 #endif

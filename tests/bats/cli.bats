@@ -8,7 +8,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 load_bats_libs
 
-COMMANDS=(run discover report recommend compare presign k8s ec2 fetch fio version)
+COMMANDS=(run discover report recommend observe compare presign k8s ec2 fetch fio version)
 
 @test "--help lists every command, one line each, on stdout" {
 	run --separate-stderr "$EBSBENCH" --help
