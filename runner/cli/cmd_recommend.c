@@ -310,6 +310,7 @@ static int answer_demand(const struct recommend_args *a, const json_t *run,
 	struct ebs_volume given = { 0 }, from_results;
 	struct demand_answer *ans = NULL;
 	struct recommend_device *recs = NULL;
+	const struct demand_trace **traces = NULL;
 	char err[512];
 	int rc = 0;
 	size_t n = 0;
@@ -343,13 +344,30 @@ static int answer_demand(const struct recommend_args *a, const json_t *run,
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else if (!rc) {
-		recommend_md_demand(stdout, ans, n, prices);
+		recommend_md_demand(stdout, ans, n, prices, false);
 	}
-	if (!rc && a->out && (recs = calloc(n ? n : 1, sizeof(*recs)))) {
-		for (size_t i = 0; i < n; i++)
+	if (!rc && a->out && (recs = calloc(n ? n : 1, sizeof(*recs))) &&
+	    (traces = calloc(n ? n : 1, sizeof(*traces)))) {
+		for (size_t i = 0, k = 0; i < n; i++) {
 			recs[i] = ans[i].rec;
+			while (k < set.n && strcmp(set.v[k].volume, ans[i].rec.label))
+				k++;
+			traces[i] = &set.v[k < set.n ? k : 0];
+		}
 		rc = write_apply(a, run, recs, n, prices);
+		if (!rc &&
+		    recommend_md_demand_write(a->out, ans, traces, n, prices, err, sizeof(err))) {
+			fprintf(stderr, "ebsbench recommend: %s\n", err);
+			rc = 1;
+		} else if (!rc) {
+			fprintf(stderr,
+				"ebsbench recommend: recommend.md, report.html and the demand "
+				"charts in "
+				"%s/\n",
+				a->out);
+		}
 	}
+	free(traces);
 	free(recs);
 	free(ans);
 	demand_set_free(&set);

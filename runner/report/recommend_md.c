@@ -4,6 +4,7 @@
  * prices' names and sentences go through md_table.c's escaping. */
 #include "report/recommend_md.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,7 +284,18 @@ static void write_demand_row(FILE *out, const struct recommend_candidate *c,
 	md_table_row(out, cells, ARRAY_SIZE(cells));
 }
 
-static void write_demand(FILE *out, const struct demand_answer *a)
+void recommend_demand_chart_name(const char *label, char *out, size_t cap)
+{
+	int n = snprintf(out, cap, "demand-%s", label);
+	for (int i = 7; n > 0 && i < n && (size_t)i < cap; i++)
+		if (!isalnum((unsigned char)out[i]) && out[i] != '.' && out[i] != '-' &&
+		    out[i] != '_')
+			out[i] = '_';
+	if (n > 0 && (size_t)n + 4 < cap)
+		strcat(out, ".svg");
+}
+
+static void write_demand(FILE *out, const struct demand_answer *a, bool charts)
 {
 	const struct recommend_device *d = &a->rec;
 	char c1[REPORT_NUM_LEN];
@@ -292,6 +304,11 @@ static void write_demand(FILE *out, const struct demand_answer *a)
 	md_text(out, d->label);
 	fputs(" (demand)\n\n", out);
 	write_trace(out, a);
+	if (charts) {
+		char name[64];
+		recommend_demand_chart_name(d->label, name, sizeof(name));
+		fprintf(out, "![demand against each volume's IOPS](%s)\n\n", name);
+	}
 	if (a->has_current) {
 		char usd[REPORT_NUM_LEN];
 		fputs("Current volume: ", out);
@@ -332,11 +349,11 @@ static void write_demand(FILE *out, const struct demand_answer *a)
 }
 
 void recommend_md_demand(FILE *out, const struct demand_answer *a, size_t n,
-			 const struct ebs_prices *prices)
+			 const struct ebs_prices *prices, bool charts)
 {
 	write_prices(out, prices);
 	for (size_t i = 0; i < n; i++)
-		write_demand(out, &a[i]);
+		write_demand(out, &a[i], charts);
 }
 
 int recommend_md_write(FILE *out, json_t *const *runs, size_t nruns)

@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/analysis.h"
+#include "demand/demand.h"
+
 /* Keeps the min and the max of each bucket, so a cliff edge stays sharp:
  * at most 2 x SVG_TIMELINE_BUCKETS points per line. */
 #define SVG_TIMELINE_BUCKETS 1000
@@ -69,5 +72,11 @@ int svg_latency_percentiles(FILE *out, json_t *const *runs, size_t nruns);
  * (the job's, else of all windows merged).  Returns 0, or -1 on a write
  * error. */
 int svg_latency_heatmap(FILE *out, json_t *const *runs, size_t nruns);
+
+/* A demand trace against the candidates' and the current volume's IOPS
+ * limits (recommend --demand --out): the trace's I/O a second over time,
+ * a line per limit, where the current gp2 ran dry.  0, or -1 on a write
+ * error. */
+int svg_demand_chart(FILE *out, const struct demand_trace *tr, const struct demand_answer *a);
 
 #endif

@@ -141,15 +141,41 @@ PY
 		"$(printf 'true\t0\t12.9\trandread qd32')"
 }
 
-@test "--out writes apply.md and the VolumeAttributesClass files" {
+@test "--out writes apply.md, the VolumeAttributesClass files, recommend.md, the chart and report.html" {
 	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --volume gp2:100 --out out
 	assert_success
+	assert_equal "$stderr" "$(printf '%s\n' "ebsbench recommend: apply.md and the VolumeAttributesClass files in out/" \
+		"ebsbench recommend: recommend.md, report.html and the demand charts in out/")"
 	assert_file_exists out/apply.md
 	run grep -cF -- "--volume-id vol-0aaaaaaaaaaaaaaaa --volume-type gp3 --iops 3000 --throughput 125" out/apply.md
 	assert_success
 	assert_output 1
 	assert_file_exists out/vac-ebsbench-gp3-3000iops-125mibs.yaml
-	assert_equal "$stderr" "ebsbench recommend: apply.md and the VolumeAttributesClass files in out/"
+	# recommend.md: what stdout says, and the chart it links.
+	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --volume gp2:100
+	diff <(grep -v '^!\[' out/recommend.md | sed '/^$/d') <(printf '%s\n' "$output" | sed '/^$/d')
+	run grep -c '^!\[demand against each volume.s IOPS\](demand-vol-0aaaaaaaaaaaaaaaa.svg)$' out/recommend.md
+	assert_output 1
+	# The chart: the demand, a line per limit (gp3, io2, gp2 and its burst, the
+	# current gp2 and its burst), where the current bucket runs dry: 2,600 s in.
+	/usr/bin/python3 - out/demand-vol-0aaaaaaaaaaaaaaaa.svg <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+caps = [l for l in root.iter(ns + "line") if l.get("class") == "cap"]
+assert len(caps) == 6, len(caps)
+assert len(root.findall(ns + "polyline")) == 1
+dry = [l for l in root.iter(ns + "line") if l.get("class") == "dry"]
+x = float(dry[0].get("x1"))
+xt = {t.text: float(t.get("x")) for t in root.iter(ns + "text") if t.get("class") == "xtick"}
+at = xt["0"] + (xt["1"] - xt["0"]) * 2600 / 3600
+assert abs(x - at) < 1, (x, at)
+PY
+	# report.html: the same text, the chart inline.
+	run grep -c '<figure><svg xmlns="http://www.w3.org/2000/svg"' out/report.html
+	assert_output 1
+	run grep -c '<h2>vol-0aaaaaaaaaaaaaaaa (demand)</h2>' out/report.html
+	assert_output 1
 }
 
 @test "bad input: one line naming the file, the place and the problem; exit 2, nothing on stdout" {
