@@ -132,6 +132,37 @@ PY
 		"$(printf 'gp3\t3000\t400\t0')"
 }
 
+@test "--peak-from a 1 s trace: a minute's mean of 2,500 IOPS peaks at 3 x, gp3 provisions 7,500" {
+	# fine.csv: each minute 50 s at 100 reads a second and 10 s at 500:
+	# 10,000 / 60 = 166.7 on average, 500 at the peak: a factor of 3.
+	{
+		echo "time,read_ops,read_bytes"
+		for ((i = 0; i < 120; i++)); do
+			r=$((i % 60 < 10 ? 500 : 100))
+			echo "$((T0 + i)),$r,$((r * 4096))"
+		done
+	} >fine.csv
+	{
+		echo "time,read_ops,read_bytes"
+		for ((i = 0; i < 10; i++)); do
+			echo "$((T0 + 60 * i)),$((2500 * 60)),$((2500 * 60 * 4096))"
+		done
+	} >minutes.csv
+	demand --demand minutes.csv --peak-from fine.csv --volume gp3:100
+	assert_equal "$(pick volume '[.trace.peak_factor, .need.iops] | @tsv')" "$(printf '3\t7500')"
+	# The current gp3's 3,000 hold the minutes' mean, not their 7,500 peak.
+	assert_equal "$(pick volume '.current.replay | [.throttled_s, .hidden_s] | @tsv')" "$(printf '0\t600')"
+	assert_equal "$(pick volume '.candidates[] | select(.chosen) | [.type, .iops, .replay.share] | @tsv')" \
+		"$(printf 'gp3\t7500\t0')"
+	# The same factor given directly; without one, the answer says what a minute hides.
+	demand --demand minutes.csv --peak-factor 3 --volume gp3:100
+	assert_equal "$(pick volume .need.iops)" 7500
+	run --separate-stderr "$EBSBENCH" recommend --demand minutes.csv --volume gp3:100
+	assert_success
+	assert_line --partial "Each 60-second interval is an average: bursts shorter than it are not seen."
+	assert_line --partial "Replayed, it never throttles the trace."
+}
+
 @test "with a results directory: its volume and instance, the p99 measured at the demand's level" {
 	VOL=vol-0gp3gp3gp3gp3 setup
 	demand --demand batch.csv "$SEED"
@@ -192,6 +223,9 @@ PY
 	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --volume gp2
 	assert_failure 2
 	assert_equal "$stderr" "ebsbench recommend: --volume 'gp2': want TYPE:SIZE[:IOPS[:MIBPS]] (gp2:100, gp3:100:3000:125) (try ebsbench recommend --help)"
+	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --instance m9.huge
+	assert_failure 2
+	assert_equal "$stderr" "ebsbench recommend: --instance: not in the instance table: m9.huge (try ebsbench recommend --help)"
 	run --separate-stderr "$EBSBENCH" recommend --demand batch.csv --throttle-budget 100
 	assert_failure 2
 	assert_equal "$stderr" "ebsbench recommend: --throttle-budget needs a number from 0 to 99.99, not '100'"
