@@ -300,6 +300,65 @@ static int demand_settings(const struct recommend_args *a, const json_t *run,
 	return 0;
 }
 
+/* --out with --demand: the apply files, then recommend.md, the charts and
+ * report.html; each answer's trace found by its volume's name. */
+static int write_demand_out(const struct recommend_args *a, const json_t *run,
+			    const struct demand_set *set, const struct demand_answer *ans, size_t n,
+			    const struct ebs_prices *prices)
+{
+	struct recommend_device *recs = calloc(n ? n : 1, sizeof(*recs));
+	const struct demand_trace **traces = calloc(n ? n : 1, sizeof(*traces));
+	char err[512];
+	int rc = 1;
+
+	if (recs && traces) {
+		for (size_t i = 0, k = 0; i < n; i++) {
+			recs[i] = ans[i].rec;
+			while (k < set->n && strcmp(set->v[k].volume, ans[i].rec.label))
+				k++;
+			traces[i] = &set->v[k < set->n ? k : 0];
+		}
+		rc = write_apply(a, run, recs, n, prices);
+	}
+	if (!rc && recommend_md_demand_write(a->out, ans, traces, n, prices, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench recommend: %s\n", err);
+		rc = 1;
+	} else if (!rc) {
+		fprintf(stderr,
+			"ebsbench recommend: recommend.md, report.html and the demand charts in "
+			"%s/\n",
+			a->out);
+	}
+	free(traces);
+	free(recs);
+	return rc;
+}
+
+/* Each trace searched, its current volume --volume's (given) or the
+ * results' (read into from_results, which o->current may point at). */
+static size_t search_all(const struct recommend_args *a, const json_t *run,
+			 const struct demand_set *set, struct demand_recommend_opts *o,
+			 const struct ebs_volume *given, struct ebs_volume *from_results,
+			 const struct ebs_prices *prices, struct demand_answer *ans)
+{
+	char err[512];
+	size_t n = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const json_t *dev = a->volume ? NULL : device_for(run, set->v[i].volume);
+		o->current = a->volume ? given : NULL;
+		if (dev) {
+			analysis_volume_from_json(dev, from_results);
+			o->current = from_results;
+		}
+		if (demand_recommend(&set->v[i], o, prices, &ans[n], err, sizeof(err)))
+			fprintf(stderr, "ebsbench recommend: %s: skipped\n", err);
+		else
+			n++;
+	}
+	return n;
+}
+
 /* --demand: the traces read, each replayed and searched, the answer on
  * stdout (and --out's files). */
 static int answer_demand(const struct recommend_args *a, const json_t *run,
@@ -309,8 +368,6 @@ static int answer_demand(const struct recommend_args *a, const json_t *run,
 	struct demand_recommend_opts o = { .gib = a->ask.gib, .results = run };
 	struct ebs_volume given = { 0 }, from_results;
 	struct demand_answer *ans = NULL;
-	struct recommend_device *recs = NULL;
-	const struct demand_trace **traces = NULL;
 	char err[512];
 	int rc = 0;
 	size_t n = 0;
@@ -322,20 +379,10 @@ static int answer_demand(const struct recommend_args *a, const json_t *run,
 		}
 	if (!rc)
 		rc = demand_settings(a, run, &set, &o, &given);
-	if (!rc && !(ans = calloc(set.n, sizeof(*ans))))
+	if (!rc && !(ans = calloc(set.n ? set.n : 1, sizeof(*ans))))
 		rc = 1;
-	for (size_t i = 0; !rc && i < set.n; i++) {
-		const json_t *dev = a->volume ? NULL : device_for(run, set.v[i].volume);
-		o.current = a->volume ? &given : NULL;
-		if (dev) {
-			analysis_volume_from_json(dev, &from_results);
-			o.current = &from_results;
-		}
-		if (demand_recommend(&set.v[i], &o, prices, &ans[n], err, sizeof(err)))
-			fprintf(stderr, "ebsbench recommend: %s: skipped\n", err);
-		else
-			n++;
-	}
+	if (!rc)
+		n = search_all(a, run, &set, &o, &given, &from_results, prices, ans);
 	if (!rc && a->json) {
 		json_t *doc = recommend_demand_json(ans, n, prices);
 		rc = !doc ||
@@ -346,29 +393,8 @@ static int answer_demand(const struct recommend_args *a, const json_t *run,
 	} else if (!rc) {
 		recommend_md_demand(stdout, ans, n, prices, false);
 	}
-	if (!rc && a->out && (recs = calloc(n ? n : 1, sizeof(*recs))) &&
-	    (traces = calloc(n ? n : 1, sizeof(*traces)))) {
-		for (size_t i = 0, k = 0; i < n; i++) {
-			recs[i] = ans[i].rec;
-			while (k < set.n && strcmp(set.v[k].volume, ans[i].rec.label))
-				k++;
-			traces[i] = &set.v[k < set.n ? k : 0];
-		}
-		rc = write_apply(a, run, recs, n, prices);
-		if (!rc &&
-		    recommend_md_demand_write(a->out, ans, traces, n, prices, err, sizeof(err))) {
-			fprintf(stderr, "ebsbench recommend: %s\n", err);
-			rc = 1;
-		} else if (!rc) {
-			fprintf(stderr,
-				"ebsbench recommend: recommend.md, report.html and the demand "
-				"charts in "
-				"%s/\n",
-				a->out);
-		}
-	}
-	free(traces);
-	free(recs);
+	if (!rc && a->out)
+		rc = write_demand_out(a, run, &set, ans, n, prices);
 	free(ans);
 	demand_set_free(&set);
 	return rc;

@@ -67,6 +67,30 @@ static void volume_caps(FILE *out, const struct svg_axis *y, const struct ebs_vo
 	}
 }
 
+/* The demand: each column's lowest and highest interval, so a burst
+ * shorter than a column stays visible. */
+static void demand_line(FILE *out, const struct demand_trace *tr, const struct svg_axis *x,
+			const struct svg_axis *y, double span)
+{
+	double t0 = tr->n ? tr->p[0].t : 0;
+
+	fputs("<polyline class=\"series\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1\" "
+	      "points=\"",
+	      out);
+	for (size_t i = 0; i < tr->n;) {
+		size_t col = (size_t)((tr->p[i].t - t0) / fmax(span, 1) * COLUMNS);
+		double lo = HUGE_VAL, hi = 0, at = (tr->p[i].t - t0) / 3600;
+		while (i < tr->n && (size_t)((tr->p[i].t - t0) / fmax(span, 1) * COLUMNS) == col) {
+			lo = fmin(lo, rate_of(tr, i));
+			hi = fmax(hi, rate_of(tr, i));
+			i++;
+		}
+		fprintf(out, "%.1f,%.1f %.1f,%.1f ", svg_axis_at(x, at), svg_axis_at(y, lo),
+			svg_axis_at(x, at), svg_axis_at(y, hi));
+	}
+	fputs("\"/>\n", out);
+}
+
 int svg_demand_chart(FILE *out, const struct demand_trace *tr, const struct demand_answer *a)
 {
 	char title[160];
@@ -89,22 +113,7 @@ int svg_demand_chart(FILE *out, const struct demand_trace *tr, const struct dema
 	svg_x_ticks(out, &x, xstep, BOTTOM);
 	svg_axis_titles(out, SVG_PLOT_LEFT, SVG_PLOT_RIGHT, TOP, BOTTOM,
 			"hours since the trace began", "I/O per second (256 KiB units)");
-	/* The demand: each column's lowest and highest interval. */
-	fputs("<polyline class=\"series\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1\" "
-	      "points=\"",
-	      out);
-	for (size_t i = 0; i < tr->n;) {
-		size_t col = (size_t)((tr->p[i].t - t0) / fmax(span, 1) * COLUMNS);
-		double lo = HUGE_VAL, hi = 0, at = (tr->p[i].t - t0) / 3600;
-		while (i < tr->n && (size_t)((tr->p[i].t - t0) / fmax(span, 1) * COLUMNS) == col) {
-			lo = fmin(lo, rate_of(tr, i));
-			hi = fmax(hi, rate_of(tr, i));
-			i++;
-		}
-		fprintf(out, "%.1f,%.1f %.1f,%.1f ", svg_axis_at(&x, at), svg_axis_at(&y, lo),
-			svg_axis_at(&x, at), svg_axis_at(&y, hi));
-	}
-	fputs("\"/>\n", out);
+	demand_line(out, tr, &x, &y, span);
 	for (int c = 0; c < RECOMMEND_CANDIDATES; c++)
 		if (a->rec.cand[c].feasible)
 			volume_caps(out, &y, &a->rec.cand[c].volume, "", cap_colours[c], &row);
