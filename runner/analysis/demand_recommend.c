@@ -163,10 +163,17 @@ int demand_recommend(const struct demand_trace *tr, const struct demand_recommen
 	out->partial = tr->partial;
 	out->metrics = tr->metrics;
 	d->current_usd = NAN;
+	out->balance_first_pct = tr->has_balance ? tr->balance_first_pct : NAN;
+	out->balance_min_pct = tr->has_balance ? tr->balance_min_pct : NAN;
+	out->balance_min_t = tr->has_balance ? tr->balance_min_t : NAN;
 	if (o->current) {
+		/* The volume CloudWatch measured starts where its BurstBalance did;
+		 * a candidate, new, starts full. */
+		struct demand_recommend_opts now = *o;
+		now.sim.start_spent_pct = 100 - out->balance_first_pct; /* NaN: full */
 		d->current = *o->current;
 		d->current_usd = ebs_monthly_cost(o->current, prices);
-		out->has_current = replay(tr, o->current, o, &out->current);
+		out->has_current = replay(tr, o->current, &now, &out->current);
 	}
 	struct demand_need_rate q = demand_rate_quantile(tr, unit, o->budget, out->peak_factor);
 	d->need = (struct recommend_need){

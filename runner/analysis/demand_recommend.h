@@ -32,6 +32,9 @@ struct demand_answer {
 	double peak_factor, budget, interval_s;
 	size_t gaps;
 	bool partial;
+	/* CloudWatch's BurstBalance (NaN: not in the trace), the current
+	 * gp2's replay starting from its first value. */
+	double balance_first_pct, balance_min_pct, balance_min_t;
 	unsigned metrics;
 };
 

@@ -208,8 +208,10 @@ int demand_simulate(const struct demand_trace *tr, const struct ebs_volume *v,
 	double dt = tr->interval_s, t0 = tr->p[0].t;
 	out->seconds = tr->p[tr->n - 1].t - t0 + dt;
 	out->worst_start = out->dry_at = NAN;
-	out->min_credit_pct = l.bucket > 0 ? 100 : NAN;
-	s.credits = l.bucket;
+	s.credits = opts.start_spent_pct > 0
+			    ? l.bucket * (100 - fmin(opts.start_spent_pct, 100)) / 100
+			    : l.bucket;
+	out->min_credit_pct = l.bucket > 0 ? 100 * s.credits / l.bucket : NAN;
 	s.ops_per_unit = 1;
 	s.bytes_per_unit = 4096; /* until the first interval with I/O says */
 	s.day_start = t0;

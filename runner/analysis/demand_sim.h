@@ -27,6 +27,9 @@ struct demand_sim_opts {
 	 * or a benchmark's windows).  An interval whose mean fits under the
 	 * cap but whose peak does not counts as hidden throttling. */
 	double peak_factor;
+	/* How much of a bucket is spent at the trace's start, in percent
+	 * (100 - CloudWatch's first BurstBalance); 0 or NaN: full. */
+	double start_spent_pct;
 };
 
 /* The balance a gp2's bucket held, as a few samples across the trace:

@@ -30,8 +30,13 @@ struct demand_trace {
 	double interval_s;	      /* the period: the smallest step between points */
 	struct demand_point *p;	      /* oldest first, one per interval present */
 	size_t n, cap;
-	size_t gaps;	  /* intervals missing between the first and the last */
-	bool partial;	  /* CloudWatch said PartialData, or a NextToken was left */
+	size_t gaps;  /* intervals missing between the first and the last */
+	bool partial; /* CloudWatch said PartialData, or a NextToken was left */
+	/* CloudWatch's BurstBalance (gp2, st1, sc1), in percent: its first
+	 * value and its lowest, when the source had it (has_balance). */
+	bool has_balance;
+	double balance_first_pct, balance_first_t;
+	double balance_min_pct, balance_min_t;
 	unsigned metrics; /* DEMAND_M_* bits: which of the four the source had */
 };
 
@@ -41,6 +46,7 @@ enum {
 	DEMAND_M_READ_BYTES = 4,
 	DEMAND_M_WRITE_BYTES = 8,
 	DEMAND_M_ALL = 15,
+	DEMAND_M_BURST_BALANCE = 16, /* not demand: the bucket's balance, in percent */
 };
 
 /* Several volumes' demand, as one file (or several) held them. */

@@ -33,6 +33,8 @@ long demand_volume_index(struct demand_set *set, const char *name)
 	}
 	struct demand_trace *tr = &set->v[set->n];
 	memset(tr, 0, sizeof(*tr));
+	tr->balance_first_pct = tr->balance_first_t = NAN;
+	tr->balance_min_pct = tr->balance_min_t = NAN;
 	snprintf(tr->volume, sizeof(tr->volume), "%s", name);
 	return (long)set->n++;
 }
@@ -92,6 +94,20 @@ static void add_to(struct demand_point *p, const struct demand_sample *s)
 	default:
 		p->write_bytes += s->value;
 		break;
+	}
+}
+
+/* A BurstBalance sample: the trace's first and lowest, no point. */
+static void note_balance(struct demand_trace *tr, const struct demand_sample *s)
+{
+	tr->has_balance = true;
+	if (isnan(tr->balance_first_t) || s->t < tr->balance_first_t) {
+		tr->balance_first_t = s->t;
+		tr->balance_first_pct = s->value;
+	}
+	if (isnan(tr->balance_min_pct) || s->value < tr->balance_min_pct) {
+		tr->balance_min_pct = s->value;
+		tr->balance_min_t = s->t;
 	}
 }
 
@@ -163,6 +179,10 @@ int demand_builder_finish(struct demand_builder *b, double given_interval)
 		}
 		tr->cap = tr->p ? end - i : 0;
 		for (; i < end; i++) {
+			if (b->s[i].metric == DEMAND_M_BURST_BALANCE) {
+				note_balance(tr, &b->s[i]);
+				continue;
+			}
 			if (!tr->n || b->s[i].t - tr->p[tr->n - 1].t > SAME_T) {
 				if (tr->n == tr->cap) {
 					size_t cap = tr->cap ? tr->cap * 2 : 64;
@@ -211,10 +231,9 @@ unsigned demand_metric_in(const char *text)
 		const char *word;
 		unsigned bit;
 	} words[] = {
-		{ "readops", DEMAND_M_READ_OPS },
-		{ "writeops", DEMAND_M_WRITE_OPS },
-		{ "readbytes", DEMAND_M_READ_BYTES },
-		{ "writebytes", DEMAND_M_WRITE_BYTES },
+		{ "readops", DEMAND_M_READ_OPS },	    { "writeops", DEMAND_M_WRITE_OPS },
+		{ "readbytes", DEMAND_M_READ_BYTES },	    { "writebytes", DEMAND_M_WRITE_BYTES },
+		{ "burstbalance", DEMAND_M_BURST_BALANCE },
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(words); k++)
 		if (contains_nocase(text, words[k].word))

@@ -43,7 +43,8 @@ static bool count_of(const json_t *v, double *out)
 	return isfinite(*out) && *out >= 0;
 }
 
-/* One MetricDataResults entry. */
+/* One MetricDataResults entry: 0 demand read, 1 skipped (another
+ * metric), 2 a BurstBalance read, -1 bad. */
 static int read_result(const char *name, size_t i, const json_t *r, struct demand_builder *b,
 		       char *err, size_t errlen)
 {
@@ -57,7 +58,7 @@ static int read_result(const char *name, size_t i, const json_t *r, struct deman
 	if (!metric)
 		metric = demand_metric_in(id ? id : "");
 	if (!metric)
-		return 1; /* BurstBalance, or another metric: not demand */
+		return 1; /* another metric: not demand */
 	if (!json_is_array(ts) || !json_is_array(vs))
 		return error_set(err, errlen,
 				 "%s: MetricDataResults[%zu]: no Timestamps or Values array", name,
@@ -70,7 +71,8 @@ static int read_result(const char *name, size_t i, const json_t *r, struct deman
 	long v = demand_volume_index(b->set, vol);
 	if (v < 0)
 		return error_set(err, errlen, "%s: out of memory", name);
-	b->set->v[v].metrics |= metric;
+	if (metric != DEMAND_M_BURST_BALANCE)
+		b->set->v[v].metrics |= metric;
 	if (status && strcmp(status, "Complete"))
 		b->set->v[v].partial = true;
 	for (size_t k = 0; k < json_array_size(ts); k++) {
@@ -89,7 +91,7 @@ static int read_result(const char *name, size_t i, const json_t *r, struct deman
 		if (demand_builder_add(b, (size_t)v, metric, t, value))
 			return error_set(err, errlen, "%s: out of memory", name);
 	}
-	return 0;
+	return metric == DEMAND_M_BURST_BALANCE ? 2 : 0;
 }
 
 int demand_read_metric_data(const char *name, const json_t *doc, struct demand_builder *b,
@@ -138,6 +140,13 @@ static bool datapoint_sum(const json_t *d, double *out)
 	return true;
 }
 
+/* A BurstBalance Datapoint's percent: its Average, else its Minimum. */
+static bool datapoint_balance(const json_t *d, double *out)
+{
+	return count_of(json_object_get(d, "Average"), out) ||
+	       count_of(json_object_get(d, "Minimum"), out);
+}
+
 int demand_read_metric_statistics(const char *name, const json_t *doc, struct demand_builder *b,
 				  char *err, size_t errlen)
 {
@@ -150,7 +159,7 @@ int demand_read_metric_statistics(const char *name, const json_t *doc, struct de
 	if (!metric)
 		return error_set(err, errlen,
 				 "%s: Label: '%s' is not VolumeReadOps, VolumeWriteOps, "
-				 "VolumeReadBytes or VolumeWriteBytes",
+				 "VolumeReadBytes, VolumeWriteBytes or BurstBalance",
 				 name, label ? label : "");
 	if (!json_is_array(points))
 		return error_set(err, errlen, "%s: Datapoints: not an array", name);
@@ -158,7 +167,8 @@ int demand_read_metric_statistics(const char *name, const json_t *doc, struct de
 	long v = demand_volume_index(b->set, vol);
 	if (v < 0)
 		return error_set(err, errlen, "%s: out of memory", name);
-	b->set->v[v].metrics |= metric;
+	if (metric != DEMAND_M_BURST_BALANCE)
+		b->set->v[v].metrics |= metric;
 	json_array_foreach(points, i, d)
 	{
 		const char *stamp = json_string_value(json_object_get(d, "Timestamp"));
@@ -167,11 +177,12 @@ int demand_read_metric_statistics(const char *name, const json_t *doc, struct de
 			return error_set(err, errlen,
 					 "%s: Datapoints[%zu].Timestamp: not an ISO 8601 time",
 					 name, i);
-		if (!datapoint_sum(d, &value))
-			return error_set(
-				err, errlen,
-				"%s: Datapoints[%zu]: no Sum, 0 or more (ask --statistics Sum)",
-				name, i);
+		if (metric == DEMAND_M_BURST_BALANCE ? !datapoint_balance(d, &value)
+						     : !datapoint_sum(d, &value))
+			return error_set(err, errlen, "%s: Datapoints[%zu]: %s", name, i,
+					 metric == DEMAND_M_BURST_BALANCE
+						 ? "no Average or Minimum, 0 or more"
+						 : "no Sum, 0 or more (ask --statistics Sum)");
 		if (demand_builder_add(b, (size_t)v, metric, t, value))
 			return error_set(err, errlen, "%s: out of memory", name);
 	}

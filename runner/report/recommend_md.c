@@ -317,6 +317,14 @@ static void write_demand(FILE *out, const struct demand_answer *a, bool charts)
 		replay_text(out, &a->current);
 		fputs(".\n\n", out);
 	}
+	if (isfinite(a->balance_first_pct)) {
+		char at[40];
+		fprintf(out,
+			"CloudWatch's BurstBalance: %.0f %% at the start (the current volume's "
+			"replay starts there), lowest %.0f %% at %s.\n\n",
+			a->balance_first_pct, a->balance_min_pct,
+			when_text(at, sizeof(at), a->balance_min_t));
+	}
 	fprintf(out,
 		"Need: %s IOPS (in 256 KiB units) and %.0f MiB/s, the trace's %s%s; %s of "
 		"the time may throttle.\n\n",
@@ -487,15 +495,20 @@ static json_t *demand_json(const struct demand_answer *a)
 			"throughput_mibs", ebs_volume_mibs(&d->current), "monthly_usd",
 			num_or_null(d->current_usd), "replay", replay_json(&a->current));
 	return json_pack(
-		"{s:s,s:{s:o,s:f,s:f,s:I,s:b,s:f,s:f,s:f,s:f,s:o,s:f,s:f},s:o,"
+		"{s:s,s:{s:o,s:f,s:f,s:I,s:b,s:f,s:f,s:f,s:f,s:o,s:o,s:f,s:f},s:o,"
 		"s:{s:f,s:f,s:f},s:o,s:o,s:s}",
 		"volume", d->label, "trace", "from", iso_or_null(a->t0), "seconds", s->seconds,
 		"interval_s", a->interval_s, "gaps", (json_int_t)a->gaps, "partial", a->partial,
 		"mean_iops", s->mean_iops, "peak_iops", s->peak_iops, "mean_mibs", s->mean_mibs,
-		"peak_mibs", s->peak_mibs, "peak_at", iso_or_null(s->peak_t), "peak_factor",
-		a->peak_factor, "throttle_budget", a->budget, "current", current, "need", "iops",
-		d->need.iops, "throughput_mibs", d->need.mibs, "size_gib", d->need.gib,
-		"candidates", cands, "choice",
+		"peak_mibs", s->peak_mibs, "peak_at", iso_or_null(s->peak_t), "burst_balance",
+		isfinite(a->balance_first_pct)
+			? json_pack("{s:f,s:f,s:o}", "first_percent", a->balance_first_pct,
+				    "min_percent", a->balance_min_pct, "min_at",
+				    iso_or_null(a->balance_min_t))
+			: json_null(),
+		"peak_factor", a->peak_factor, "throttle_budget", a->budget, "current", current,
+		"need", "iops", d->need.iops, "throughput_mibs", d->need.mibs, "size_gib",
+		d->need.gib, "candidates", cands, "choice",
 		d->choice >= 0 ? json_string(ebs_type_name(d->cand[d->choice].type)) : json_null(),
 		"summary", d->summary);
 }

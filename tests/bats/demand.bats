@@ -5,8 +5,9 @@
 #     at 10:43:20, throttled the 1,600 s left; gp3 at its included 3,000 IOPS
 #     and 125 MiB/s for $9.12 (Seoul) against $11.40, gp2 only at 500 GiB;
 #   - the same trace as `aws cloudwatch get-metric-data` prints it (newest
-#     first, two volumes told apart by Label) and as get-metric-statistics
-#     (one metric a file, in no order) gives the same answer;
+#     first, two volumes told apart by Label, a BurstBalance at 50 % where
+#     the current volume's replay starts) and as get-metric-statistics (one
+#     metric a file, in no order) gives the same answer;
 #   - a throughput-bound trace needs gp3 MiB/s, not IOPS;
 #   - with a results directory: the current volume and the instance from it,
 #     the p99 measured at the demand's level;
@@ -89,7 +90,7 @@ res = [
     {"Id": "rb", "Label": "vol-0aaaaaaaaaaaaaaaa VolumeReadBytes", "Timestamps": [iso(t) for t in ts],
      "Values": [iops(t) * 60.0 * 16384 for t in ts], "StatusCode": "Complete"},
     {"Id": "bb", "Label": "vol-0aaaaaaaaaaaaaaaa BurstBalance", "Timestamps": [iso(t) for t in ts],
-     "Values": [100.0 for t in ts], "StatusCode": "Complete"},
+     "Values": [50.0 if t == t0 else 40.0 for t in ts], "StatusCode": "Complete"},
     {"Id": "r2", "Label": "vol-0bbbbbbbbbbbbbbbb VolumeReadOps", "Timestamps": [iso(t) for t in ts],
      "Values": [600.0 for t in ts], "StatusCode": "Complete"},
 ]
@@ -101,7 +102,10 @@ PY
 	write_metric_data
 	demand --demand md.json --volume gp2:100
 	assert_equal "$(jq -r '[.volumes[].volume] | join(" ")' rec.json)" "vol-0aaaaaaaaaaaaaaaa vol-0bbbbbbbbbbbbbbbb"
-	assert_equal "$(pick vol-0aaaaaaaaaaaaaaaa .current.replay.dry_at)" 2026-11-20T10:43:20Z
+	# Its BurstBalance began at 50 %: 2.7 M credits and 290 x 600 refilled
+	# while quiet drain in 2,874,000 / 2,700 = 1,064 s: dry at 1,664 s, 10:27:44.
+	assert_equal "$(pick vol-0aaaaaaaaaaaaaaaa '[.current.replay.dry_at, .trace.burst_balance.first_percent, .trace.burst_balance.min_percent] | @tsv')" \
+		"$(printf '2026-11-20T10:27:44Z\t50\t40')"
 	assert_equal "$(pick vol-0aaaaaaaaaaaaaaaa '.candidates[] | select(.chosen) | [.type, .iops, .throughput_mibs] | @tsv')" \
 		"$(printf 'gp3\t3000\t125')"
 	# 10 IOPS never throttle a gp2 of 100 GiB.

@@ -90,6 +90,15 @@ static void test_batch_drains_gp2(struct checks *checks)
 	CHECK_NEAR(r.max_backlog_s, 14400, 1e-6);
 	CHECK_NEAR(r.min_credit_pct, 0, 0);
 	CHECK(r.bound == EBS_BOUND_VOLUME_IOPS);
+	/* Half spent at the start (CloudWatch's BurstBalance at 50 %): 2.7 M
+	 * credits, plus (300 - 10) x 600 = 174,000 refilled in the quiet
+	 * minutes, last 2,874,000 / 2,700 = 1,064.4 s of the batch: dry at
+	 * 1,664.4 s, throttled 4,200 - 1,664.4 = 2,535.6 s. */
+	struct demand_sim_opts half = { .start_spent_pct = 50 };
+	r = run(&tr, &gp2, &half);
+	CHECK_NEAR(r.dry_at - T0, 600 + 2874000 / 2700.0, 1e-6);
+	CHECK_NEAR(r.throttled_s, 4200 - 600 - 2874000 / 2700.0, 1e-6);
+	CHECK_NEAR(r.min_credit_pct, 0, 0);
 	/* gp3 at its included 3,000 IOPS serves it all. */
 	struct ebs_volume gp3 = {
 		.type = EBS_GP3, .size_gib = 100, .iops = 3000, .throughput_mibs = 125

@@ -66,6 +66,10 @@ static void test_metric_data(struct checks *checks)
 	CHECK_EQ_U64(a->gaps, 0);
 	CHECK(a->partial);
 	CHECK_EQ_U64(a->metrics, DEMAND_M_READ_OPS | DEMAND_M_WRITE_OPS | DEMAND_M_READ_BYTES);
+	/* BurstBalance: no demand, the bucket's first and lowest balance. */
+	CHECK_NEAR(a->balance_first_pct, 99, 0);
+	CHECK_NEAR(a->balance_min_pct, 99, 0);
+	CHECK(isnan(b->balance_first_pct));
 	/* Five minutes apart: the period is 300 s, no gap. */
 	CHECK_EQ_U64(b->n, 2);
 	CHECK_NEAR(b->interval_s, 300, 0);
@@ -111,6 +115,21 @@ static void test_metric_statistics(struct checks *checks)
 	CHECK_NEAR(t->p[1].read_ops, 40, 0);
 	CHECK_NEAR(t->p[1].write_ops, 10, 0); /* Average x SampleCount */
 	CHECK_NEAR(t->p[2].read_ops, 50, 0);
+	/* BurstBalance by its Average, in no order: the first in time, the lowest. */
+	static const char balance[] = "{\"Label\": \"BurstBalance\", \"Datapoints\": [\n"
+				      " {\"Timestamp\": \"2026-11-20T10:05:00Z\", \"Average\": "
+				      "40.0, \"Unit\": \"Percent\"},\n"
+				      " {\"Timestamp\": \"2026-11-20T10:00:00Z\", \"Average\": "
+				      "60.0, \"Unit\": \"Percent\"},\n"
+				      " {\"Timestamp\": \"2026-11-20T10:10:00Z\", \"Minimum\": "
+				      "45.0, \"Unit\": \"Percent\"}]}";
+	CHECK(demand_read_text("vol-0ccccccccccccccc1-balance.json", balance, strlen(balance), &set,
+			       err, sizeof(err)) == 0);
+	CHECK_EQ_U64(set.v[0].n, 3); /* no points of its own */
+	CHECK_NEAR(set.v[0].balance_first_pct, 60, 0);
+	CHECK_NEAR(set.v[0].balance_min_pct, 40, 0);
+	CHECK_NEAR(set.v[0].balance_min_t, 1795168800 + 300, 0);
+	CHECK_NEAR(set.v[0].p[1].write_ops, 10, 0); /* kept through the merge */
 	demand_set_free(&set);
 }
 
@@ -178,7 +197,10 @@ static void test_bad_input(struct checks *checks)
 		  "f: Datapoints[0]: no Sum, 0 or more (ask --statistics Sum)" },
 		{ "{\"Label\": \"CPUUtilization\", \"Datapoints\": []}",
 		  "f: Label: 'CPUUtilization' is not VolumeReadOps, VolumeWriteOps, "
-		  "VolumeReadBytes or VolumeWriteBytes" },
+		  "VolumeReadBytes, VolumeWriteBytes or BurstBalance" },
+		{ "{\"Label\": \"BurstBalance\", \"Datapoints\": [{\"Timestamp\": "
+		  "\"2026-11-20T10:00:00Z\", \"Sum\": 3}]}",
+		  "f: Datapoints[0]: no Average or Minimum, 0 or more" },
 		{ "{\"a\": 1}",
 		  "f: JSON without MetricDataResults (aws cloudwatch get-metric-data) "
 		  "or Datapoints (get-metric-statistics)" },
