@@ -40,7 +40,8 @@ static double grown(uint64_t after, uint64_t before)
 	return after >= before ? (double)(after - before) : 0;
 }
 
-bool observe_device_sample(struct observe_device *d, double t, struct demand_point *out)
+bool observe_device_sample(struct observe_device *d, double t, double scale,
+			   struct demand_point *out)
 {
 	struct disk_sample now;
 
@@ -49,10 +50,10 @@ bool observe_device_sample(struct observe_device *d, double t, struct demand_poi
 		return false;
 	*out = (struct demand_point){
 		.t = t,
-		.read_ops = grown(now.read_ios, d->last.read_ios),
-		.write_ops = grown(now.write_ios, d->last.write_ios),
-		.read_bytes = grown(now.read_sectors, d->last.read_sectors) * SECTOR,
-		.write_bytes = grown(now.write_sectors, d->last.write_sectors) * SECTOR,
+		.read_ops = grown(now.read_ios, d->last.read_ios) * scale,
+		.write_ops = grown(now.write_ios, d->last.write_ios) * scale,
+		.read_bytes = grown(now.read_sectors, d->last.read_sectors) * SECTOR * scale,
+		.write_bytes = grown(now.write_sectors, d->last.write_sectors) * SECTOR * scale,
 	};
 	d->last = now;
 	return true;
@@ -77,12 +78,13 @@ static void sleep_until(uint64_t at_ns)
 int observe_run(struct observe_device *d, size_t n, uint64_t interval_ns, uint64_t duration_ns,
 		FILE *out, FILE *progress, const volatile sig_atomic_t *stop)
 {
-	uint64_t start = clock_now_ns(), next = start, last_said = start;
+	uint64_t start = clock_now_ns(), next = start, last_said = start, sampled;
 	double dt = (double)interval_ns / 1e9, t = wall_now();
 
 	demand_csv_header(out);
 	for (size_t i = 0; i < n; i++)
 		disk_sample_take(d[i].dev, &d[i].last); /* the beat starts now */
+	sampled = clock_now_ns();
 	while (!*stop && (!duration_ns || next - start < duration_ns)) {
 		next += interval_ns;
 		while (!*stop && clock_now_ns() < next)
@@ -90,9 +92,12 @@ int observe_run(struct observe_device *d, size_t n, uint64_t interval_ns, uint64
 		if (*stop)
 			break;
 		double t_next = wall_now(), iops_sum = 0, bytes_sum = 0;
+		uint64_t now = clock_now_ns();
+		double scale = now > sampled ? (double)interval_ns / (double)(now - sampled) : 1;
+		sampled = now;
 		for (size_t i = 0; i < n; i++) {
 			struct demand_point p;
-			if (!observe_device_sample(&d[i], t, &p)) {
+			if (!observe_device_sample(&d[i], t, scale, &p)) {
 				fprintf(stderr, "ebsbench observe: %s: its counters went away\n",
 					d[i].path);
 				fflush(out);
