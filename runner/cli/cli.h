@@ -6,6 +6,9 @@
 #define EBSBENCH_CLI_H
 
 #include <signal.h>
+#include <stddef.h>
+
+struct ebs_volume;
 
 /* `ebsbench run`: discover, guard, run the plan, analyse, report.  Also 3:
  * refused to write to a device that holds data. */
@@ -60,6 +63,10 @@ int cmd_ec2(int argc, char **argv, const volatile sig_atomic_t *stop);
 /* "ebsbench COMMAND: WHAT ARG (try ebsbench COMMAND --help)" on stderr
  * (arg may be NULL); returns 2, the usage exit status. */
 int cli_usage_error(const char *command, const char *what, const char *arg);
+/* --volume TYPE:SIZE[:IOPS[:MIBPS]] (launch_parse_volume) appended to
+ * volumes[*count] (at most CONFIG_MAX_DEVICES); 0, or 2 said on stderr. */
+int cli_add_volume(const char *command, const char *spec, struct ebs_volume *volumes,
+		   size_t *count);
 /* The region: given, else AWS_REGION, else AWS_DEFAULT_REGION, as AWS's
  * tools take it; NULL when none is set. */
 const char *cli_region(const char *given);

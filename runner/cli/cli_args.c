@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "run/run.h"
 
 #define EXIT_USAGE 2
 
@@ -39,4 +40,20 @@ const char *cli_region(const char *given)
 	for (size_t i = 0; (!given || !*given) && i < ARRAY_SIZE(vars); i++)
 		given = getenv(vars[i]);
 	return given && *given ? given : NULL;
+}
+
+int cli_add_volume(const char *command, const char *spec, struct ebs_volume *volumes, size_t *count)
+{
+	char err[256];
+	if (*count == CONFIG_MAX_DEVICES) {
+		fprintf(stderr, "ebsbench %s: more than %d --volume\n", command,
+			CONFIG_MAX_DEVICES);
+		return 2;
+	}
+	if (launch_parse_volume(spec, &volumes[*count], err, sizeof(err))) {
+		fprintf(stderr, "ebsbench %s: %s\n", command, err);
+		return 2;
+	}
+	(*count)++;
+	return 0;
 }

@@ -45,21 +45,6 @@ static int usage_error(const char *what, const char *arg)
 	return cli_usage_error("ec2", what, arg);
 }
 
-static int add_volume(struct ec2_request *q, const char *spec)
-{
-	char err[256];
-	if (q->volume_count == CONFIG_MAX_DEVICES) {
-		fprintf(stderr, "ebsbench ec2: more than %d --volume\n", CONFIG_MAX_DEVICES);
-		return EXIT_USAGE;
-	}
-	if (launch_parse_volume(spec, &q->volumes[q->volume_count], err, sizeof(err))) {
-		fprintf(stderr, "ebsbench ec2: %s\n", err);
-		return EXIT_USAGE;
-	}
-	q->volume_count++;
-	return 0;
-}
-
 static int parse_one(int argc, char **argv, int *i, struct ec2_request *q)
 {
 	static const char *const names[] = { "--s3",	   "--region",	"--instance-type",
@@ -76,7 +61,7 @@ static int parse_one(int argc, char **argv, int *i, struct ec2_request *q)
 	}
 	int rc = cli_take_value("ec2", argc, argv, i, "--volume", &spec);
 	if (rc != 1)
-		return rc ? rc : add_volume(q, spec);
+		return rc ? rc : cli_add_volume("ec2", spec, q->volumes, &q->volume_count);
 	if (!strcmp(argv[*i], "--user-data")) {
 		q->user_data_only = true;
 		return 0;

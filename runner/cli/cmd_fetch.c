@@ -151,18 +151,24 @@ static void print_report_path(const char *dir)
 	printf("%s\n", dir);
 }
 
+/* Where to look and with what: the prefix, the credentials, the CA. */
+static struct s3_fetch fetch_target(const struct fetch_args *a, const struct presign_request *r)
+{
+	return (struct s3_fetch){ .cred = &r->cred,
+				  .region = a->region,
+				  .scheme = r->endpoint.scheme,
+				  .host = r->endpoint.host,
+				  .bucket = r->bucket,
+				  .prefix = r->prefix,
+				  .ca_file = a->ca_file,
+				  .force = a->force,
+				  .progress = stderr };
+}
+
 static int fetch(const struct fetch_args *a, const struct presign_request *r, const char *dir)
 {
-	struct s3_fetch f = { .cred = &r->cred,
-			      .region = a->region,
-			      .scheme = r->endpoint.scheme,
-			      .host = r->endpoint.host,
-			      .bucket = r->bucket,
-			      .prefix = r->prefix,
-			      .dir = dir,
-			      .ca_file = a->ca_file,
-			      .force = a->force,
-			      .progress = stderr };
+	struct s3_fetch f = fetch_target(a, r);
+	f.dir = dir;
 	/* Pages of a few keys, so tests go through continuation tokens. */
 	const char *page = getenv("EBSBENCH_FETCH_PAGE_KEYS");
 	if (page)
@@ -208,13 +214,7 @@ static int wait_for_end(const struct fetch_args *a, struct presign_request *r,
 	time_t start = time(NULL), said = 0;
 	char err[1024];
 	for (;;) {
-		struct s3_fetch f = { .cred = &r->cred,
-				      .region = a->region,
-				      .scheme = r->endpoint.scheme,
-				      .host = r->endpoint.host,
-				      .bucket = r->bucket,
-				      .prefix = r->prefix,
-				      .ca_file = a->ca_file };
+		struct s3_fetch f = fetch_target(a, r);
 		unsigned listed;
 		int rc = load_credentials(a, r);
 		if (rc)

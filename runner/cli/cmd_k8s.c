@@ -39,21 +39,6 @@ static int usage_error(const char *what, const char *arg)
 	return cli_usage_error("k8s", what, arg);
 }
 
-static int add_volume(struct k8s_request *q, const char *spec)
-{
-	char err[256];
-	if (q->volume_count == CONFIG_MAX_DEVICES) {
-		fprintf(stderr, "ebsbench k8s: more than %d --volume\n", CONFIG_MAX_DEVICES);
-		return EXIT_USAGE;
-	}
-	if (launch_parse_volume(spec, &q->volumes[q->volume_count], err, sizeof(err))) {
-		fprintf(stderr, "ebsbench k8s: %s\n", err);
-		return EXIT_USAGE;
-	}
-	q->volume_count++;
-	return 0;
-}
-
 /* --fleet N: 1 to K8S_FLEET_MAX pods. */
 static int set_fleet(struct k8s_request *q, const char *text)
 {
@@ -83,7 +68,7 @@ static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 	}
 	int rc = cli_take_value("k8s", argc, argv, i, "--volume", &spec);
 	if (rc != 1)
-		return rc ? rc : add_volume(q, spec);
+		return rc ? rc : cli_add_volume("k8s", spec, q->volumes, &q->volume_count);
 	rc = cli_take_value("k8s", argc, argv, i, "--fleet", &spec);
 	if (rc != 1)
 		return rc ? rc : set_fleet(q, spec);

@@ -199,6 +199,17 @@ static int write_apply(const struct recommend_args *a, const json_t *run,
 	return 0;
 }
 
+/* --json's document on stdout (taken: freed here); 0, or 1 when it could
+ * not be made or written. */
+static int print_json(json_t *doc)
+{
+	int rc = !doc || json_dumpf(doc, stdout,
+				    JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fputc('\n', stdout);
+	json_decref(doc);
+	return rc;
+}
+
 /* The search and its outputs, once the results are loaded and analysed. */
 static int answer(const struct recommend_args *a, const json_t *run,
 		  const struct ebs_prices *prices)
@@ -210,12 +221,7 @@ static int answer(const struct recommend_args *a, const json_t *run,
 		return 1;
 	size_t n = recommend_all(run, &a->ask, prices, found, RECOMMEND_MAX_DEVICES);
 	if (a->json) {
-		json_t *doc = recommend_json(found, n, prices);
-		rc = !doc ||
-		     json_dumpf(doc, stdout,
-				JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-		json_decref(doc);
+		rc = print_json(recommend_json(found, n, prices));
 	} else {
 		recommend_md_devices(stdout, found, n, prices);
 	}
@@ -384,12 +390,7 @@ static int answer_demand(const struct recommend_args *a, const json_t *run,
 	if (!rc)
 		n = search_all(a, run, &set, &o, &given, &from_results, prices, ans);
 	if (!rc && a->json) {
-		json_t *doc = recommend_demand_json(ans, n, prices);
-		rc = !doc ||
-		     json_dumpf(doc, stdout,
-				JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-		json_decref(doc);
+		rc = print_json(recommend_demand_json(ans, n, prices));
 	} else if (!rc) {
 		recommend_md_demand(stdout, ans, n, prices, false);
 	}

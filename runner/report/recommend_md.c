@@ -84,6 +84,19 @@ static const char *p99_text(char *buf, size_t len, const struct recommend_candid
 	return buf;
 }
 
+/* Each candidate's reasons, a bullet each, and the blank line after. */
+static void write_reasons(FILE *out, const struct recommend_device *d)
+{
+	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
+		for (size_t r = 0; r < d->cand[i].nreasons; r++) {
+			fprintf(out, "- %s: ", ebs_type_name(d->cand[i].type));
+			md_text(out, d->cand[i].reasons[r]);
+			fputc('\n', out);
+		}
+	}
+	fputc('\n', out);
+}
+
 /* One row of the candidates' table. */
 static void write_row(FILE *out, const struct recommend_candidate *c)
 {
@@ -128,14 +141,7 @@ static void write_device(FILE *out, const struct recommend_device *d)
 	fputs("\n**", out);
 	md_text(out, d->summary);
 	fputs("**\n\nWhy:\n\n", out);
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
-		for (size_t r = 0; r < d->cand[i].nreasons; r++) {
-			fprintf(out, "- %s: ", ebs_type_name(d->cand[i].type));
-			md_text(out, d->cand[i].reasons[r]);
-			fputc('\n', out);
-		}
-	}
-	fputc('\n', out);
+	write_reasons(out, d);
 }
 
 /* "# Recommendation" and the prices' line. */
@@ -346,14 +352,7 @@ static void write_demand(FILE *out, const struct demand_answer *a, bool charts)
 	else if (a->sim[RECOMMEND_CANDIDATES - 1].nbalance)
 		write_balance(out, "gp2 candidate", &a->sim[RECOMMEND_CANDIDATES - 1]);
 	fputs("Why:\n\n", out);
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
-		for (size_t r = 0; r < d->cand[i].nreasons; r++) {
-			fprintf(out, "- %s: ", ebs_type_name(d->cand[i].type));
-			md_text(out, d->cand[i].reasons[r]);
-			fputc('\n', out);
-		}
-	}
-	fputc('\n', out);
+	write_reasons(out, d);
 }
 
 void recommend_md_demand(FILE *out, const struct demand_answer *a, size_t n,

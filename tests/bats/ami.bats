@@ -17,6 +17,7 @@
 bats_require_minimum_version 1.5.0
 
 load helpers
+load ../peers/peers
 load_bats_libs
 
 AMI_DIR=$BATS_TEST_DIRNAME/../../image/ami
@@ -34,8 +35,6 @@ setup_file() {
 		return 1
 	}
 	# (replay.py checks that it is v2: aws --version costs a second.)
-	# The endpoint the real CLI talks to (tests/peers/aws_capture.py):
-	# records each request and answers every one with an error.
 	# The real CLI's own driver, one process for many command lines: a
 	# fresh driver each (customizations keep state), one model loader for
 	# all (loading the EC2 model is most of a call's cost).  Each call must
@@ -62,24 +61,13 @@ setup_file() {
 		        print("the real CLI refused: aws %s: exit %s: %s" % (" ".join(argv), rc, err.getvalue().strip()))
 		sys.exit(1 if bad else 0)
 	PY
-	local d=$BATS_FILE_TMPDIR
-	setsid /usr/bin/python3 "$BATS_TEST_DIRNAME/../peers/aws_capture.py" "$d/capture.port" "$d/capture.log" \
-		</dev/null >/dev/null 2>&1 3>&- &
-	echo $! >"$d/capture.pid"
-	local i
-	for ((i = 0; i < 50; i++)); do
-		[[ -s $d/capture.port ]] && break
-		sleep 0.1
-	done
-	CAPTURE_URL=http://127.0.0.1:$(cat "$d/capture.port") || return 1
-	export CAPTURE_URL
+	# The endpoint the real CLI talks to (tests/peers/aws_capture.py):
+	# records each request and answers every one with an error.
+	aws_capture_start "$BATS_FILE_TMPDIR"
 }
 
 teardown_file() {
-	local pid
-	if pid=$(cat "$BATS_FILE_TMPDIR/capture.pid" 2>/dev/null); then
-		kill "$pid" 2>/dev/null || true
-	fi
+	aws_capture_stop "$BATS_FILE_TMPDIR"
 }
 
 setup() {

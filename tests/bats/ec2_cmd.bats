@@ -29,24 +29,11 @@ setup_file() {
 	require_ebsbench
 	require_aws_cli_v2
 	peers_start "$BATS_FILE_TMPDIR/peers"
-	local d=$BATS_FILE_TMPDIR
-	setsid /usr/bin/python3 "$BATS_TEST_DIRNAME/../peers/aws_capture.py" "$d/capture.port" \
-		"$d/capture.log" </dev/null >/dev/null 2>&1 3>&- &
-	echo $! >"$d/capture.pid"
-	local i
-	for ((i = 0; i < 50; i++)); do
-		[[ -s $d/capture.port ]] && break
-		sleep 0.1
-	done
-	CAPTURE_URL=http://127.0.0.1:$(cat "$d/capture.port") || return 1
-	export CAPTURE_URL
+	aws_capture_start "$BATS_FILE_TMPDIR"
 }
 
 teardown_file() {
-	local pid
-	if pid=$(cat "$BATS_FILE_TMPDIR/capture.pid" 2>/dev/null); then
-		kill "$pid" 2>/dev/null || true
-	fi
+	aws_capture_stop "$BATS_FILE_TMPDIR"
 	peers_stop "$BATS_FILE_TMPDIR/peers"
 }
 

@@ -41,3 +41,26 @@ presign() {
 presign_many() {
 	/usr/bin/python3 "$PEERS_DIR/presign.py" --many "$BUCKET" "${1:-$TLS_URL}"
 }
+
+# aws_capture_start DIR: tests/peers/aws_capture.py on a free port, its
+# log DIR/capture.log; exports CAPTURE_URL (the real AWS CLI's
+# --endpoint-url).  aws_capture_stop DIR ends it.
+aws_capture_start() {
+	local d=$1 i
+	setsid /usr/bin/python3 "$PEERS_DIR/aws_capture.py" "$d/capture.port" "$d/capture.log" \
+		</dev/null >/dev/null 2>&1 3>&- &
+	echo $! >"$d/capture.pid"
+	for ((i = 0; i < 50; i++)); do
+		[[ -s $d/capture.port ]] && break
+		sleep 0.1
+	done
+	CAPTURE_URL=http://127.0.0.1:$(cat "$d/capture.port") || return 1
+	export CAPTURE_URL
+}
+
+aws_capture_stop() {
+	local pid
+	if pid=$(cat "$1/capture.pid" 2>/dev/null); then
+		kill "$pid" 2>/dev/null || true
+	fi
+}
