@@ -130,7 +130,7 @@ int cmd_ec2(int argc, char **argv, const volatile sig_atomic_t *stop)
 	json_t *input = ec2_launch(&q, &made, stderr, err, sizeof(err));
 	if (!input) {
 		fprintf(stderr, "ebsbench ec2: %s\n", err);
-		return strstr(err, "uploading the binary") ? 1 : EXIT_USAGE;
+		return made.upload_failed ? 1 : EXIT_USAGE;
 	}
 	rc = print_launch(input, &q, &made);
 	json_decref(input);

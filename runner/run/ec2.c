@@ -73,16 +73,13 @@ static char *read_binary(const char *path, size_t *len, char *err, size_t errlen
 }
 
 /* Uploads the binary through the run's own POST policy (the "upload" block
- * of config), as PREFIX/NAME. */
-static int upload_binary(json_t *config, const char *dir, const char *name, const char *ca_file,
-			 FILE *log, char *err, size_t errlen)
+ * of config, its ca_file included), as PREFIX/NAME: 0, 1 when S3 did not take it, -1 when the
+ * block cannot be read. */
+static int upload_binary(json_t *config, const char *dir, const char *name, FILE *log, char *err,
+			 size_t errlen)
 {
 	struct upload_config u = { 0 };
-	json_t *block = json_deep_copy(json_object_get(config, "upload"));
-	if (ca_file)
-		json_object_set_new(block, "ca_file", json_string(ca_file));
-	int rc = upload_config_parse(&u, block, err, errlen);
-	json_decref(block);
+	int rc = upload_config_parse(&u, json_object_get(config, "upload"), err, errlen);
 	if (rc)
 		return -1;
 	json_t *record = json_object();
@@ -98,7 +95,7 @@ static int upload_binary(json_t *config, const char *dir, const char *name, cons
 	upload_free(&up);
 	upload_config_free(&u);
 	json_decref(record);
-	return rc ? -1 : 0;
+	return rc ? 1 : 0;
 }
 
 /* The presigned GET the instance fetches the binary with. */
@@ -270,7 +267,9 @@ static char *user_data(const struct ec2_request *q, json_t *config, struct presi
 	}
 	fprintf(log, "ebsbench ec2: uploading %s (%zu bytes, sha256 %s) to s3://%s/%s\n", path, len,
 		sha, made->bucket, made->binary_key);
-	if (upload_binary(config, dir, name, q->ca_file, log, err, errlen)) {
+	int sent = upload_binary(config, dir, name, log, err, errlen);
+	if (sent) {
+		made->upload_failed = sent > 0;
 		free(script);
 		return NULL;
 	}

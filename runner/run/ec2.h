@@ -50,6 +50,7 @@ struct ec2_made {
 	time_t expires;
 	size_t user_data_bytes;
 	const char *unknown_instance; /* not in the EBS model's table, or NULL */
+	bool upload_failed;	      /* S3 refused the binary (all else was right) */
 };
 
 /* Checks q, signs, uploads the binary, and returns the run-instances input

@@ -310,24 +310,6 @@ static int note_key(const char *key, uint64_t size, void *ctx)
 	return 0;
 }
 
-/* Whether record (a run's results.json) says done_name went up. */
-static bool recorded_uploaded(const char *record, size_t len, const char *done_name)
-{
-	json_t *root = json_loadb(record, len, 0, NULL);
-	json_t *up;
-	size_t i;
-	bool found = false;
-	json_array_foreach(json_object_get(root, "uploads"), i, up)
-	{
-		const char *artifact = json_string_value(json_object_get(up, "artifact"));
-		const char *status = json_string_value(json_object_get(up, "status"));
-		found |= artifact && status && !strcmp(artifact, done_name) &&
-			 !strcmp(status, "uploaded");
-	}
-	json_decref(root);
-	return found;
-}
-
 int s3_fetch_run_ended(struct s3_fetch *f, const char *done_name, const char *record_name,
 		       unsigned *listed, char *err, size_t errlen)
 {
@@ -344,9 +326,11 @@ int s3_fetch_run_ended(struct s3_fetch *f, const char *done_name, const char *re
 	snprintf(key, sizeof(key), "%s%s", f->prefix, record_name);
 	snprintf(what, sizeof(what), "the GET of s3://%s/%s", f->bucket, key);
 	int rc = get(f, key, NULL, 0, S3_FETCH_OBJECT_MAX, &resp, err, errlen);
-	if (!rc && resp.status == 200)
-		rc = recorded_uploaded(resp.body, resp.body_len, done_name);
-	else if (!rc)
+	if (!rc && resp.status == 200) {
+		json_t *record = json_loadb(resp.body, resp.body_len, 0, NULL);
+		rc = upload_recorded_ok(record, done_name);
+		json_decref(record);
+	} else if (!rc)
 		rc = resp.status == 404 ? 0 : refused(&resp, what, err, errlen);
 	http_response_free(&resp);
 	return rc;

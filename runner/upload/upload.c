@@ -259,32 +259,42 @@ static int send_with_retries(struct uploader *up, struct upload_file *f, enum up
 	}
 }
 
+/* The index of name's entry in results' "uploads", or -1. */
+static long find_record(const json_t *results, const char *name)
+{
+	json_t *e;
+	size_t i;
+	json_array_foreach(json_object_get(results, UPLOADS_KEY), i, e)
+	{
+		const char *artifact = json_string_value(json_object_get(e, "artifact"));
+		if (artifact && !strcmp(artifact, name))
+			return (long)i;
+	}
+	return -1;
+}
+
 /* Replaces the artifact's entry in "uploads", or appends one. */
 static void record(struct uploader *up, json_t *entry)
 {
-	json_t *list = json_object_get(up->results, UPLOADS_KEY), *e;
-	const char *name = json_string_value(json_object_get(entry, "artifact"));
-	size_t i;
-	json_array_foreach(list, i, e)
-	{
-		if (!strcmp(json_string_value(json_object_get(e, "artifact")), name)) {
-			json_array_set_new(list, i, entry);
-			return;
-		}
-	}
-	json_array_append_new(list, entry);
+	json_t *list = json_object_get(up->results, UPLOADS_KEY);
+	long i = find_record(up->results, json_string_value(json_object_get(entry, "artifact")));
+	if (i >= 0)
+		json_array_set_new(list, (size_t)i, entry);
+	else
+		json_array_append_new(list, entry);
 }
 
 static bool has_record(const struct uploader *up, const char *name)
 {
-	json_t *list = json_object_get(up->results, UPLOADS_KEY), *e;
-	size_t i;
-	json_array_foreach(list, i, e)
-	{
-		if (!strcmp(json_string_value(json_object_get(e, "artifact")), name))
-			return true;
-	}
-	return false;
+	return find_record(up->results, name) >= 0;
+}
+
+bool upload_recorded_ok(const json_t *results, const char *artifact)
+{
+	long i = find_record(results, artifact);
+	json_t *e = i < 0 ? NULL : json_array_get(json_object_get(results, UPLOADS_KEY), (size_t)i);
+	const char *status = json_string_value(json_object_get(e, "status"));
+	return status && !strcmp(status, "uploaded");
 }
 
 static void set_retry(struct uploader *up, const char *name, bool again)

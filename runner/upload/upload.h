@@ -101,6 +101,8 @@ unsigned upload_backoff_ms(unsigned attempt, uint32_t rnd);
 /* A results.json "uploads" entry; the URL goes in redacted, without query. */
 json_t *upload_record(const char *artifact, const char *url, const char *status, unsigned attempts,
 		      int http_status, const char *error);
+/* Whether a run's results.json (results) records artifact as uploaded. */
+bool upload_recorded_ok(const json_t *results, const char *artifact);
 /* S3 may echo parts of a request in an error message: every value of a
  * secret parameter (net's url_secret_params) that went with it, in url's
  * query or c's POST fields, is blanked in text, so none reaches a log or
