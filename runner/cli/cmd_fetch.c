@@ -190,8 +190,8 @@ static int fetch(const struct fetch_args *a, const struct presign_request *r, co
 	return fflush(stdout) ? 1 : 0;
 }
 
-/* The credentials as the chain finds them now (a credential_process's
- * may be renewed while a run is waited for). */
+/* The credentials as the chain finds them now: loaded once, and again
+ * after each wait (a credential_process's may be renewed meanwhile). */
 static int load_credentials(const struct fetch_args *a, struct presign_request *r)
 {
 	char err[1024];
@@ -216,10 +216,7 @@ static int wait_for_end(const struct fetch_args *a, struct presign_request *r,
 	for (;;) {
 		struct s3_fetch f = fetch_target(a, r);
 		unsigned listed;
-		int rc = load_credentials(a, r);
-		if (rc)
-			return rc;
-		rc = s3_fetch_run_ended(&f, DONE_NAME, RECORD_NAME, &listed, err, sizeof(err));
+		int rc = s3_fetch_run_ended(&f, DONE_NAME, RECORD_NAME, &listed, err, sizeof(err));
 		if (rc < 0) {
 			fprintf(stderr, "ebsbench fetch: %s\n", err);
 			return 1;
@@ -248,6 +245,8 @@ static int wait_for_end(const struct fetch_args *a, struct presign_request *r,
 			}
 			sleep(1);
 		}
+		if ((rc = load_credentials(a, r)))
+			return rc;
 	}
 }
 
