@@ -29,10 +29,13 @@ static const char usage[] =
 	"the Job, pinned by the image's digest, its deadline from the run's plan.\n"
 	"--fleet N: N runs at once, an Indexed Job of N pods, each on its own node\n"
 	"with fresh ephemeral volumes (no PVCs), uploading under PREFIX/I/.\n"
-	"`kubectl delete -f` of the same output removes them all, the namespace too:\n"
-	"by default the run's own (named as the run), so no other run goes with it.\n"
+	"`kubectl delete -f` of the same output removes them all, the namespace too\n"
+	"when it is the run's own (the default: a fresh one named as the run);\n"
+	"--namespace NAME puts the run in one of yours, which it neither writes nor\n"
+	"deletes (it must admit privileged pods; Kubernetes' own are refused).\n"
 	"The output grants write access to the prefix until the policy expires: do\n"
-	"not share it.  --region: the bucket's; else AWS_REGION, else AWS_DEFAULT_REGION.\n";
+	"not share it.  --region: the bucket's; else AWS_REGION, else AWS_DEFAULT_REGION,\n"
+	"else the profile's region in AWS_CONFIG_FILE (~/.aws/config).\n";
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -76,7 +79,7 @@ static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 }
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
-static int parse_args(int argc, char **argv, struct k8s_request *q)
+static int parse_args(int argc, char **argv, struct k8s_request *q, char *region, size_t cap)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -87,10 +90,11 @@ static int parse_args(int argc, char **argv, struct k8s_request *q)
 		if (rc)
 			return rc;
 	}
-	q->region = cli_region(q->region);
-	if (!q->image || !q->s3 || !q->region || !q->volume_count)
-		return usage_error(
-			"--image, --volume, --s3 and --region (or AWS_REGION) are required", NULL);
+	q->region = cli_region(q->region, q->profile, region, cap);
+	if (!q->image || !q->s3 || !q->volume_count)
+		return usage_error("--image, --volume and --s3 are required", NULL);
+	if (!q->region)
+		return usage_error(CLI_NO_REGION, NULL);
 	return 0;
 }
 
@@ -117,10 +121,24 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 		"allows writes to s3://%s/%s until %s: keep the output secret\n",
 		m->namespace, m->run, pods, m->planned_s, m->deadline_s, m->bucket, m->prefix,
 		until);
+	if (!m->own_namespace)
+		fprintf(stderr,
+			"ebsbench k8s: no Namespace object: %s must exist, and its Pod Security "
+			"must admit the pod at level privileged (it adds CAP_SYS_ADMIN); kubectl "
+			"delete -f leaves the namespace alone\n",
+			m->namespace);
+	char fetch[1600];
+	cli_fetch_hint(fetch, sizeof(fetch),
+		       &(struct cli_fetch_hint){ .bucket = m->bucket,
+						 .prefix = m->prefix,
+						 .region = q->region,
+						 .profile = q->profile,
+						 .endpoint = q->endpoint,
+						 .fleet = q->fleet });
 	fprintf(stderr,
-		"ebsbench k8s: then kubectl logs -f -n %s job/%s; the results: ebsbench fetch "
-		"--wait s3://%s/%s; remove it all: kubectl delete -f with this output\n",
-		m->namespace, m->run, m->bucket, m->prefix);
+		"ebsbench k8s: then kubectl logs -f -n %s job/%s; the results: %s; remove "
+		"it all: kubectl delete -f with this output\n",
+		m->namespace, m->run, fetch);
 	return 0;
 }
 
@@ -129,9 +147,9 @@ int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop)
 	(void)stop; /* short: it has nothing to stop early */
 	struct k8s_request q = { .instance_type = "m5.xlarge" };
 	struct k8s_made made;
-	char err[512];
+	char err[512], region[64];
 
-	int rc = parse_args(argc, argv, &q);
+	int rc = parse_args(argc, argv, &q, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	json_t *list = k8s_manifest(&q, &made, err, sizeof(err));

@@ -7,9 +7,17 @@
  * original; every value here is written once, by the binary.
  *
  * Names: every object is labelled app.kubernetes.io/instance=RUN, RUN
- * being "ebsbench-" and the signing time (ebsbench-20260902-000000).  The
- * StorageClasses are cluster-scoped, so they carry RUN in their names, as
- * the namespaced objects do: two runs never share an object. */
+ * being "ebsbench-", the signing time and five random letters and digits
+ * (ebsbench-20260902-000000-k3x9q), and app.kubernetes.io/managed-by=
+ * ebsbench.  The StorageClasses are cluster-scoped, so they carry RUN in
+ * their names, as the namespaced objects do: two runs never share an
+ * object.
+ *
+ * Nothing outside the run: the Namespace object is written only for the
+ * run's own namespace (named as the run).  --namespace names one of the
+ * user's, which must exist and admit the pod; then no Namespace object is
+ * written, so neither `kubectl apply` relabels it nor `kubectl delete -f`
+ * deletes it.  Kubernetes' own namespaces are refused. */
 #ifndef EBSBENCH_K8S_H
 #define EBSBENCH_K8S_H
 
@@ -28,7 +36,7 @@ struct k8s_request {
 	const char *s3;		   /* s3://BUCKET/PREFIX */
 	const char *region;	   /* the bucket's */
 	const char *instance_type; /* the node's: nodeSelector and the plan's instance */
-	const char *namespace;	   /* NULL: the run's own, named as the run */
+	const char *namespace;	   /* NULL: the run's own, named as the run; else the user's */
 	const char *endpoint;	   /* NULL: AWS's; else as `ebsbench presign --endpoint` */
 	const char *profile;	   /* NULL: AWS_PROFILE, else "default" */
 	/* 0: one run on PVCs.  N: a fleet, an Indexed Job of N pods, each on
@@ -45,7 +53,8 @@ struct k8s_request {
 struct k8s_made {
 	char run[64]; /* the Job's and the Secret's name */
 	char namespace[64];
-	char bucket[64]; /* where the POST policy allows writes */
+	bool own_namespace; /* the List holds its Namespace: made for the run */
+	char bucket[64];    /* where the POST policy allows writes */
 	char prefix[1024];
 	double planned_s;	      /* the plan's estimate, as `run --dry-run` gives it */
 	long deadline_s;	      /* the Job's activeDeadlineSeconds */
@@ -62,6 +71,10 @@ int k8s_image_digest(const char *ref, char digest[72], char *err, size_t errlen)
 /* A Kubernetes name: a DNS label (namespace) or a label value (instance
  * type).  0, or -1 naming what as `what`. */
 int k8s_check_name(const char *what, const char *name, bool label_value, char *err, size_t errlen);
+
+/* --namespace: a name, and not one of Kubernetes' own (default,
+ * kube-system, kube-public, kube-node-lease).  0, or -1 naming it. */
+int k8s_check_namespace(const char *name, char *err, size_t errlen);
 
 /* The List of objects for q, signed with presign's request (credentials
  * from where `ebsbench presign` takes them), what was made in *made.  NULL

@@ -44,3 +44,22 @@ int k8s_check_name(const char *what, const char *name, bool label_value, char *e
 					 : "name (1-63 of a-z 0-9 -, alphanumeric at both ends)");
 	return 0;
 }
+
+/* Kubernetes' own namespaces: a run never goes there (the API server
+ * refuses to delete three of them, and no benchmark belongs in any). */
+static const char *const reserved_namespaces[] = { "default", "kube-system", "kube-public",
+						   "kube-node-lease" };
+
+int k8s_check_namespace(const char *name, char *err, size_t errlen)
+{
+	if (k8s_check_name("--namespace", name, false, err, errlen))
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(reserved_namespaces); i++)
+		if (!strcmp(name, reserved_namespaces[i]))
+			return error_set(
+				err, errlen,
+				"--namespace '%s': Kubernetes' own namespace; leave "
+				"--namespace out (the run makes its own) or name one of yours",
+				name);
+	return 0;
+}

@@ -42,6 +42,24 @@ int launch_plan_seconds(json_t *config, double *planned_s, char *err, size_t err
 	return rc ? error_set(err, errlen, "the run's config: %s", why) : 0;
 }
 
+/* A presigned request dies with the credentials that signed it, whatever
+ * its own expiry says: -1 when they are known to end before the policy. */
+static int outlives_credentials(const struct presign_request *r, char *err, size_t errlen)
+{
+	time_t until = r->when + (time_t)r->expires_s;
+	char creds[21], policy[21];
+	if (!r->aws.expires || r->aws.expires >= until)
+		return 0;
+	if (sigv4_iso_time(r->aws.expires, creds) || sigv4_iso_time(until, policy))
+		creds[0] = policy[0] = '\0';
+	return error_set(err, errlen,
+			 "the credentials (%s) expire at %s, before the run's upload policy "
+			 "would at %s: the run would lose its results; sign with credentials "
+			 "that last until then (a longer session or role duration, or an IAM "
+			 "user's keys)",
+			 r->aws.source, creds, policy);
+}
+
 int launch_sign_post(json_t *config, const struct launch_s3 *s3, long deadline_s,
 		     struct presign_request *r, char *err, size_t errlen)
 {
@@ -63,6 +81,10 @@ int launch_sign_post(json_t *config, const struct launch_s3 *s3, long deadline_s
 				  .max_bytes = POST_MAX_BYTES };
 	if (presign_request_from_args(r, &a, err, errlen))
 		return -1;
+	if (outlives_credentials(r, err, errlen)) {
+		presign_request_clear(r);
+		return -1;
+	}
 	json_t *block = presign_post_block(r, POST_MAX_BYTES, err, errlen);
 	if (!block) {
 		presign_request_clear(r);

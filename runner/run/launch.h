@@ -63,8 +63,9 @@ struct launch_s3 {
 /* One POST policy for the prefix living launch_expires_s(deadline_s),
  * signed with presign's request (and so its credentials), set as config's
  * "upload".  *r is the request it was signed with (its signing time and
- * credentials, for more signatures; presign_request_clear it).  0, or -1
- * with a reason. */
+ * credentials, for more signatures; presign_request_clear it).  Refused
+ * when the credentials are known to expire before the policy (a presigned
+ * request dies with them).  0, or -1 with a reason. */
 int launch_sign_post(json_t *config, const struct launch_s3 *s3, long deadline_s,
 		     struct presign_request *r, char *err, size_t errlen);
 
