@@ -166,10 +166,14 @@ config_for() {
 	local g
 	g=$(unique_name runcap)
 	make_group "$g" "$SLOW" 3000 3000
+	# The write-up's six phases: the default plan would add the gp2's load
+	# curve (from its type and size), which the first test plans.
 	cat >cfg.json <<-JSON
 	{"devices": [{"path": "$FAST", "label": "gp3", "type": "gp3", "size_gib": 100},
 	             {"path": "$SLOW", "label": "gp2", "type": "gp2", "size_gib": 100}],
-	 "time_scale": 0.005, "test_size": "32M", "output_dir": "out", "ioengine": "libaio"}
+	 "time_scale": 0.005, "test_size": "32M", "output_dir": "out", "ioengine": "libaio",
+	 "phases": [{"phase": "layout"}, {"phase": "randread"}, {"phase": "randwrite"},
+	            {"phase": "lat"}, {"phase": "seqread"}, {"phase": "seqwrite"}]}
 	JSON
 	run --separate-stderr in_group "$g" "$EBSBENCH" run --config cfg.json
 	assert_success
