@@ -54,6 +54,7 @@ class State:
                             if d.get("device") == self.label), {})
         self.phases = self.truth["phases"]
         self.capped = [p["bound_by"] == "delivered" for p in self.phases]
+        self.waited = [p.get("waited", False) for p in self.phases]
         self.failures = []
 
     def fail(self, check, what, sentence=None, where=None):
@@ -209,6 +210,9 @@ class State:
                     idx = randread if about is DEVICE else about
                     if not idx or not all(self.capped[i] for i in idx):
                         continue
+                if c["scope"] == "waited" and (about is DEVICE
+                                               or not all(self.waited[i] for i in about)):
+                    continue
                 checked += 1
                 if any(re.search(p, text, re.I) for p in c["patterns"]):
                     self.fail("forbidden:" + c["id"], c["why"], text, where)
