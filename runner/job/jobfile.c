@@ -72,8 +72,20 @@ static int list_append(struct reader *R, const struct job_options *o, unsigned c
 	e->o = *o;
 	e->clone = clone;
 	e->number = l->count;
-	if (clone) /* fio clears a clone's stonewall: it runs beside its job */
+	if (clone) { /* fio clears a clone's stonewall: it runs beside its job */
 		e->o.stonewall = false;
+		e->o.new_group = false;
+	}
+	/* fio's new_group alone would report apart jobs that run together;
+	 * here a reporting group is a run group. */
+	if (e->o.new_group && !e->o.stonewall && R->group_jobs) {
+		snprintf(R->err, R->errlen,
+			 "job '%s': option 'new_group' is supported only with stonewall "
+			 "(a reporting group here is the jobs that run together)",
+			 e->o.name);
+		l->count--;
+		return -1;
+	}
 	if (e->o.stonewall && R->group_jobs) {
 		R->group_jobs = 0;
 		l->groups++;
