@@ -5,6 +5,8 @@
  * (and, through the group's flag, every member of its group). */
 #include "job/job_steady.h"
 
+#include <math.h>
+
 /* The job's data I/Os and bytes so far (read, write and trim: fio's
  * io_blocks and io_bytes). */
 static void own_counts(const struct job_loop *L, uint64_t *ios, uint64_t *bytes)
@@ -28,10 +30,12 @@ static void group_counts(const struct ss_group *g, uint64_t *ios, uint64_t *byte
 	}
 }
 
-/* A count's growth over span ns, per second. */
+/* A count's growth over span ns, per second, to the nearest (a look a
+ * few microseconds late must not turn 20 I/Os a second into 19; fio's
+ * whole milliseconds hide that). */
 static uint64_t per_second(uint64_t grown, uint64_t span_ns)
 {
-	return span_ns ? (uint64_t)((double)grown * 1e9 / (double)span_ns) : 0;
+	return span_ns ? (uint64_t)llround((double)grown * 1e9 / (double)span_ns) : 0;
 }
 
 static void take_sample(struct job_loop *L, uint64_t rel, uint64_t ios, uint64_t bytes)

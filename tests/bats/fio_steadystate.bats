@@ -148,6 +148,12 @@ criterion_matches() {
 	between "$(jnum ours.flat.json '.jobs[0].steadystate.data.bw_mean')" $((1900 * 4096)) \
 		$((2100 * 4096)) "the window's bandwidth (bytes/s)"
 	criterion_matches ours.flat.json 0
+	# fio's normal report's line, from the same run's figures.
+	"$EBSBENCH" fio --name=flat --ioengine=null --size=1G --rw=randread --rate_iops=2000 \
+		--time_based --runtime=30 --ss=iops:5% --ss_dur=3 >normal.txt 2>/dev/null ||
+		fail "ebsbench's normal report failed"
+	grep -Ex '  steadystate  : attained=yes, bw=[0-9.]+KiB/s \([0-9.]+kB/s\), iops=[0-9.]+k?, iops mean dev=[0-9]+\.[0-9]{3}%' \
+		normal.txt || fail "no fio steadystate line: $(grep steadystate normal.txt)"
 }
 
 @test "group_reporting: the group judged as one (its IOPS summed) and every job of it ended together" {
