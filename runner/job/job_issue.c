@@ -81,10 +81,10 @@ static bool counts_bytes(enum rw_pattern rw, enum ddir d)
 static bool limits_reached(const struct job_loop *L)
 {
 	const struct job_options *o = L->o;
+	if (o->time_based || !(o->io_size || o->number_ios))
+		return false;
 	uint64_t ios =
 		o->number_ios * (options_rw_trims(o->rw) && options_rw_writes(o->rw) ? 2 : 1);
-	if (o->time_based)
-		return false;
 	return (o->io_size && L->issued_bytes >= o->io_size) ||
 	       (o->number_ios && L->counted_ios >= ios);
 }
@@ -160,7 +160,7 @@ static struct io_unit *queue_io(struct job_loop *L, enum ddir ddir, uint64_t sta
 	u->ioprio = u->ddir == DDIR_TRIM ? 0 : choose_ioprio(L, u->length);
 	if (!engine_take(L, u, start_ns, now))
 		return NULL;
-	if (counts_bytes(L->o->rw, u->ddir))
+	if (L->o->io_size && counts_bytes(L->o->rw, u->ddir))
 		L->issued_bytes += u->length;
 	if (L->measuring)
 		L->counted_ios++;
