@@ -232,8 +232,8 @@ criterion_matches() {
 	done
 }
 
-@test "bad steady-state options: one line naming the option, exit 2" {
-	local base=(--name=bad --ioengine=null --size=1M)
+@test "bad steady-state options, or a group whose jobs' differ: one line naming the option, exit 2" {
+	local base=(--ioengine=null --size=1M --name=bad)
 	run --separate-stderr "$EBSBENCH" fio "${base[@]}" --ss=iops --ss_dur=10
 	assert_equal "$status" 2
 	[[ $stderr == *"option 'ss': invalid value 'iops'"* ]] || fail "$stderr"
@@ -243,6 +243,13 @@ criterion_matches() {
 	run --separate-stderr "$EBSBENCH" fio "${base[@]}" --ss_dur=10 --ss_interval=500ms
 	assert_equal "$status" 2
 	[[ $stderr == *"option 'ss_interval'"* ]] || fail "$stderr"
+	# fio's rule: the jobs of one group share their ss options.
+	run --separate-stderr "$EBSBENCH" fio "${base[@]}" --ss=iops:10% --ss_dur=10 --name=two
+	assert_equal "$status" 2
+	[[ $stderr == *"job 'two': its steady-state options"*"differ from job 'bad'"* ]] || fail "$stderr"
+	run --separate-stderr "$EBSBENCH" fio "${base[@]}" --ss=iops:10% --ss_dur=10 --name=two \
+		--stonewall --output-format=json
+	assert_success
 	run --separate-stderr "$EBSBENCH" fio "${base[@]}" --name=two --new_group
 	assert_equal "$status" 2
 	[[ $stderr == *"option 'new_group' is supported only with stonewall"* ]] || fail "$stderr"
