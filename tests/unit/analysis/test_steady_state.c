@@ -1,0 +1,198 @@
+/* test_steady_state.c - each phase's steady state in the analysis, and the
+ * burst rule: a gp2 randread whose bucket runs dry inside it is steady
+ * only after the cliff, a randwrite on burst credit to its end is never
+ * steady, a gp3 phase that is flat is, a noisy one fails on its range, and
+ * a gp3 above its instance's EBS baseline inside the instance's burst is
+ * not steady either.  Every series is built here, 1 s windows at time
+ * scale 1, so each round is 10 s (300 windows / 30 rounds). */
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "analysis/analysis.h"
+#include "lib/lib.h"
+#include "results/results.h"
+
+#define START_MS 1788000000000.0
+
+/* level(i) for i = 0..n-1, as iops_series. */
+typedef double level_fn(size_t i);
+
+static double cliff_at_100(size_t i)
+{
+	return i < 100 ? 3000 : 300;
+}
+
+static double burst_flat(size_t i)
+{
+	(void)i;
+	return 3000;
+}
+
+/* fio's first window runs at twice the rate while the queue fills. */
+static double flat_first_double(size_t i)
+{
+	return i ? 3000 : 6000;
+}
+
+/* Rounds of 10 windows alternating 2,400 and 3,600: no trend, a 40 % range. */
+static double noisy(size_t i)
+{
+	return (i / 10) % 2 ? 3600 : 2400;
+}
+
+static double instance_flat(size_t i)
+{
+	(void)i;
+	return 16000;
+}
+
+/* A phase of n one-second windows at level(i), after the phase before. */
+static json_t *phase(const char *name, const char *device, const char *rw, double *at_ms, size_t n,
+		     level_fn *level)
+{
+	json_t *series = json_array();
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_array_append_new(series, json_real(level(i)));
+		sum += level(i);
+	}
+	json_t *dir = json_pack("{s:f,s:I}", "iops", sum / (double)n, "io_bytes",
+				(json_int_t)(sum * 4096));
+	json_t *job = json_pack("{s:I,s:o}", "job_runtime", (json_int_t)(n * 1000),
+				strstr(rw, "write") ? "write" : "read", dir);
+	json_t *p = json_pack("{s:s,s:s,s:f,s:f,s:i,s:i,s:s,s:i,s:o,s:o}", "phase", name, "device",
+			      device, "started_ms", *at_ms, "ended_ms", *at_ms + (double)n * 1000,
+			      "iodepth", 32, "bs", 4096, "rw", rw, "window_ms", 1000, "job", job,
+			      "iops_series", series);
+	*at_ms += (double)n * 1000 + 60000; /* a minute's rest before the next */
+	return p;
+}
+
+static json_t *run_of(const char *instance, json_t *devices, json_t *phases)
+{
+	return json_pack("{s:i,s:{s:s?},s:{s:f},s:o,s:o}", "schema", RESULTS_SCHEMA, "environment",
+			 "instance_type", instance, "plan", "time_scale", 1.0, "devices", devices,
+			 "phases", phases);
+}
+
+static json_t *device(const char *label, const char *type, double iops)
+{
+	json_t *volume = json_pack("{s:s,s:f}", "type", type, "size_gib", 100.0);
+	if (iops > 0) {
+		json_object_set_new(volume, "iops", json_real(iops));
+		json_object_set_new(volume, "throughput_mibs", json_real(1000));
+	}
+	return json_pack("{s:s,s:s,s:o}", "label", label, "kind", "ebs", "volume", volume);
+}
+
+/* analysis.devices[d].phases[k].steady after analysing run. */
+static const json_t *steady_of(json_t *run, size_t d, size_t k)
+{
+	struct ebs_prices prices = ebs_prices_default();
+
+	if (!json_object_get(run, "analysis"))
+		analysis_build(run, &prices);
+	return json_object_get(
+		json_array_get(
+			RESULTS_GET(json_array_get(RESULTS_GET(run, "analysis", "devices"), d),
+				    "phases"),
+			k),
+		"steady");
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static double num(const json_t *o, const char *key)
+{
+	return results_num(json_object_get(o, key));
+}
+
+/* gp2: the cliff at 100 s of a 300 s randread.  The windows before it are
+ * flat at the burst rate but on credit; the first window wholly after it
+ * (rounds 10..14) is steady: after 150 s.  Then a randwrite on credit to
+ * its end: never steady, whatever its flatness. */
+static void test_burst_ends_inside(struct checks *checks)
+{
+	double at = START_MS;
+	json_t *phases = json_array();
+	json_array_append_new(phases, phase("randread", "gp2", "randread", &at, 300, cliff_at_100));
+	json_array_append_new(phases, phase("randwrite", "gp2", "randwrite", &at, 60, burst_flat));
+	json_t *devs = json_array();
+	json_array_append_new(devs, device("gp2", "gp2", 0));
+	json_t *run = run_of(NULL, devs, phases);
+	const json_t *rr = steady_of(run, 0, 0), *rw = steady_of(run, 0, 1);
+
+	CHECK(json_is_object(rr));
+	CHECK(json_is_true(json_object_get(rr, "reached")));
+	CHECK_NEAR(num(rr, "round_s"), 10, 1e-9);
+	CHECK_NEAR(num(rr, "after_s"), 150, 1e-9);
+	CHECK_NEAR(num(rr, "mean"), 300, 1e-9);
+	CHECK(!strcmp(str(rr, "word"), "steady after 150 s"));
+	CHECK(!strcmp(str(rr, "metric"), "IOPS"));
+
+	CHECK(json_is_false(json_object_get(rw, "reached")));
+	CHECK(json_is_null(json_object_get(rw, "after_s")));
+	CHECK(!strcmp(str(rw, "failed"), "on burst credit"));
+	CHECK(!strcmp(str(json_object_get(rw, "burst"), "credit"), "volume"));
+	CHECK(!strncmp(str(rw, "word"), "not steady: on burst credit", 27));
+	/* It looked steady: flat to the IOPS. */
+	CHECK(num(rw, "range_pct") < 1);
+	CHECK(strstr(str(rw, "sentence"), "gp2 randwrite: not steady: on burst credit") ==
+	      str(rw, "sentence"));
+	json_decref(run);
+}
+
+/* gp3 has no bucket: flat is steady (the first window's double rate
+ * keeps the first window within both limits), noisy fails its range. */
+static void test_flat_and_noisy_gp3(struct checks *checks)
+{
+	double at = START_MS;
+	json_t *phases = json_array();
+	json_array_append_new(phases,
+			      phase("randread", "gp3", "randread", &at, 300, flat_first_double));
+	json_array_append_new(phases, phase("randwrite", "gp3", "randwrite", &at, 300, noisy));
+	json_t *devs = json_array();
+	json_array_append_new(devs, device("gp3", "gp3", 3000));
+	json_t *run = run_of(NULL, devs, phases);
+	const json_t *flat = steady_of(run, 0, 0), *wobbly = steady_of(run, 0, 1);
+
+	CHECK(json_is_true(json_object_get(flat, "reached")));
+	CHECK_NEAR(num(flat, "after_s"), 50, 1e-9);
+	CHECK(json_is_null(json_object_get(flat, "failed")));
+	CHECK(json_is_false(json_object_get(wobbly, "reached")));
+	CHECK(!strcmp(str(wobbly, "failed"), "range"));
+	CHECK_NEAR(num(wobbly, "range_pct"), 1200.0 / 3120 * 100, 1e-6); /* rounds 25..29: 3 high */
+	CHECK(!strcmp(str(wobbly, "word"), "not steady in 300 s: range 38 %"));
+	json_decref(run);
+}
+
+/* A gp3 of 16,000 IOPS on an m5.xlarge (EBS baseline 6,000 IOPS, burst
+ * 18,750 for 30 minutes a day): flat at 16,000 in the run's first
+ * minutes, so on the instance's burst, not steady. */
+static void test_instance_burst(struct checks *checks)
+{
+	double at = START_MS;
+	json_t *phases = json_array();
+	json_array_append_new(phases,
+			      phase("randread", "fast", "randread", &at, 300, instance_flat));
+	json_t *devs = json_array();
+	json_array_append_new(devs, device("fast", "gp3", 16000));
+	json_t *run = run_of("m5.xlarge", devs, phases);
+	const json_t *s = steady_of(run, 0, 0);
+
+	CHECK(json_is_false(json_object_get(s, "reached")));
+	CHECK(!strcmp(str(s, "failed"), "on burst credit"));
+	CHECK(!strcmp(str(json_object_get(s, "burst"), "credit"), "instance"));
+	CHECK(!strncmp(str(s, "word"), "not steady: on the instance's EBS burst", 39));
+	json_decref(run);
+}
+
+CHECK_MAIN(test_burst_ends_inside, test_flat_and_noisy_gp3, test_instance_burst)
