@@ -33,6 +33,7 @@ struct phase_ctx {
 	double instance_base;	    /* the instance's EBS baseline, I/O per second; NaN */
 	bool instance_burst;	    /* inside the instance's daily burst */
 	bool cliff_here;	    /* the device's randread cliff fell in this phase */
+	double cliff_end_s;	    /* when, its drop over; NaN: none in this phase */
 };
 
 /* The rounds of a phase and what the window test made of them. */
@@ -44,7 +45,7 @@ struct judged {
 	struct steady_result r; /* the steady window, or the one the words are about */
 	bool reached;
 	enum credit credit; /* not reached: the steady-looking window drew on this */
-	double credit_rate; /* that window's I/O per second */
+	double credit_rate; /* that window's highest round, I/O per second */
 };
 
 static json_t *num_or_null(double x)
@@ -84,18 +85,38 @@ static double iops_over(const struct phase_ctx *c, double t0, double t1)
 	return sum / (double)(i1 - i0);
 }
 
-/* Whether [t0, t1) of the phase ran on credit, and whose. */
-static enum credit credit_of(const struct phase_ctx *c, double t0, double t1, double *rate)
+/* Whether rate (I/O per second) drew on credit, and whose. */
+static enum credit credit_at(const struct phase_ctx *c, double rate)
 {
-	*rate = iops_over(c, t0, t1);
-	if (!isfinite(*rate))
+	if (!isfinite(rate))
 		return CREDIT_NONE;
 	if (c->pred.bursts &&
-	    *rate * c->pred.io_units > c->pred.baseline_iops * (1 + STEADY_STATE_CREDIT_MARGIN))
+	    rate * c->pred.io_units > c->pred.baseline_iops * (1 + STEADY_STATE_CREDIT_MARGIN))
 		return CREDIT_VOLUME;
-	if (c->instance_burst && *rate > c->instance_base * (1 + STEADY_STATE_CREDIT_MARGIN))
+	if (c->instance_burst && rate > c->instance_base * (1 + STEADY_STATE_CREDIT_MARGIN))
 		return CREDIT_INSTANCE;
 	return CREDIT_NONE;
+}
+
+/* Whether window r of the rounds ran on credit, and whose: any round of it
+ * above a baseline (a window's mean would hide a burst ending in its first
+ * round), or any of it before the cliff that fell in this phase ended.
+ * *rate: its highest round's IOPS. */
+static enum credit credit_of(const struct phase_ctx *c, const struct steady_result *r,
+			     double round_s, double *rate)
+{
+	enum credit k = CREDIT_NONE;
+
+	*rate = NAN;
+	for (size_t i = r->first; i < r->first + r->rounds; i++) {
+		double x = iops_over(c, (double)i * round_s, (double)(i + 1) * round_s);
+		enum credit ki = credit_at(c, x);
+		k = k ? k : ki;
+		*rate = isfinite(*rate) ? fmax(*rate, x) : x;
+	}
+	if (!k && (double)r->first * round_s < c->cliff_end_s)
+		k = c->pred.bursts ? CREDIT_VOLUME : CREDIT_INSTANCE;
+	return k;
 }
 
 /* Windows per round: a STEADY_STATE_ROUNDS-th of n, at least one, and
@@ -192,8 +213,7 @@ static void judge_rounds(const struct phase_ctx *c, const double *y, struct judg
 		if (!r.steady)
 			return;
 		r.first += start;
-		enum credit k = credit_of(c, (double)r.first * j->round_s,
-					  (double)(r.first + r.rounds) * j->round_s, &rate);
+		enum credit k = credit_of(c, &r, j->round_s, &rate);
 		if (k == CREDIT_NONE) {
 			j->r = r;
 			j->reached = true;
@@ -218,7 +238,9 @@ static void dry_text(char *buf, size_t len, const struct phase_ctx *c, const str
 	if (c->cliff_here) {
 		s = c->d->cliff_s;
 	} else if (j->credit == CREDIT_VOLUME) {
-		double drain = j->credit_rate * c->pred.io_units - c->pred.baseline_iops;
+		double drain =
+			iops_over(c, (double)j->r.first * j->round_s, end) * c->pred.io_units -
+			c->pred.baseline_iops;
 		s = drain > 0 && isfinite(c->pred.credits)
 			    ? c->pred.credits / drain * c->d->time_scale
 			    : NAN;
@@ -292,7 +314,7 @@ static json_t *steady_json(const struct phase_ctx *c, const struct judged *j)
 		snprintf(word, sizeof(word), "not steady: on %s%s", on, dry);
 		snprintf(line, sizeof(line),
 			 "%s: not steady: on %s%s: its %s looked steady (range %s, slope %s) only "
-			 "while %s served %.0f IOPS, above %s baseline of %.0f.",
+			 "while %s served up to %.0f IOPS, above %s baseline of %.0f.",
 			 who, on, dry, metric_word[j->metric], d, e,
 			 volume ? "the volume" : "the instance", j->credit_rate,
 			 volume ? "its" : "its EBS", baseline);
@@ -367,7 +389,8 @@ static json_t *phase_steady(const struct phase_ctx *c, const json_t *phase, cons
 	return steady_json(c, &j);
 }
 
-void steady_state_add(const json_t *results, const struct verdict_device *d, json_t *phases)
+void steady_state_add(const json_t *results, const struct verdict_device *d, const json_t *cliff,
+		      json_t *phases)
 {
 	const json_t *all = json_object_get(results, "phases"), *phase;
 	double run_ms = results_num(json_object_get(json_array_get(all, 0), "started_ms"));
@@ -395,7 +418,10 @@ void steady_state_add(const json_t *results, const struct verdict_device *d, jso
 				   1000 / d->time_scale,
 			.bs = results_num(json_object_get(phase, "bs")),
 			.cliff_here = first_randread && isfinite(d->cliff_s),
+			.cliff_end_s = NAN,
 		};
+		if (c.cliff_here)
+			c.cliff_end_s = d->cliff_s + results_num_or(cliff, "transition_s", 0);
 		c.length_s = (double)json_array_size(c.series) * c.window_s;
 		struct ebs_workload w = {
 			.io_size_bytes = c.bs > 0 ? c.bs : 4096,

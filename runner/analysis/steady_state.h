@@ -20,8 +20,11 @@
  * more than STEADY_STATE_CREDIT_MARGIN above its baseline from a credit
  * bucket (gp2, st1, sc1), or the device ran above the instance's EBS
  * baseline inside the instance's daily burst, is flat only until the
- * bucket runs dry.  It does not count; the search goes on after it (so
- * a phase whose cliff fell inside it is steady only if a window after
+ * bucket runs dry.  Each round of a window is held to that (a window's
+ * mean would hide a burst that ends in its first round), and a window
+ * that begins before the cliff found in the phase ended is on credit
+ * whatever its rounds.  It does not count; the search goes on after it
+ * (so a phase whose cliff fell inside it is steady only if a window after
  * the cliff is), and a phase whose only steady windows were on credit is
  * "not steady: on burst credit", with when the bucket ran dry (the
  * randread's cliff) or would (the credit ledger's balance at the phase's
@@ -43,7 +46,9 @@
 #define STEADY_STATE_CREDIT_MARGIN 0.05
 
 /* Sets "steady" on each of phases (analysis.devices[].phases of device d,
- * one per results phase of d, in run order; see docs/results-json.md). */
-void steady_state_add(const json_t *results, const struct verdict_device *d, json_t *phases);
+ * one per results phase of d, in run order; see docs/results-json.md);
+ * cliff: the device's analysis cliff object (JSON null when none). */
+void steady_state_add(const json_t *results, const struct verdict_device *d, const json_t *cliff,
+		      json_t *phases);
 
 #endif

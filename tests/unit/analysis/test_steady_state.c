@@ -42,6 +42,14 @@ static double noisy(size_t i)
 	return (i / 10) % 2 ? 3600 : 2400;
 }
 
+/* A gp2 500 GiB (baseline 1,500, burst 3,000) whose bucket runs dry one
+ * second in: the first round (10 s) averages 1,650, 10 % over the
+ * baseline, while the first window's mean (1,530) is within 5 % of it. */
+static double dry_after_1s(size_t i)
+{
+	return i < 1 ? 3000 : 1500;
+}
+
 static double instance_flat(size_t i)
 {
 	(void)i;
@@ -150,6 +158,28 @@ static void test_burst_ends_inside(struct checks *checks)
 	json_decref(run);
 }
 
+/* The first window (rounds 0..4) looks steady (range 9.8 %, rise 7.8 %),
+ * and its mean is near the baseline, but its first round drew credit: the
+ * steady window is the next, rounds 1..5, ending at 60 s. */
+static void test_burst_ends_in_first_round(struct checks *checks)
+{
+	double at = START_MS;
+	json_t *phases = json_array();
+	json_array_append_new(phases,
+			      phase("randwrite", "big", "randwrite", &at, 300, dry_after_1s));
+	json_t *devs = json_array();
+	json_t *big = device("big", "gp2", 0);
+	json_object_set_new(json_object_get(big, "volume"), "size_gib", json_real(500));
+	json_array_append_new(devs, big);
+	json_t *run = run_of(NULL, devs, phases);
+	const json_t *s = steady_of(run, 0, 0);
+
+	CHECK(json_is_true(json_object_get(s, "reached")));
+	CHECK_NEAR(num(s, "after_s"), 60, 1e-9);
+	CHECK_NEAR(num(s, "from_s"), 10, 1e-9);
+	json_decref(run);
+}
+
 /* gp3 has no bucket: flat is steady (the first window's double rate
  * keeps the first window within both limits), noisy fails its range. */
 static void test_flat_and_noisy_gp3(struct checks *checks)
@@ -195,4 +225,5 @@ static void test_instance_burst(struct checks *checks)
 	json_decref(run);
 }
 
-CHECK_MAIN(test_burst_ends_inside, test_flat_and_noisy_gp3, test_instance_burst)
+CHECK_MAIN(test_burst_ends_inside, test_burst_ends_in_first_round, test_flat_and_noisy_gp3,
+	   test_instance_burst)
