@@ -225,5 +225,43 @@ static void test_instance_burst(struct checks *checks)
 	json_decref(run);
 }
 
+/* A qd1 gp3 phase judged on each round's p99 from its clat_hist windows
+ * (coarseness 4: 116 bins; 1,000 I/Os a window): one whose latency stays
+ * in bin 60 is steady after its first 5 rounds; one whose tail moves up a
+ * bin every 10 s drifts (range and slope fail). */
+static void test_p99_rounds(struct checks *checks)
+{
+	double at = START_MS;
+	json_t *phases = json_array();
+	for (int drift = 0; drift < 2; drift++) {
+		json_t *p = phase("lat", "gp3", "randread", &at, 300, flat_first_double);
+		json_t *windows = json_array();
+		char w[64];
+		json_object_set_new(p, "iodepth", json_integer(1));
+		for (size_t i = 0; i < 300; i++) {
+			snprintf(w, sizeof(w), "%zu:980 20", 60 + (drift ? i / 10 : 0));
+			json_array_append_new(windows, json_string(w));
+		}
+		json_object_set_new(p, "clat_hist",
+				    json_pack("{s:s,s:i,s:i,s:i,s:o}", "log", "x", "window_ms",
+					      1000, "coarseness", 4, "bins", 116, "windows",
+					      windows));
+		json_array_append_new(phases, p);
+	}
+	json_t *devs = json_array();
+	json_array_append_new(devs, device("gp3", "gp3", 3000));
+	json_t *run = run_of(NULL, devs, phases);
+	const json_t *flat = steady_of(run, 0, 0), *drifting = steady_of(run, 0, 1);
+
+	CHECK(!strcmp(str(flat, "metric"), "p99_ms"));
+	CHECK(json_is_true(json_object_get(flat, "reached")));
+	CHECK_NEAR(num(flat, "after_s"), 50, 1e-9);
+	CHECK(num(flat, "mean") > 0);
+	CHECK(!strcmp(str(drifting, "metric"), "p99_ms"));
+	CHECK(json_is_false(json_object_get(drifting, "reached")));
+	CHECK(!strcmp(str(drifting, "failed"), "range and slope"));
+	json_decref(run);
+}
+
 CHECK_MAIN(test_burst_ends_inside, test_burst_ends_in_first_round, test_flat_and_noisy_gp3,
-	   test_instance_burst)
+	   test_instance_burst, test_p99_rounds)
