@@ -135,7 +135,7 @@ static double *rate_rounds(const struct phase_ctx *c, bool mibs, struct judged *
 {
 	size_t n = json_array_size(c->series), r, i;
 	size_t w = per_round(n, iops_over(c, 0, (double)n * c->window_s) * c->window_s);
-	double *y = n && n / w ? calloc(n / w, sizeof(*y)) : NULL;
+	double *y = (n / w) ? calloc(n / w, sizeof(*y)) : NULL;
 
 	if (!y)
 		return NULL;
@@ -174,19 +174,19 @@ static double *p99_rounds(const json_t *phase, struct judged *j)
 	}
 	if (ok && counts) {
 		w = per_round(n, total / (double)n);
-		y = n / w ? calloc(n / w, sizeof(*y)) : NULL;
+		y = (n / w) ? calloc(n / w, sizeof(*y)) : NULL;
 	}
 
 	for (r = 0; y && r < n / w; r++) {
-		struct histogram_coarse_pct pct;
+		struct histogram_coarse_pct p99;
 		memset(counts, 0, (size_t)bins * sizeof(*counts));
 		for (i = 0; i < w; i++)
 			ok = ok && results_hist_window(json_array_get(windows, r * w + i), counts,
 						       (unsigned)bins) >= 0;
 		/* A round with no completion has no p99: 0 fails the window it is in. */
 		y[r] = histogram_coarse_percentile(counts, (unsigned)bins, (unsigned)coarse, 99.0,
-						   &pct)
-			       ? pct.ns / 1e6
+						   &p99)
+			       ? p99.ns / 1e6
 			       : 0;
 	}
 	free(counts);
@@ -232,7 +232,6 @@ static void dry_text(char *buf, size_t len, const struct phase_ctx *c, const str
 		     double *dry_s, bool *measured)
 {
 	double end = (double)(j->r.first + j->r.rounds) * j->round_s, s = NAN;
-	char t[32];
 
 	*measured = c->cliff_here;
 	if (c->cliff_here) {
@@ -251,10 +250,12 @@ static void dry_text(char *buf, size_t len, const struct phase_ctx *c, const str
 	}
 	*dry_s = *measured || s > end ? s : NAN;
 	buf[0] = '\0';
-	if (isfinite(*dry_s))
+	if (isfinite(*dry_s)) {
+		char t[32];
 		snprintf(buf, len, " (%s %s dry at %s)",
 			 j->credit == CREDIT_VOLUME ? "the bucket" : "it",
 			 *measured ? "ran" : "would run", secs(t, sizeof(t), *dry_s));
+	}
 }
 
 /* "3,012 IOPS", "145 MiB/s", "1.23 ms". */
@@ -269,21 +270,23 @@ static void failed_text(char *buf, size_t len, const struct steady_result *r)
 {
 	bool range = r->failed == STEADY_FAIL_RANGE || r->failed == STEADY_FAIL_BOTH;
 	bool slope = r->failed == STEADY_FAIL_SLOPE || r->failed == STEADY_FAIL_BOTH;
-	char a[32], b[32];
+	char a[32];
 
-	if (range && slope)
+	if (range && slope) {
+		char b[32];
 		snprintf(buf, len, "range %s, slope %s", pct(a, sizeof(a), r->range_pct),
 			 pct(b, sizeof(b), r->slope_pct));
-	else
+	} else {
 		snprintf(buf, len, "%s %s", range ? "range" : "slope",
 			 pct(a, sizeof(a), range ? r->range_pct : r->slope_pct));
+	}
 }
 
 /* The word and the sentence of a judged phase, and its object. */
 static json_t *steady_json(const struct phase_ctx *c, const struct judged *j)
 {
 	char word[160], line[640], who[96], a[32], b[32], d[32], e[32], at[48], dry[96] = "";
-	double dry_s = NAN, baseline = NAN;
+	double dry_s = NAN;
 	bool measured = false;
 	json_t *burst = json_null();
 
@@ -310,7 +313,8 @@ static json_t *steady_json(const struct phase_ctx *c, const struct judged *j)
 		bool volume = j->credit == CREDIT_VOLUME;
 		const char *on = volume ? "burst credit" : "the instance's EBS burst";
 		dry_text(dry, sizeof(dry), c, j, &dry_s, &measured);
-		baseline = volume ? c->pred.baseline_iops / c->pred.io_units : c->instance_base;
+		double baseline =
+			volume ? c->pred.baseline_iops / c->pred.io_units : c->instance_base;
 		snprintf(word, sizeof(word), "not steady: on %s%s", on, dry);
 		snprintf(line, sizeof(line),
 			 "%s: not steady: on %s%s: its %s looked steady (range %s, slope %s) only "
