@@ -97,6 +97,19 @@ static json_t *device(const char *label, const char *type, double iops)
 	return json_pack("{s:s,s:s,s:o}", "label", label, "kind", "ebs", "volume", volume);
 }
 
+/* A run of one device dev (a reference taken) with one 300 s phase. */
+static json_t *single_run(const char *instance, json_t *dev, const char *name, const char *rw,
+			  level_fn *level)
+{
+	double at = START_MS;
+	json_t *phases = json_array(), *devs = json_array();
+	const char *label = json_string_value(json_object_get(dev, "label"));
+
+	json_array_append_new(phases, phase(name, label, rw, &at, 300, level));
+	json_array_append_new(devs, dev);
+	return run_of(instance, devs, phases);
+}
+
 /* analysis.devices[d].phases[k].steady after analysing run. */
 static const json_t *steady_of(json_t *run, size_t d, size_t k)
 {
@@ -163,15 +176,9 @@ static void test_burst_ends_inside(struct checks *checks)
  * steady window is the next, rounds 1..5, ending at 60 s. */
 static void test_burst_ends_in_first_round(struct checks *checks)
 {
-	double at = START_MS;
-	json_t *phases = json_array();
-	json_array_append_new(phases,
-			      phase("randwrite", "big", "randwrite", &at, 300, dry_after_1s));
-	json_t *devs = json_array();
 	json_t *big = device("big", "gp2", 0);
 	json_object_set_new(json_object_get(big, "volume"), "size_gib", json_real(500));
-	json_array_append_new(devs, big);
-	json_t *run = run_of(NULL, devs, phases);
+	json_t *run = single_run(NULL, big, "randwrite", "randwrite", dry_after_1s);
 	const json_t *s = steady_of(run, 0, 0);
 
 	CHECK(json_is_true(json_object_get(s, "reached")));
@@ -209,13 +216,8 @@ static void test_flat_and_noisy_gp3(struct checks *checks)
  * minutes, so on the instance's burst, not steady. */
 static void test_instance_burst(struct checks *checks)
 {
-	double at = START_MS;
-	json_t *phases = json_array();
-	json_array_append_new(phases,
-			      phase("randread", "fast", "randread", &at, 300, instance_flat));
-	json_t *devs = json_array();
-	json_array_append_new(devs, device("fast", "gp3", 16000));
-	json_t *run = run_of("m5.xlarge", devs, phases);
+	json_t *run = single_run("m5.xlarge", device("fast", "gp3", 16000), "randread", "randread",
+				 instance_flat);
 	const json_t *s = steady_of(run, 0, 0);
 
 	CHECK(json_is_false(json_object_get(s, "reached")));
