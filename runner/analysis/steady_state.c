@@ -161,7 +161,10 @@ static double *p99_rounds(const json_t *phase, struct judged *j)
 	double coarse = results_num(json_object_get(hist, "coarseness"));
 	double window_ms = results_num(json_object_get(hist, "window_ms"));
 	size_t n = json_array_size(windows), w = 1, r, i;
-	bool ok = n && bins > 0 && bins <= HISTOGRAM_BUCKETS && coarse >= 0 && coarse < 16 &&
+	/* Whole bins of the histogram's own buckets, as a histogram log's
+	 * coarseness (0..6) merges them: nothing past its last bucket. */
+	bool ok = n && coarse >= 0 && coarse <= 6 && coarse == floor(coarse) && bins >= 1 &&
+		  bins == floor(bins) && bins * ldexp(1, (int)coarse) <= HISTOGRAM_BUCKETS &&
 		  window_ms > 0;
 	uint64_t *counts = ok ? calloc((size_t)bins, sizeof(*counts)) : NULL;
 	double *y = NULL, total = 0;
