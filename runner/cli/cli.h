@@ -67,9 +67,22 @@ int cli_usage_error(const char *command, const char *what, const char *arg);
  * volumes[*count] (at most CONFIG_MAX_DEVICES); 0, or 2 said on stderr. */
 int cli_add_volume(const char *command, const char *spec, struct ebs_volume *volumes,
 		   size_t *count);
-/* The region: given, else AWS_REGION, else AWS_DEFAULT_REGION, as AWS's
- * tools take it; NULL when none is set. */
-const char *cli_region(const char *given);
+/* The region: given (--region), else AWS_REGION, else AWS_DEFAULT_REGION,
+ * else the profile's region in the config file (profile: --profile, NULL
+ * for AWS_PROFILE or default, read into buf[cap]), as AWS's tools take it;
+ * NULL when none is set. */
+const char *cli_region(const char *given, const char *profile, char *buf, size_t cap);
+/* What every command says when cli_region finds none. */
+#define CLI_NO_REGION                                                                              \
+	"no region: give --region, or set AWS_REGION, or a region in the profile's config file"
+/* The `ebsbench fetch --wait` line a launcher prints: the run's prefix,
+ * the fleet's size (0: one run), and the region, profile and endpoint it
+ * was launched with (NULL: not given), so it works as printed. */
+struct cli_fetch_hint {
+	const char *bucket, *prefix, *region, *profile, *endpoint, *ca_file;
+	unsigned fleet;
+};
+void cli_fetch_hint(char *buf, size_t cap, const struct cli_fetch_hint *h);
 /* --name VALUE or --name=VALUE at argv[*i] into *slot (*i moves past a
  * separate value): 0, 1 when argv[*i] is not --name, 2 (said on stderr)
  * when its value is missing. */

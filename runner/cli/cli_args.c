@@ -34,12 +34,60 @@ int cli_take_value(const char *command, int argc, char **argv, int *i, const cha
 	return 0;
 }
 
-const char *cli_region(const char *given)
+const char *cli_region(const char *given, const char *profile, char *buf, size_t cap)
 {
 	static const char *const vars[] = { "AWS_REGION", "AWS_DEFAULT_REGION" };
 	for (size_t i = 0; (!given || !*given) && i < ARRAY_SIZE(vars); i++)
 		given = getenv(vars[i]);
-	return given && *given ? given : NULL;
+	if (given && *given)
+		return given;
+	return aws_config_region(profile, buf, cap) ? NULL : buf;
+}
+
+/* " NAME VALUE" (" VALUE" for an empty NAME) at the end of buf, VALUE in
+ * single quotes when the shell would read it otherwise (a space, a '$', a
+ * quote, ...); nothing for a NULL value. */
+static void append_arg(char *buf, size_t cap, const char *name, const char *value)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_./:@%+=,-";
+	size_t n = strlen(buf);
+	if (!value || n + 1 >= cap)
+		return;
+	n += (size_t)snprintf(buf + n, cap - n, " %s%s", name, *name ? " " : "");
+	if (value[0] && strspn(value, plain) == strlen(value)) {
+		if (n < cap)
+			snprintf(buf + n, cap - n, "%s", value);
+		return;
+	}
+	/* 'it'\''s': a quote closes, an escaped one, and it opens again. */
+	if (n + 2 >= cap)
+		return;
+	buf[n++] = '\'';
+	for (const char *c = value; *c && n + 6 < cap; c++) {
+		if (*c == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *c;
+		}
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+}
+
+void cli_fetch_hint(char *buf, size_t cap, const struct cli_fetch_hint *h)
+{
+	char url[1200], fleet[16];
+	snprintf(url, sizeof(url), "s3://%s/%s", h->bucket, h->prefix);
+	snprintf(fleet, sizeof(fleet), "%u", h->fleet);
+	snprintf(buf, cap, "ebsbench fetch --wait");
+	append_arg(buf, cap, "", url);
+	append_arg(buf, cap, "--fleet", h->fleet ? fleet : NULL);
+	append_arg(buf, cap, "--region", h->region);
+	append_arg(buf, cap, "--profile", h->profile);
+	append_arg(buf, cap, "--endpoint", h->endpoint);
+	append_arg(buf, cap, "--ca-file", h->ca_file);
 }
 
 int cli_add_volume(const char *command, const char *spec, struct ebs_volume *volumes, size_t *count)

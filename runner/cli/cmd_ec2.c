@@ -20,7 +20,7 @@
 static const char usage[] =
 	"usage: ebsbench ec2 --volume TYPE:SIZE[:IOPS[:MIBPS]]... --s3 s3://BUCKET/PREFIX\n"
 	"                    [--region R] [--instance-type m5.xlarge] [--image-id AMI]\n"
-	"                    [--config PLAN.json] [--binary PATH] [--user-data]\n"
+	"                    [--config PLAN.json] [--plan NAME] [--binary PATH] [--user-data]\n"
 	"                    [--endpoint URL] [--ca-file PEM] [--profile NAME]\n"
 	"Writes one run on a stock Amazon Linux 2023 instance as the input of\n"
 	"  aws ec2 run-instances --region R --cli-input-json \"$(ebsbench ec2 ...)\"\n"
@@ -34,9 +34,12 @@ static const char usage[] =
 	"finds), living as long as the plan needs.  Then `ebsbench fetch --wait\n"
 	"s3://BUCKET/PREFIX` downloads the results when the run has ended.\n"
 	"--config: a run config without devices or upload (phases, time_scale ...).\n"
+	"--plan NAME: that plan in place of the config's phases, as `ebsbench run\n"
+	"--plan` runs it (sweep).\n"
 	"--binary: upload that binary instead of this one.  --user-data: print only\n"
 	"the filled script (for your own launch tooling; gzip it when it is over\n"
-	"EC2's 16 KB).  --region: else AWS_REGION, else AWS_DEFAULT_REGION.\n"
+	"EC2's 16 KB).  --region: else AWS_REGION, else AWS_DEFAULT_REGION, else the\n"
+	"profile's region in AWS_CONFIG_FILE (~/.aws/config).\n"
 	"The output grants write access to the prefix until the policy expires: do\n"
 	"not share it.\n";
 
@@ -49,10 +52,11 @@ static int parse_one(int argc, char **argv, int *i, struct ec2_request *q)
 {
 	static const char *const names[] = { "--s3",	   "--region",	"--instance-type",
 					     "--image-id", "--config",	"--binary",
-					     "--endpoint", "--ca-file", "--profile" };
-	const char **slots[] = { &q->s3,       &q->region,  &q->instance_type,
-				 &q->image_id, &q->config,  &q->binary,
-				 &q->endpoint, &q->ca_file, &q->profile };
+					     "--endpoint", "--ca-file", "--profile",
+					     "--plan" };
+	const char **slots[] = { &q->s3,      &q->region, &q->instance_type, &q->image_id,
+				 &q->config,  &q->binary, &q->endpoint,	     &q->ca_file,
+				 &q->profile, &q->plan };
 	const char *spec = NULL;
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		int rc = cli_take_value("ec2", argc, argv, i, names[k], slots[k]);
@@ -70,7 +74,7 @@ static int parse_one(int argc, char **argv, int *i, struct ec2_request *q)
 }
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
-static int parse_args(int argc, char **argv, struct ec2_request *q)
+static int parse_args(int argc, char **argv, struct ec2_request *q, char *region, size_t cap)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -81,11 +85,11 @@ static int parse_args(int argc, char **argv, struct ec2_request *q)
 		if (rc)
 			return rc;
 	}
-	q->region = cli_region(q->region);
+	q->region = cli_region(q->region, q->profile, region, cap);
 	if (!q->s3 || !q->volume_count)
 		return usage_error("--volume and --s3 are required", NULL);
 	if (!q->region)
-		return usage_error("--region is required (or AWS_REGION)", NULL);
+		return usage_error(CLI_NO_REGION, NULL);
 	return 0;
 }
 
@@ -108,12 +112,18 @@ static int print_launch(json_t *input, const struct ec2_request *q, const struct
 			m->unknown_instance);
 	if (sigv4_iso_time(m->expires, until))
 		until[0] = '\0';
+	char fetch[1600];
+	cli_fetch_hint(fetch, sizeof(fetch),
+		       &(struct cli_fetch_hint){ .bucket = m->bucket,
+						 .prefix = m->prefix,
+						 .region = q->region,
+						 .profile = q->profile,
+						 .endpoint = q->endpoint,
+						 .ca_file = q->ca_file });
 	fprintf(stderr,
 		"ebsbench ec2: instance %s, plan %.0f s, user-data %zu bytes; its POST policy "
-		"allows writes to s3://%s/%s until %s: keep the output secret.  Then: ebsbench "
-		"fetch --wait s3://%s/%s\n",
-		m->run, m->planned_s, m->user_data_bytes, m->bucket, m->prefix, until, m->bucket,
-		m->prefix);
+		"allows writes to s3://%s/%s until %s: keep the output secret.  Then: %s\n",
+		m->run, m->planned_s, m->user_data_bytes, m->bucket, m->prefix, until, fetch);
 	return 0;
 }
 
@@ -122,9 +132,9 @@ int cmd_ec2(int argc, char **argv, const volatile sig_atomic_t *stop)
 	(void)stop; /* an upload of a few megabytes and some signing */
 	struct ec2_request q = { .instance_type = "m5.xlarge" };
 	struct ec2_made made;
-	char err[512];
+	char err[512], region[64];
 
-	int rc = parse_args(argc, argv, &q);
+	int rc = parse_args(argc, argv, &q, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	json_t *input = ec2_launch(&q, &made, stderr, err, sizeof(err));

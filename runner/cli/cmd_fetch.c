@@ -16,13 +16,14 @@
 #include <unistd.h>
 
 #include "lib/lib.h"
+#include "report/report.h"
 #include "run/run.h"
 
 #define EXIT_USAGE 2
 
 static const char usage[] =
 	"usage: ebsbench fetch s3://BUCKET/PREFIX/ [DIR] [--region R] [--endpoint URL]\n"
-	"                      [--profile NAME] [--ca-file PEM] [--force] [--wait]\n"
+	"                      [--profile NAME] [--ca-file PEM] [--force] [--wait [--fleet N]]\n"
 	"Downloads every object under the prefix (a run's results, as `ebsbench run`\n"
 	"uploads them) into DIR (default: the prefix's last component), then prints\n"
 	"the path of its report.html (else summary.md) on stdout.  A file already in\n"
@@ -30,7 +31,12 @@ static const char usage[] =
 	"files are left alone.  --wait: first wait (up to 2 days, a line on stderr\n"
 	"every 10 minutes) until the run has ended: its report.html is there and\n"
 	"its results.json, which it uploads last, records it.\n"
-	"--region: else AWS_REGION, else AWS_DEFAULT_REGION.\n"
+	"--fleet N (with --wait): the prefix holds a fleet of N runs (ebsbench k8s\n"
+	"--fleet N), run I under PREFIX/I/: wait until every one has ended, then\n"
+	"download them all and write the fleet's view into DIR (as `ebsbench report\n"
+	"--out DIR DIR/0 DIR/1 ...`) and print DIR/report.html.\n"
+	"--region: else AWS_REGION, else AWS_DEFAULT_REGION, else the profile's region\n"
+	"in AWS_CONFIG_FILE (~/.aws/config).\n"
 	"--endpoint: an S3-compatible server, http(s)://host[:port] (path-style).\n"
 	"--ca-file: the server's CA bundle (default: the system's).\n"
 	"Credentials as for presign: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and\n"
@@ -42,7 +48,11 @@ static const char usage[] =
 struct fetch_args {
 	const char *url, *dir, *region, *endpoint, *profile, *ca_file;
 	bool force, wait;
+	unsigned fleet; /* --fleet N: runs under PREFIX/0/ .. PREFIX/N-1/; 0: one run */
 };
+
+/* A fleet has at most as many runs as `ebsbench k8s --fleet` makes. */
+#define FLEET_MAX K8S_FLEET_MAX
 
 /* --wait: how often the prefix is looked at, how often stderr hears of
  * it, and for how long at most (a run's POST policy lives at most 7 days;
@@ -67,6 +77,20 @@ static int parse_one(int argc, char **argv, int *i, struct fetch_args *a)
 		if (rc != 1)
 			return rc;
 	}
+	const char *fleet = NULL;
+	int rc = cli_take_value("fetch", argc, argv, i, "--fleet", &fleet);
+	if (rc != 1) {
+		char *end;
+		unsigned long n = fleet ? strtoul(fleet, &end, 10) : 0;
+		if (!rc && (fleet[0] < '1' || fleet[0] > '9' || *end || n > FLEET_MAX)) {
+			fprintf(stderr,
+				"ebsbench fetch: --fleet '%s': want a number of runs, 1 to %d\n",
+				fleet, FLEET_MAX);
+			return EXIT_USAGE;
+		}
+		a->fleet = (unsigned)n;
+		return rc;
+	}
 	if (!strcmp(argv[*i], "--force"))
 		a->force = true;
 	else if (!strcmp(argv[*i], "--wait"))
@@ -83,7 +107,7 @@ static int parse_one(int argc, char **argv, int *i, struct fetch_args *a)
 }
 
 /* 0, -1 after --help, or EXIT_USAGE. */
-static int parse_args(int argc, char **argv, struct fetch_args *a)
+static int parse_args(int argc, char **argv, struct fetch_args *a, char *region, size_t cap)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -96,9 +120,11 @@ static int parse_args(int argc, char **argv, struct fetch_args *a)
 	}
 	if (!a->url)
 		return usage_error("which run? give s3://BUCKET/PREFIX/", NULL);
-	a->region = cli_region(a->region);
+	if (a->fleet && !a->wait)
+		return usage_error("--fleet waits for the fleet's runs: give --wait too", NULL);
+	a->region = cli_region(a->region, a->profile, region, cap);
 	if (!a->region)
-		return usage_error("--region is required (or AWS_REGION)", NULL);
+		return usage_error(CLI_NO_REGION, NULL);
 	return 0;
 }
 
@@ -165,6 +191,28 @@ static struct s3_fetch fetch_target(const struct fetch_args *a, const struct pre
 				  .progress = stderr };
 }
 
+/* A fleet fetched into dir (dir/0, dir/1, ...): its view, written into
+ * dir as `ebsbench report --out DIR DIR/0 ...` writes it.  0, or 1 said
+ * on stderr. */
+static int fleet_report(const struct fetch_args *a, const char *dir)
+{
+	char paths[FLEET_MAX][1200];
+	const char *dirs[FLEET_MAX];
+	for (unsigned i = 0; i < a->fleet; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%u", dir, i);
+		dirs[i] = paths[i];
+	}
+	struct report_request req = { .dirs = dirs, .ndirs = a->fleet, .out = dir };
+	char err[512];
+	if (report_dirs(&req, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench fetch: the fleet's report: %s\n", err);
+		return 1;
+	}
+	fprintf(stderr, "ebsbench fetch: the fleet's report: %zu volumes in %zu class%s, %s/%s\n",
+		req.volumes, req.classes, req.classes == 1 ? "" : "es", dir, FLEET_MD_FILE);
+	return 0;
+}
+
 static int fetch(const struct fetch_args *a, const struct presign_request *r, const char *dir)
 {
 	struct s3_fetch f = fetch_target(a, r);
@@ -186,6 +234,8 @@ static int fetch(const struct fetch_args *a, const struct presign_request *r, co
 	}
 	fprintf(stderr, "ebsbench fetch: %u objects, %llu bytes into %s (%u already there)\n",
 		f.objects, (unsigned long long)f.bytes, dir, f.unchanged);
+	if (a->fleet && fleet_report(a, dir))
+		return 1;
 	print_report_path(dir);
 	return fflush(stdout) ? 1 : 0;
 }
@@ -204,24 +254,66 @@ static int load_credentials(const struct fetch_args *a, struct presign_request *
 	return 0;
 }
 
-/* Until the run under the prefix has ended: 0, or 1 (S3 refused, the
- * time ran out, or an interrupt). */
+/* Looks once at the run under the prefix, or at each run of a fleet not
+ * yet seen ending (PREFIX/I/), marking done[I].  The runs ended in all
+ * (*ended), and the objects seen in those that have not (*listed).  0, or
+ * -1 said on stderr. */
+static int look(const struct fetch_args *a, const struct presign_request *r, bool *done,
+		unsigned *ended, unsigned *listed)
+{
+	unsigned count = a->fleet ? a->fleet : 1;
+	char err[1024], prefix[PRESIGN_MAX_KEY + 16];
+	*ended = *listed = 0;
+	for (unsigned i = 0; i < count; i++) {
+		struct s3_fetch f = fetch_target(a, r);
+		unsigned seen = 0;
+		if (a->fleet) {
+			snprintf(prefix, sizeof(prefix), "%s%u/", r->prefix, i);
+			f.prefix = prefix;
+		}
+		int rc = done[i] ? 1
+				 : s3_fetch_run_ended(&f, DONE_NAME, RECORD_NAME, &seen, err,
+						      sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "ebsbench fetch: %s\n", err);
+			return -1;
+		}
+		done[i] = rc > 0;
+		*ended += done[i];
+		*listed += done[i] ? 0 : seen;
+	}
+	return 0;
+}
+
+static void say_waiting(const struct fetch_args *a, const struct presign_request *r, unsigned ended,
+			unsigned listed, long minutes)
+{
+	if (a->fleet)
+		fprintf(stderr,
+			"ebsbench fetch: waiting for the fleet under s3://%s/%s: %u of %u runs "
+			"ended, %u objects so far in the others (%ld min)\n",
+			r->bucket, r->prefix, ended, a->fleet, listed, minutes);
+	else
+		fprintf(stderr,
+			"ebsbench fetch: waiting for the run under s3://%s/%s to end: %u "
+			"objects so far, no final %s yet (%ld min)\n",
+			r->bucket, r->prefix, listed, DONE_NAME, minutes);
+}
+
+/* Until the run under the prefix (every run of a fleet) has ended: 0, or 1
+ * (S3 refused, the time ran out, or an interrupt). */
 static int wait_for_end(const struct fetch_args *a, struct presign_request *r,
 			const volatile sig_atomic_t *stop)
 {
 	const char *env = getenv("EBSBENCH_FETCH_POLL_S"); /* tests: seconds between looks */
 	unsigned poll_s = env ? (unsigned)strtoul(env, NULL, 10) : WAIT_POLL_S;
 	time_t start = time(NULL), said = 0;
-	char err[1024];
+	bool done[FLEET_MAX] = { false };
+	unsigned ended, listed;
 	for (;;) {
-		struct s3_fetch f = fetch_target(a, r);
-		unsigned listed;
-		int rc = s3_fetch_run_ended(&f, DONE_NAME, RECORD_NAME, &listed, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "ebsbench fetch: %s\n", err);
+		if (look(a, r, done, &ended, &listed))
 			return 1;
-		}
-		if (rc > 0)
+		if (ended == (a->fleet ? a->fleet : 1))
 			return 0;
 		time_t now = time(NULL);
 		if (now - start >= WAIT_MAX_S) {
@@ -232,10 +324,7 @@ static int wait_for_end(const struct fetch_args *a, struct presign_request *r,
 			return 1;
 		}
 		if (!said || now - said >= WAIT_SAY_S) {
-			fprintf(stderr,
-				"ebsbench fetch: waiting for the run under s3://%s/%s to end: %u "
-				"objects so far, no final %s yet (%ld min)\n",
-				r->bucket, r->prefix, listed, DONE_NAME, (long)(now - start) / 60);
+			say_waiting(a, r, ended, listed, (long)(now - start) / 60);
 			said = now;
 		}
 		for (unsigned s = 0; s < poll_s; s++) {
@@ -245,7 +334,8 @@ static int wait_for_end(const struct fetch_args *a, struct presign_request *r,
 			}
 			sleep(1);
 		}
-		if ((rc = load_credentials(a, r)))
+		int rc = load_credentials(a, r);
+		if (rc)
 			return rc;
 	}
 }
@@ -254,9 +344,9 @@ int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	struct fetch_args a = { 0 };
 	struct presign_request r;
-	char bucket[64], dir[1100], err[1024];
+	char bucket[64], dir[1100], err[1024], region[64];
 
-	int rc = parse_args(argc, argv, &a);
+	int rc = parse_args(argc, argv, &a, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	memset(&r, 0, sizeof(r));

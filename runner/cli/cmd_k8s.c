@@ -20,6 +20,9 @@ static const char usage[] =
 	"usage: ebsbench k8s --image REF@sha256:DIGEST --volume TYPE:SIZE[:IOPS[:MIBPS]]...\n"
 	"                    --s3 s3://BUCKET/PREFIX [--region R] [--instance-type m5.xlarge]\n"
 	"                    [--namespace NAME] [--endpoint URL] [--profile NAME] [--fleet N]\n"
+	"                    [--config FILE] [--plan NAME] [--encrypted] [--kms-key-id ARN]\n"
+	"                    [--toleration KEY[=VALUE][:EFFECT]]... [--node-selector "
+	"KEY=VALUE]...\n"
 	"Writes one run on Kubernetes as a List of objects for `kubectl apply -f -`:\n"
 	"the namespace, a StorageClass (EBS CSI driver) and a Block-mode PVC per\n"
 	"--volume (gp2, gp3, io1, io2, st1, sc1; sizes in GiB, in the order given:\n"
@@ -27,12 +30,24 @@ static const char usage[] =
 	"one presigned POST policy for the prefix (signed as `ebsbench presign --post`\n"
 	"signs, with the credentials presign finds, --profile as presign's), and\n"
 	"the Job, pinned by the image's digest, its deadline from the run's plan.\n"
+	"--config FILE: a run config without devices, upload and output_dir (a plan,\n"
+	"phases, a time scale, prices: docs/run.md); the deadline and the policy follow\n"
+	"its plan.  --plan NAME runs that plan in place of the config's phases, as\n"
+	"`ebsbench run --plan` does (sweep).\n"
+	"--encrypted: encrypted volumes (the account's default EBS key); --kms-key-id\n"
+	"ARN: with that KMS key.  --toleration KEY[=VALUE][:EFFECT] lets the pod onto\n"
+	"nodes with that taint (kubectl taint's syntax; no value: any value, no effect:\n"
+	"every effect); --node-selector KEY=VALUE narrows its nodes beside the\n"
+	"instance type.\n"
 	"--fleet N: N runs at once, an Indexed Job of N pods, each on its own node\n"
 	"with fresh ephemeral volumes (no PVCs), uploading under PREFIX/I/.\n"
-	"`kubectl delete -f` of the same output removes them all, the namespace too:\n"
-	"by default the run's own (named as the run), so no other run goes with it.\n"
+	"`kubectl delete -f` of the same output removes them all, the namespace too\n"
+	"when it is the run's own (the default: a fresh one named as the run);\n"
+	"--namespace NAME puts the run in one of yours, which it neither writes nor\n"
+	"deletes (it must admit privileged pods; Kubernetes' own are refused).\n"
 	"The output grants write access to the prefix until the policy expires: do\n"
-	"not share it.  --region: the bucket's; else AWS_REGION, else AWS_DEFAULT_REGION.\n";
+	"not share it.  --region: the bucket's; else AWS_REGION, else AWS_DEFAULT_REGION,\n"
+	"else the profile's region in AWS_CONFIG_FILE (~/.aws/config).\n";
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -53,13 +68,26 @@ static int set_fleet(struct k8s_request *q, const char *text)
 	return 0;
 }
 
+/* One more --toleration or --node-selector (checked with the manifest). */
+static int add_extra(const char *spec, const char *name, const char **list, size_t *count)
+{
+	if (*count == K8S_EXTRA_MAX) {
+		fprintf(stderr, "ebsbench k8s: more than %d %s\n", K8S_EXTRA_MAX, name);
+		return EXIT_USAGE;
+	}
+	list[(*count)++] = spec;
+	return 0;
+}
+
 static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 {
 	static const char *const names[] = { "--image",		"--s3",	       "--region",
 					     "--instance-type", "--namespace", "--endpoint",
-					     "--profile" };
-	const char **slots[] = { &q->image,	&q->s3,	      &q->region, &q->instance_type,
-				 &q->namespace, &q->endpoint, &q->profile };
+					     "--profile",	"--config",    "--plan",
+					     "--kms-key-id" };
+	const char **slots[] = { &q->image,	&q->s3,	       &q->region,  &q->instance_type,
+				 &q->namespace, &q->endpoint,  &q->profile, &q->config,
+				 &q->plan,	&q->kms_key_id };
 	const char *spec = NULL;
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		int rc = cli_take_value("k8s", argc, argv, i, names[k], slots[k]);
@@ -72,11 +100,24 @@ static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 	rc = cli_take_value("k8s", argc, argv, i, "--fleet", &spec);
 	if (rc != 1)
 		return rc ? rc : set_fleet(q, spec);
+	rc = cli_take_value("k8s", argc, argv, i, "--toleration", &spec);
+	if (rc != 1)
+		return rc ? rc
+			  : add_extra(spec, "--toleration", q->tolerations, &q->toleration_count);
+	rc = cli_take_value("k8s", argc, argv, i, "--node-selector", &spec);
+	if (rc != 1)
+		return rc ? rc
+			  : add_extra(spec, "--node-selector", q->node_selectors,
+				      &q->node_selector_count);
+	if (!strcmp(argv[*i], "--encrypted")) {
+		q->encrypted = true;
+		return 0;
+	}
 	return usage_error("unknown option", argv[*i]);
 }
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
-static int parse_args(int argc, char **argv, struct k8s_request *q)
+static int parse_args(int argc, char **argv, struct k8s_request *q, char *region, size_t cap)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -87,10 +128,11 @@ static int parse_args(int argc, char **argv, struct k8s_request *q)
 		if (rc)
 			return rc;
 	}
-	q->region = cli_region(q->region);
-	if (!q->image || !q->s3 || !q->region || !q->volume_count)
-		return usage_error(
-			"--image, --volume, --s3 and --region (or AWS_REGION) are required", NULL);
+	q->region = cli_region(q->region, q->profile, region, cap);
+	if (!q->image || !q->s3 || !q->volume_count)
+		return usage_error("--image, --volume and --s3 are required", NULL);
+	if (!q->region)
+		return usage_error(CLI_NO_REGION, NULL);
 	return 0;
 }
 
@@ -117,10 +159,24 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 		"allows writes to s3://%s/%s until %s: keep the output secret\n",
 		m->namespace, m->run, pods, m->planned_s, m->deadline_s, m->bucket, m->prefix,
 		until);
+	if (!m->own_namespace)
+		fprintf(stderr,
+			"ebsbench k8s: no Namespace object: %s must exist, and its Pod Security "
+			"must admit the pod at level privileged (it adds CAP_SYS_ADMIN); kubectl "
+			"delete -f leaves the namespace alone\n",
+			m->namespace);
+	char fetch[1600];
+	cli_fetch_hint(fetch, sizeof(fetch),
+		       &(struct cli_fetch_hint){ .bucket = m->bucket,
+						 .prefix = m->prefix,
+						 .region = q->region,
+						 .profile = q->profile,
+						 .endpoint = q->endpoint,
+						 .fleet = q->fleet });
 	fprintf(stderr,
-		"ebsbench k8s: then kubectl logs -f -n %s job/%s; the results: ebsbench fetch "
-		"--wait s3://%s/%s; remove it all: kubectl delete -f with this output\n",
-		m->namespace, m->run, m->bucket, m->prefix);
+		"ebsbench k8s: then kubectl logs -f -n %s job/%s; the results: %s; remove "
+		"it all: kubectl delete -f with this output\n",
+		m->namespace, m->run, fetch);
 	return 0;
 }
 
@@ -129,9 +185,9 @@ int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop)
 	(void)stop; /* short: it has nothing to stop early */
 	struct k8s_request q = { .instance_type = "m5.xlarge" };
 	struct k8s_made made;
-	char err[512];
+	char err[512], region[64];
 
-	int rc = parse_args(argc, argv, &q);
+	int rc = parse_args(argc, argv, &q, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	json_t *list = k8s_manifest(&q, &made, err, sizeof(err));

@@ -22,7 +22,7 @@
 #define EXIT_USAGE 2
 
 static const char usage[] =
-	"usage: ebsbench presign --bucket B --prefix P --region R --expires 6h\n"
+	"usage: ebsbench presign --bucket B --prefix P [--region R] --expires 6h\n"
 	"                        [--endpoint URL] [--plan CONFIG.json] [--post [--max-size 1G]]\n"
 	"                        [--profile NAME]\n"
 	"Signs S3 uploads for one run and prints the block to put in the run's\n"
@@ -33,6 +33,8 @@ static const char usage[] =
 	"--post prints one POST policy for any key under the prefix instead, at most\n"
 	"--max-size bytes per file (default 1G).  Either way a warning says when the\n"
 	"plan's estimated length does not fit in --expires.\n"
+	"--region: else AWS_REGION, else AWS_DEFAULT_REGION, else the profile's region\n"
+	"in AWS_CONFIG_FILE (~/.aws/config).\n"
 	"--expires: 30m, 6h, 7d (at most 7 days).  --endpoint: an S3-compatible\n"
 	"server, http(s)://host[:port].  Addressing is path-style:\n"
 	"https://s3.R.amazonaws.com/B/P/results.json by default.\n"
@@ -69,7 +71,8 @@ static int parse_one(int argc, char **argv, int *i, struct presign_args *a, cons
 
 /* Returns 0, -1 after --help, or EXIT_USAGE; --max-size's text in
  * *max_size (NULL: not given). */
-static int parse_args(int argc, char **argv, struct presign_args *a, const char **max_size)
+static int parse_args(int argc, char **argv, struct presign_args *a, const char **max_size,
+		      char *region, size_t cap)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -80,8 +83,11 @@ static int parse_args(int argc, char **argv, struct presign_args *a, const char 
 		if (rc)
 			return rc;
 	}
-	if (!a->bucket || !a->prefix || !a->region || !a->expires)
-		return usage_error("--bucket, --prefix, --region and --expires are required", NULL);
+	a->region = cli_region(a->region, a->profile, region, cap);
+	if (!a->bucket || !a->prefix || !a->expires)
+		return usage_error("--bucket, --prefix and --expires are required", NULL);
+	if (!a->region)
+		return usage_error(CLI_NO_REGION, NULL);
 	if (*max_size && !a->post)
 		return usage_error("--max-size applies to --post only", NULL);
 	return 0;
@@ -110,9 +116,9 @@ int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop)
 	struct presign_args a = { .max_bytes = 1ull << 30 };
 	struct presign_request r;
 	const char *max_size = NULL;
-	char err[512];
+	char err[512], region[64];
 
-	int rc = parse_args(argc, argv, &a, &max_size);
+	int rc = parse_args(argc, argv, &a, &max_size, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (max_size && (options_parse_size(max_size, &a.max_bytes) || !a.max_bytes))

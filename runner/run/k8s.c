@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "lib/lib.h"
 
 #define NAME "ebsbench"
 #define RESULTS_MOUNT "/var/lib/ebsbench"
 #define CONFIG_MOUNT "/etc/ebsbench"
+/* The random end of a run's name: two calls in one second name two runs. */
+#define SUFFIX_CHARS 5
 
 /* Everything the objects are made of, once. */
 struct k8s_parts {
@@ -23,6 +26,9 @@ struct k8s_parts {
 	json_t *config; /* the run's config, its upload block included */
 	long deadline_s;
 	const char *namespace; /* --namespace, or the run's own */
+	bool own_namespace;    /* made (and deleted) with the run */
+	json_t *tolerations;   /* the pod's, from --toleration (an array) */
+	json_t *node_selector; /* the instance type's, the OS and --node-selector's */
 };
 
 /* The device path of volume i in the container: /dev/xvdb, /dev/xvdc, ... */
@@ -45,6 +51,25 @@ static json_t *metadata(const struct k8s_parts *p, const char *name, bool namesp
 	return m;
 }
 
+/* "ebsbench-20261203-130551-k3x9q": the signing time, then SUFFIX_CHARS
+ * random letters and digits, so names sort by time and never collide. */
+static int run_name(struct k8s_parts *p, time_t when, char *err, size_t errlen)
+{
+	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char bytes[SUFFIX_CHARS];
+	char suffix[SUFFIX_CHARS + 1];
+	struct tm tm;
+	if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
+		return error_set(err, errlen, "no random bytes for the run's name");
+	for (size_t i = 0; i < SUFFIX_CHARS; i++)
+		suffix[i] = alphabet[bytes[i] % (sizeof(alphabet) - 1)];
+	suffix[SUFFIX_CHARS] = '\0';
+	gmtime_r(&when, &tm);
+	size_t n = strftime(p->run, sizeof(p->run), NAME "-%Y%m%d-%H%M%S-", &tm);
+	snprintf(p->run + n, sizeof(p->run) - n, "%s", suffix);
+	return 0;
+}
+
 /* The POST policy for the prefix, merged into the config as its "upload";
  * the run is named by its signing time. */
 static int sign(struct k8s_parts *p, struct k8s_made *made, char *err, size_t errlen)
@@ -59,11 +84,9 @@ static int sign(struct k8s_parts *p, struct k8s_made *made, char *err, size_t er
 	if (launch_sign_post(p->config, &s3, p->deadline_s, &r, err, errlen))
 		return -1;
 	made->expires = r.when + (time_t)r.expires_s;
-	struct tm tm;
-	gmtime_r(&r.when, &tm);
-	strftime(p->run, sizeof(p->run), NAME "-%Y%m%d-%H%M%S", &tm);
+	int rc = run_name(p, r.when, err, errlen);
 	presign_request_clear(&r);
-	return 0;
+	return rc;
 }
 
 static json_t *storage_class(const struct k8s_parts *p, size_t i)
@@ -81,6 +104,11 @@ static json_t *storage_class(const struct k8s_parts *p, size_t i)
 		snprintf(num, sizeof(num), "%.0f", v->throughput_mibs);
 		json_object_set_new(params, "throughput", json_string(num));
 	}
+	/* The EBS CSI driver's parameters: its values are strings. */
+	if (p->q->encrypted || p->q->kms_key_id)
+		json_object_set_new(params, "encrypted", json_string("true"));
+	if (p->q->kms_key_id)
+		json_object_set_new(params, "kmsKeyId", json_string(p->q->kms_key_id));
 	/* WaitForFirstConsumer: made in the zone of the node the pod lands on. */
 	return json_pack("{sssssosssosssssb}", "apiVersion", "storage.k8s.io/v1", "kind",
 			 "StorageClass", "metadata", metadata(p, name, false), "provisioner",
@@ -211,17 +239,21 @@ static json_t *pod_volumes(const struct k8s_parts *p)
 
 static json_t *pod_spec(const struct k8s_parts *p)
 {
-	/* Never two ebsbench pods on a node: they would share its EBS limit. */
-	json_t *anti = json_pack("{s{s[{s{s{ss}}ss}]}}", "podAntiAffinity",
+	/* Never two ebsbench pods on a node: they would share its EBS limit.
+	 * Every run has its own namespace, and a term without a
+	 * namespaceSelector matches only the pod's own: {} matches all. */
+	json_t *anti = json_pack("{s{s[{s{s{ss}}s{}ss}]}}", "podAntiAffinity",
 				 "requiredDuringSchedulingIgnoredDuringExecution", "labelSelector",
-				 "matchLabels", "app.kubernetes.io/name", NAME, "topologyKey",
-				 "kubernetes.io/hostname");
-	return json_pack("{sssis{ssss}sosbsbs[o]so}", "restartPolicy", "Never",
-			 "terminationGracePeriodSeconds", LAUNCH_GRACE_S, "nodeSelector",
-			 "node.kubernetes.io/instance-type", p->q->instance_type,
-			 "kubernetes.io/os", "linux", "affinity", anti,
-			 "automountServiceAccountToken", false, "enableServiceLinks", false,
-			 "containers", container(p), "volumes", pod_volumes(p));
+				 "matchLabels", "app.kubernetes.io/name", NAME, "namespaceSelector",
+				 "topologyKey", "kubernetes.io/hostname");
+	json_t *spec = json_pack("{sssisOsosbsbs[o]so}", "restartPolicy", "Never",
+				 "terminationGracePeriodSeconds", LAUNCH_GRACE_S, "nodeSelector",
+				 p->node_selector, "affinity", anti, "automountServiceAccountToken",
+				 false, "enableServiceLinks", false, "containers", container(p),
+				 "volumes", pod_volumes(p));
+	if (spec && json_array_size(p->tolerations))
+		json_object_set(spec, "tolerations", p->tolerations);
+	return spec;
 }
 
 static json_t *job(const struct k8s_parts *p)
@@ -259,12 +291,14 @@ static json_t *namespace_object(const struct k8s_parts *p)
 	return json_pack("{ssssso}", "apiVersion", "v1", "kind", "Namespace", "metadata", m);
 }
 
-/* The objects in apply order: the namespace and classes before what uses
- * them, the Job last. */
+/* The objects in apply order: the namespace (only the run's own: one
+ * named by --namespace is the user's, and `kubectl delete -f` must not
+ * take it) and classes before what uses them, the Job last. */
 static json_t *objects(const struct k8s_parts *p)
 {
 	json_t *items = json_array();
-	json_array_append_new(items, namespace_object(p));
+	if (p->own_namespace)
+		json_array_append_new(items, namespace_object(p));
 	for (size_t i = 0; i < p->q->volume_count; i++)
 		json_array_append_new(items, storage_class(p, i));
 	for (size_t i = 0; !p->q->fleet && i < p->q->volume_count; i++)
@@ -272,12 +306,45 @@ static json_t *objects(const struct k8s_parts *p)
 	json_array_append_new(items, secret(p));
 	json_array_append_new(items, job(p));
 	/* An object that could not be made was not appended. */
-	if (json_array_size(items) != 3 + (p->q->fleet ? 1 : 2) * p->q->volume_count) {
+	if (json_array_size(items) !=
+	    2 + p->own_namespace + (p->q->fleet ? 1 : 2) * p->q->volume_count) {
 		json_decref(items);
 		return NULL;
 	}
 	return json_pack("{sssss{}so}", "apiVersion", "v1", "kind", "List", "metadata", "items",
 			 items);
+}
+
+/* Where the pod may go: the instance type's nodes (and Linux), narrowed by
+ * --node-selector, and the taints --toleration lets it onto.  0, or -1
+ * naming the option at fault. */
+static int scheduling(struct k8s_parts *p, char *err, size_t errlen)
+{
+	const struct k8s_request *q = p->q;
+	p->tolerations = json_array();
+	p->node_selector = json_pack("{ssss}", "node.kubernetes.io/instance-type", q->instance_type,
+				     "kubernetes.io/os", "linux");
+	if (!p->tolerations || !p->node_selector)
+		return error_set(err, errlen, "out of memory");
+	for (size_t i = 0; i < q->toleration_count; i++) {
+		json_t *t = k8s_toleration(q->tolerations[i], err, errlen);
+		if (!t)
+			return -1;
+		json_array_append_new(p->tolerations, t);
+	}
+	for (size_t i = 0; i < q->node_selector_count; i++) {
+		char key[318];
+		const char *value;
+		if (k8s_node_selector(q->node_selectors[i], key, &value, err, errlen))
+			return -1;
+		if (json_object_get(p->node_selector, key))
+			return error_set(err, errlen,
+					 "--node-selector '%s': %s is chosen already (by "
+					 "--instance-type, the OS or another --node-selector)",
+					 q->node_selectors[i], key);
+		json_object_set_new(p->node_selector, key, json_string(value));
+	}
+	return 0;
 }
 
 /* Everything checked and signed into p and made; -1 with a reason. */
@@ -291,17 +358,24 @@ static int prepare(struct k8s_parts *p, struct k8s_made *made, char *err, size_t
 				 K8S_FLEET_MAX);
 	if (k8s_image_digest(q->image, p->digest, err, errlen) ||
 	    launch_parse_s3(q->s3, made->bucket, made->prefix, sizeof(made->prefix), err, errlen) ||
-	    (q->namespace && k8s_check_name("--namespace", q->namespace, false, err, errlen)) ||
+	    (q->namespace && k8s_check_namespace(q->namespace, err, errlen)) ||
 	    k8s_check_name("--instance-type", q->instance_type, true, err, errlen))
+		return -1;
+	if (scheduling(p, err, errlen))
 		return -1;
 	made->unknown_instance =
 		ebs_instance_limits_find(q->instance_type) ? NULL : q->instance_type;
-	p->config = json_pack("{sos{ss}ssss}", "devices",
-			      launch_config_devices(q->volumes, q->volume_count, device_path),
-			      "environment", "instance_type", q->instance_type, "region", q->region,
-			      "output_dir", RESULTS_MOUNT "/results");
+	struct launch_config lc = { .file = q->config,
+				    .instance_type = q->instance_type,
+				    .region = q->region,
+				    .output_dir = RESULTS_MOUNT "/results",
+				    .plan = q->plan,
+				    .volumes = q->volumes,
+				    .volume_count = q->volume_count,
+				    .path = device_path };
+	p->config = launch_config(&lc, err, errlen);
 	if (!p->config)
-		return error_set(err, errlen, "out of memory");
+		return -1;
 	if (launch_plan_seconds(p->config, &made->planned_s, err, errlen))
 		return -1;
 	p->deadline_s = made->deadline_s = launch_deadline_s(made->planned_s);
@@ -323,9 +397,11 @@ json_t *k8s_manifest(const struct k8s_request *q, struct k8s_made *made, char *e
 			/* A namespace of its own unless told: `kubectl delete -f`
 			 * deletes the Namespace, and with it whatever else is in
 			 * it, so a shared default would take other runs along. */
+			p.own_namespace = !q->namespace;
 			p.namespace = q->namespace ? q->namespace : p.run;
-			p.labels = json_pack("{ssss}", "app.kubernetes.io/name", NAME,
-					     "app.kubernetes.io/instance", p.run);
+			p.labels = json_pack("{ssssss}", "app.kubernetes.io/name", NAME,
+					     "app.kubernetes.io/instance", p.run,
+					     "app.kubernetes.io/managed-by", NAME);
 			list = p.labels ? objects(&p) : NULL;
 			if (!list && !err[0])
 				snprintf(err, errlen, "out of memory");
@@ -333,7 +409,10 @@ json_t *k8s_manifest(const struct k8s_request *q, struct k8s_made *made, char *e
 	}
 	snprintf(made->run, sizeof(made->run), "%s", p.run);
 	snprintf(made->namespace, sizeof(made->namespace), "%s", p.namespace ? p.namespace : "");
+	made->own_namespace = p.own_namespace;
 	json_decref(p.labels);
 	json_decref(p.config);
+	json_decref(p.tolerations);
+	json_decref(p.node_selector);
 	return list;
 }

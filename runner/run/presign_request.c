@@ -90,6 +90,19 @@ static void warn_expiry(FILE *warn, const struct presign_names *n, unsigned expi
 		n->planned_s / 60, expires_s / 60.0);
 }
 
+/* What credentials sign dies with them: say so when they end first. */
+static void warn_credentials(FILE *warn, const struct presign_request *r)
+{
+	char creds[21];
+	if (!r->aws.expires || r->aws.expires >= r->when + (time_t)r->expires_s ||
+	    sigv4_iso_time(r->aws.expires, creds))
+		return;
+	fprintf(warn,
+		"ebsbench presign: warning: the credentials (%s) expire at %s, and what they "
+		"signed stops working then, before --expires says\n",
+		r->aws.source, creds);
+}
+
 json_t *presign_sign(const struct presign_request *r, const struct presign_args *a, FILE *warn,
 		     char *err, size_t errlen)
 {
@@ -99,6 +112,7 @@ json_t *presign_sign(const struct presign_request *r, const struct presign_args 
 	if (load_plan(a, &n, err, errlen))
 		return NULL;
 	warn_expiry(warn, &n, r->expires_s);
+	warn_credentials(warn, r);
 	if (a->post)
 		block = presign_post_block(r, a->max_bytes, err, errlen);
 	else

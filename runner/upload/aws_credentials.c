@@ -291,28 +291,60 @@ static int from_profile(struct aws_credentials *c, struct profile_lookup *p, tim
 	return not_found(p, in_cred != 2 || in_conf != 2, err, errlen);
 }
 
+/* The profile p names: profile (--profile), else AWS_PROFILE, else
+ * "default"; its config file section and both files' paths.  0, or -1
+ * when the name cannot be a profile's. */
+static int name_profile(struct profile_lookup *p, const char *profile, char *err, size_t errlen)
+{
+	*p = (struct profile_lookup){ .name = profile, .named_by = profile ? "--profile" : NULL };
+	if (!profile) {
+		p->name = getenv("AWS_PROFILE");
+		p->named_by = p->name && *p->name ? "AWS_PROFILE" : NULL;
+		if (!p->named_by)
+			p->name = "default";
+	}
+	if (!*p->name || strlen(p->name) >= AWS_PROFILE_MAX || strchr(p->name, ']'))
+		return error_set(err, errlen, "'%s' is not a profile name", p->name);
+	snprintf(p->conf_section, sizeof(p->conf_section), "%s%s",
+		 strcmp(p->name, "default") ? "profile " : "", p->name);
+	shared_path(p->cred.path, sizeof(p->cred.path), "AWS_SHARED_CREDENTIALS_FILE",
+		    "credentials");
+	shared_path(p->conf.path, sizeof(p->conf.path), "AWS_CONFIG_FILE", "config");
+	return 0;
+}
+
+/* AWS_CREDENTIAL_EXPIRATION beside keys from the environment, as botocore
+ * reads it (`aws configure export-credentials --format env` prints it). */
+static int environment_expiry(struct aws_credentials *c, char *err, size_t errlen)
+{
+	const char *text = getenv("AWS_CREDENTIAL_EXPIRATION");
+	if (!text || !*text)
+		return 0;
+	if (aws_parse_iso_time(text, &c->expires))
+		return error_set(err, errlen,
+				 "AWS_CREDENTIAL_EXPIRATION '%s' is not an ISO 8601 time", text);
+	return 0;
+}
+
 int aws_credentials_load(struct aws_credentials *c, const char *profile, time_t now, char *err,
 			 size_t errlen)
 {
-	struct profile_lookup p = { .name = profile, .named_by = profile ? "--profile" : NULL };
+	struct profile_lookup p;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	if (!profile) {
 		rc = from_environment(c, err, errlen);
-		if (rc <= 0)
+		if (rc == 0 && environment_expiry(c, err, errlen))
+			rc = -1;
+		if (rc <= 0) {
+			if (rc)
+				aws_credentials_clear(c);
 			return rc;
-		p.name = getenv("AWS_PROFILE");
-		p.named_by = p.name && *p.name ? "AWS_PROFILE" : NULL;
-		if (!p.named_by)
-			p.name = "default";
+		}
 	}
-	if (!*p.name || strlen(p.name) >= AWS_PROFILE_MAX || strchr(p.name, ']'))
-		return error_set(err, errlen, "'%s' is not a profile name", p.name);
-	snprintf(p.conf_section, sizeof(p.conf_section), "%s%s",
-		 strcmp(p.name, "default") ? "profile " : "", p.name);
-	shared_path(p.cred.path, sizeof(p.cred.path), "AWS_SHARED_CREDENTIALS_FILE", "credentials");
-	shared_path(p.conf.path, sizeof(p.conf.path), "AWS_CONFIG_FILE", "config");
+	if (name_profile(&p, profile, err, errlen))
+		return -1;
 	rc = read_shared(&p.cred, err, errlen) || read_shared(&p.conf, err, errlen)
 		     ? -1
 		     : from_profile(c, &p, now, err, errlen);
@@ -320,5 +352,21 @@ int aws_credentials_load(struct aws_credentials *c, const char *profile, time_t 
 	free_shared(&p.conf);
 	if (rc)
 		aws_credentials_clear(c);
+	return rc;
+}
+
+int aws_config_region(const char *profile, char *out, size_t cap)
+{
+	struct profile_lookup p;
+	char err[256];
+	int rc = 1;
+	if (name_profile(&p, profile, err, sizeof(err)) || read_shared(&p.conf, err, sizeof(err)))
+		return 1;
+	const char *sec = p.conf_section;
+	if (!strcmp(p.name, "default") && ini(&p.conf, sec, "region", out, cap) == 2)
+		sec = "profile default"; /* botocore takes either for the default */
+	if (ini(&p.conf, sec, "region", out, cap) == 0 && out[0])
+		rc = 0;
+	free_shared(&p.conf);
 	return rc;
 }

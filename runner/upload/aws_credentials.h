@@ -35,6 +35,11 @@ struct aws_credentials {
 	char access_key_id[AWS_KEY_ID_MAX];
 	char secret_key[AWS_SECRET_MAX];
 	char session_token[AWS_TOKEN_MAX]; /* "": long-term keys */
+	/* When they stop working, where it is known: a credential_process's
+	 * Expiration, or AWS_CREDENTIAL_EXPIRATION beside the environment's
+	 * keys.  0: not known (long-term keys, or a token of unknown life).
+	 * What they sign dies with them, whatever its own expiry says. */
+	time_t expires;
 	/* Where they came from, for messages: "the environment", "profile dev
 	 * in /home/u/.aws/credentials", "credential_process of profile dev". */
 	char source[1200];
@@ -48,6 +53,11 @@ int aws_credentials_load(struct aws_credentials *c, const char *profile, time_t 
 			 size_t errlen);
 /* Overwrites every byte of c (the secret and token included). */
 void aws_credentials_clear(struct aws_credentials *c);
+/* The profile's region in the config file (AWS_CONFIG_FILE, else
+ * ~/.aws/config), the profile named as for aws_credentials_load: 0 with
+ * the region in out, 1 when there is none (no file, no such profile, no
+ * region, or one longer than cap). */
+int aws_config_region(const char *profile, char *out, size_t cap);
 
 /* ---- building blocks, exposed for unit tests ---- */
 

@@ -139,15 +139,20 @@ static int member(const json_t *o, const char *name, char *out, size_t cap)
 	return 0;
 }
 
-static int check_expiration(const json_t *doc, time_t now, char *err, size_t errlen)
+/* The Expiration into c->expires (0 when there is none): 0, or -1 when
+ * it is not a time or has passed. */
+static int check_expiration(struct aws_credentials *c, const json_t *doc, time_t now, char *err,
+			    size_t errlen)
 {
 	char text[64], when[21];
 	time_t t;
 	int rc = member(doc, "Expiration", text, sizeof(text));
+	c->expires = 0;
 	if (rc == 1)
 		return 0;
 	if (rc || aws_parse_iso_time(text, &t))
 		return error_set(err, errlen, "its Expiration is not an ISO 8601 time");
+	c->expires = t;
 	if (t > now)
 		return 0;
 	struct tm tm;
@@ -178,7 +183,7 @@ int aws_process_output(struct aws_credentials *c, const char *json, time_t now, 
 	else if (member(doc, "SessionToken", c->session_token, sizeof(c->session_token)) == -1)
 		error_set(err, errlen, "its SessionToken is not a string or too long");
 	else
-		rc = check_expiration(doc, now, err, errlen);
+		rc = check_expiration(c, doc, now, err, errlen);
 	json_decref(doc);
 	return rc;
 }

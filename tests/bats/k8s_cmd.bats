@@ -11,7 +11,13 @@
 #     planned_s gives the Job's deadline by image/k8s/README.md's formula,
 #     and its POST policy outlives the deadline;
 #   - each bad input: one line naming it, exit 2, nothing on stdout; and the
-#     POST policy and the secret key never reach stderr.
+#     POST policy and the secret key never reach stderr;
+#   - nothing outside the run: a Namespace object only for the run's own
+#     namespace, none for --namespace (Kubernetes' own refused), a name of
+#     its own per call, the anti-affinity across namespaces;
+#   - credentials known to expire before the upload policy are refused;
+#   - the region from the profile's config file, and the fetch line as it
+#     works.
 
 bats_require_minimum_version 1.5.0
 
@@ -57,7 +63,7 @@ config_of() {
 }
 
 @test "the List validates against the Kubernetes schemas, item by item" {
-	k8s --volume gp3:100 --volume gp2:100 --volume io2:200:8000 --namespace bench
+	k8s --volume gp3:100 --volume gp2:100 --volume io2:200:8000
 	assert_success
 	echo "$output" >manifest.json
 	run node "$K8S_TESTS/validate.js" manifest.json
@@ -72,7 +78,7 @@ config_of() {
 	jq '.items[8].spec.backoffLimit = "0"' manifest.json >broken.json
 	run node "$K8S_TESTS/validate.js" broken.json
 	assert_failure 1
-	assert_line "FAIL broken.json [1.9] batch/v1 Job bench/$(jq -r '.items[8].metadata.name' manifest.json): data/spec/backoffLimit must be integer"
+	assert_line "FAIL broken.json [1.9] batch/v1 Job $(jq -r '.items[8].metadata | .namespace + "/" + .name' manifest.json): data/spec/backoffLimit must be integer"
 	jq '.items = []' manifest.json >empty.json
 	run node "$K8S_TESTS/validate.js" empty.json
 	assert_failure 1
@@ -93,7 +99,8 @@ config_of() {
 	  | ($o[] | select(.kind == "Secret")) as $secret
 	  | ($job.spec.template.spec) as $pod | ($pod.containers[0]) as $ctr
 	  | ($job.metadata.labels["app.kubernetes.io/instance"]) as $run
-	  | check($run | test("^ebsbench-[0-9]{8}-[0-9]{6}$"); "run name \($run)"),
+	  | check($run | test("^ebsbench-[0-9]{8}-[0-9]{6}-[a-z0-9]{5}$"); "run name \($run)"),
+	    check(($o | all(.metadata.labels["app.kubernetes.io/managed-by"] == "ebsbench")); "every object managed by ebsbench"),
 	    check(($o | all(.metadata.labels["app.kubernetes.io/instance"] == $run)); "every object labelled"),
 	    check(($o | map(select(.kind != "Namespace" and .kind != "StorageClass")) | all(.metadata.namespace == $run)); "namespaced objects in the run'"'"'s own namespace"),
 	    check(($o[] | select(.kind == "Namespace") | .metadata.name) == $run; "the Namespace named as the run"),
@@ -201,6 +208,10 @@ plan_of() {
 		"--s3 s3://b-1|--s3 's3://b-1': want s3://BUCKET/PREFIX"
 		"--s3 s3://B_1/p|--s3 's3://B_1/p': 'B_1' is not a bucket name"
 		"--namespace Bench|--namespace 'Bench': not a Kubernetes name"
+		"--namespace default|--namespace 'default': Kubernetes' own namespace"
+		"--namespace kube-system|--namespace 'kube-system': Kubernetes' own namespace"
+		"--namespace kube-public|--namespace 'kube-public': Kubernetes' own namespace"
+		"--namespace kube-node-lease|--namespace 'kube-node-lease': Kubernetes' own namespace"
 		"--endpoint ftp://s3|--endpoint 'ftp://s3': want http:// or https://"
 		"--fleet 0|--fleet '0': want a number of pods, 1 to 100"
 		"--bogus|unknown option --bogus"
@@ -235,7 +246,13 @@ plan_of() {
 	run --separate-stderr "$EBSBENCH" k8s --volume gp3:100
 	assert_equal "$status" 2
 	assert_equal "$output" ""
-	assert_equal "$stderr" "ebsbench k8s: --image, --volume, --s3 and --region (or AWS_REGION) are required (try ebsbench k8s --help)"
+	assert_equal "$stderr" "ebsbench k8s: --image, --volume and --s3 are required (try ebsbench k8s --help)"
+	# No region anywhere: the environment, nor the profile's config file.
+	run --separate-stderr env -u AWS_REGION -u AWS_DEFAULT_REGION AWS_CONFIG_FILE="$BATS_TEST_TMPDIR/none" \
+		"$EBSBENCH" k8s --image "$IMAGE" --volume gp3:100 --s3 s3://b-1/p
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+	assert_equal "$stderr" "ebsbench k8s: no region: give --region, or set AWS_REGION, or a region in the profile's config file (try ebsbench k8s --help)"
 }
 
 @test "the POST policy and the secret key are in the manifest only, never on stderr" {
@@ -256,7 +273,7 @@ plan_of() {
 	# The next commands, with the run's own names.
 	local run=${stderr#*: Job } ns
 	ns=${run%%/*} run=${run#*/} run=${run%%,*}
-	[[ ${stderr#*$'\n'} == "ebsbench k8s: then kubectl logs -f -n $ns job/$run; the results: ebsbench fetch --wait s3://my-ebsbench-results/runs/k8s/; remove it all: kubectl delete -f with this output" ]]
+	[[ ${stderr#*$'\n'} == "ebsbench k8s: then kubectl logs -f -n $ns job/$run; the results: ebsbench fetch --wait s3://my-ebsbench-results/runs/k8s/ --region ap-northeast-2; remove it all: kubectl delete -f with this output" ]]
 	for s in "$policy" "$signature" "$AWS_SECRET_ACCESS_KEY" "$AWS_SESSION_TOKEN"; do
 		[[ $stderr != *"$s"* ]]
 	done
@@ -305,4 +322,181 @@ plan_of() {
 	jq -r '.items[] | select(.kind == "Secret") | .stringData["config-1.json"]' manifest.json >config.json
 	dry_run_in_pod config.json >plan.json
 	jq -e '.planned_s > 0' plan.json
+}
+
+@test "--namespace names the user's: no Namespace object, so apply never relabels it and delete -f never deletes it" {
+	k8s --volume gp3:100 --namespace prod
+	assert_success
+	echo "$output" >manifest.json
+	assert_equal "$(jq -r '[.items[].kind] | join(" ")' manifest.json)" "StorageClass PersistentVolumeClaim Secret Job"
+	assert_equal "$(jq -r '[.items[] | select(.kind != "StorageClass") | .metadata.namespace] | unique | join(" ")' manifest.json)" prod
+	run node "$K8S_TESTS/validate.js" manifest.json
+	assert_success
+	assert_line "4 documents checked, 0 failed"
+	# stderr says what the namespace must be, in one line of its own.
+	assert_equal "$(sed -n 2p <<<"$stderr")" "ebsbench k8s: no Namespace object: prod must exist, and its Pod Security must admit the pod at level privileged (it adds CAP_SYS_ADMIN); kubectl delete -f leaves the namespace alone"
+	[[ $(sed -n 3p <<<"$stderr") == "ebsbench k8s: then kubectl logs -f -n prod job/ebsbench-"* ]]
+	# A fleet in the user's namespace: the same.
+	k8s --volume gp3:100 --namespace prod --fleet 2
+	assert_success
+	assert_equal "$(jq -r '[.items[].kind] | join(" ")' <<<"$output")" "StorageClass Secret Job"
+}
+
+@test "two calls in the same second: two runs, nothing shared; the anti-affinity spans every namespace" {
+	export EBSBENCH_PRESIGN_TIME=20261203T130551Z
+	k8s --volume gp3:100
+	assert_success
+	echo "$output" >a.json
+	k8s --volume gp3:100
+	assert_success
+	echo "$output" >b.json
+	local a b
+	a=$(jq -r '.items[] | select(.kind == "Job") | .metadata.name' a.json)
+	b=$(jq -r '.items[] | select(.kind == "Job") | .metadata.name' b.json)
+	echo "$a $b"
+	[[ $a == ebsbench-20261203-130551-* && $b == ebsbench-20261203-130551-* ]]
+	[[ $a != "$b" ]]
+	# No object of one is an object of the other (kind, namespace, name).
+	assert_equal "$(jq -r '.items[] | [.kind, .metadata.namespace // "", .metadata.name] | join("/")' a.json b.json | sort | uniq -d)" ""
+	# Never two ebsbench pods on a node, whatever their namespaces.
+	assert_equal "$(jq -c '.items[] | select(.kind == "Job") | .spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution' a.json)" \
+		'[{"labelSelector":{"matchLabels":{"app.kubernetes.io/name":"ebsbench"}},"namespaceSelector":{},"topologyKey":"kubernetes.io/hostname"}]'
+}
+
+# process_creds SECONDS: a credential_process printing a session expiring
+# SECONDS from now, in the profile "temp" of a config file of its own.
+process_creds() {
+	local until
+	until=$(date -u -d "@$(($(date +%s) + $1))" +%Y-%m-%dT%H:%M:%SZ)
+	cat >creds.sh <<-EOF
+	printf '{"Version": 1, "AccessKeyId": "ASIAEBSBENCHTEMP0001", "SecretAccessKey": "t3mp/Secret", "SessionToken": "tok", "Expiration": "$until"}'
+	EOF
+	printf '[profile temp]\ncredential_process = sh %s/creds.sh\nregion = eu-west-1\n' "$PWD" >config
+	echo "$until"
+}
+
+@test "credentials that expire before the upload policy: refused in one line; the region from the profile" {
+	local until
+	until=$(process_creds 3600)
+	run --separate-stderr env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_REGION -u AWS_DEFAULT_REGION \
+		AWS_CONFIG_FILE="$PWD/config" AWS_SHARED_CREDENTIALS_FILE="$PWD/none" \
+		"$EBSBENCH" k8s --image "$IMAGE" --volume gp3:100 --s3 s3://b-1/p --profile temp
+	echo "$stderr"
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+	assert_equal "$(wc -l <<<"$stderr")" 1
+	[[ $stderr == "ebsbench k8s: the credentials (credential_process of profile 'temp' in $PWD/config) expire at $until, before the run's upload policy would at "*": the run would lose its results; sign with credentials that last until then "* ]]
+	# The same from the environment, its expiry where botocore reads it.
+	run --separate-stderr env AWS_SESSION_TOKEN=tok AWS_CREDENTIAL_EXPIRATION="$until" \
+		"$EBSBENCH" k8s --image "$IMAGE" --volume gp3:100 --s3 s3://b-1/p --region us-east-1
+	assert_equal "$status" 2
+	[[ $stderr == "ebsbench k8s: the credentials (the environment) expire at $until, before "* ]]
+	# A session that outlives the policy (the plan's 1,391 s, its deadline
+	# and grace: about 1 h 10 min): signed, in the profile's region.
+	process_creds 10800 >/dev/null
+	run --separate-stderr env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_REGION -u AWS_DEFAULT_REGION \
+		AWS_CONFIG_FILE="$PWD/config" AWS_SHARED_CREDENTIALS_FILE="$PWD/none" \
+		"$EBSBENCH" k8s --image "$IMAGE" --volume gp3:100 --s3 s3://b-1/p --profile temp
+	echo "$stderr"
+	assert_success
+	config_of <(echo "$output") >config.json
+	assert_equal "$(jq -r '.region' config.json)" eu-west-1
+	assert_equal "$(jq -r '.upload.post.fields["x-amz-credential"]' config.json | cut -d/ -f3)" eu-west-1
+	[[ $stderr == *"the results: ebsbench fetch --wait s3://b-1/p --region eu-west-1 --profile temp;"* ]]
+}
+
+@test "--config and --plan: the run's plan from the user's config, the deadline and the policy following it" {
+	k8s --volume gp3:100
+	assert_success
+	local full
+	full=$(plan_of "$stderr")
+	# A shorter plan: two phases of 60 s.
+	echo '{"phases": [{"phase": "randread", "runtime": 60}, {"phase": "lat", "runtime": 60}]}' >short.json
+	k8s --volume gp3:100 --config short.json
+	assert_success
+	echo "$output" >manifest.json
+	config_of manifest.json >config.json
+	local said deadline
+	said=$(plan_of "$stderr")
+	deadline=$(jq -r '.items[] | select(.kind == "Job") | .spec.activeDeadlineSeconds' manifest.json)
+	echo "full plan $full s, --config plan $said s, deadline $deadline s"
+	((said < full / 2))
+	assert_equal "$(jq -c '[.phases[].phase]' config.json)" '["randread","lat"]'
+	assert_equal "$(jq -r '.output_dir' config.json)" /var/lib/ebsbench/results
+	dry_run_in_pod config.json >plan.json
+	assert_equal "$said" "$(jq -r '.planned_s | . + 0.5 | floor' plan.json)"
+	assert_equal "$deadline" "$(jq -r '.planned_s * 1.1 | ceil + 1500' plan.json)"
+	# --plan NAME in place of the config's phases.
+	k8s --volume gp3:100 --config short.json --plan sweep
+	assert_success
+	config_of <(echo "$output") >sweep.json
+	assert_equal "$(jq -c '.phases' sweep.json)" '["sweep"]'
+	# What a launcher's config may not hold: one line each.
+	local c
+	for c in '{"devices": []}|names devices: give --volume' \
+		'{"upload": {}}|has an upload block: the launcher signs it' \
+		'{"output_dir": "/tmp/x"}|sets output_dir: the launcher does' \
+		'[1]|is not a JSON object'; do
+		echo "${c%%|*}" >bad.json
+		k8s --volume gp3:100 --config bad.json
+		assert_equal "$status" 2
+		assert_equal "$output" ""
+		assert_equal "$stderr" "ebsbench k8s: --config bad.json ${c#*|}"
+	done
+	k8s --volume gp3:100 --plan nosuch
+	assert_equal "$status" 2
+	assert_equal "$stderr" "ebsbench k8s: --plan 'nosuch': the plans are: sweep"
+}
+
+@test "--encrypted, --kms-key-id, --toleration, --node-selector: in the classes and the pod, schema-valid; bad ones one line" {
+	local kms=arn:aws:kms:ap-northeast-2:123456789012:key/0f8c2b1e-1234-4cde-9abc-0123456789ab
+	k8s --volume gp3:100 --volume gp2:100 --kms-key-id "$kms" --toleration dedicated=bench:NoSchedule \
+		--toleration spot --node-selector karpenter.sh/capacity-type=on-demand --node-selector team=sre
+	assert_success
+	echo "$output" >manifest.json
+	run node "$K8S_TESTS/validate.js" manifest.json
+	assert_success
+	assert_line "7 documents checked, 0 failed"
+	run jq -c '[.items[] | select(.kind == "StorageClass") | .parameters | [.encrypted, .kmsKeyId]] | unique' manifest.json
+	assert_output "[[\"true\",\"$kms\"]]"
+	run jq -c '.items[] | select(.kind == "Job") | .spec.template.spec | [.tolerations, .nodeSelector]' manifest.json
+	assert_output '[[{"key":"dedicated","operator":"Equal","value":"bench","effect":"NoSchedule"},{"key":"spot","operator":"Exists"}],{"node.kubernetes.io/instance-type":"m5.xlarge","kubernetes.io/os":"linux","karpenter.sh/capacity-type":"on-demand","team":"sre"}]'
+	# --encrypted alone: the account's default key; none of these: neither.
+	k8s --volume gp3:100 --encrypted
+	assert_equal "$(jq -c '[.items[] | select(.kind == "StorageClass") | .parameters | [.encrypted, .kmsKeyId]]' <<<"$output")" '[["true",null]]'
+	k8s --volume gp3:100
+	assert_equal "$(jq -c '[.items[] | select(.kind == "StorageClass") | .parameters | has("encrypted")]' <<<"$output")" '[false]'
+	assert_equal "$(jq -c '.items[] | select(.kind == "Job") | .spec.template.spec | has("tolerations")' <<<"$output")" false
+	local cases=(
+		"--toleration a:NoWay|--toleration 'a:NoWay': want KEY[=VALUE][:EFFECT]"
+		"--toleration =x|--toleration '=x': want KEY[=VALUE][:EFFECT]"
+		"--node-selector team|--node-selector 'team': want KEY=VALUE, a Kubernetes label"
+		"--node-selector kubernetes.io/os=windows|--node-selector 'kubernetes.io/os=windows': kubernetes.io/os is chosen already"
+	)
+	local c args
+	for c in "${cases[@]}"; do
+		read -r -a args <<<"${c%%|*}"
+		k8s --volume gp3:100 "${args[@]}"
+		echo "${args[*]}: $status: $stderr"
+		assert_equal "$status" 2
+		assert_equal "$output" ""
+		[[ $stderr == "ebsbench k8s: ${c#*|}"* ]]
+		assert_equal "$(wc -l <<<"$stderr")" 1
+	done
+}
+
+@test "image/k8s's Durations and the hand manifests' deadlines are what the binary writes for the README's volumes" {
+	k8s --volume gp3:100:3000:125 --volume gp2:100
+	assert_success
+	local plan deadline readme_plan readme_deadline f
+	plan=$(plan_of "$stderr")
+	deadline=$(jq -r '.items[] | select(.kind == "Job") | .spec.activeDeadlineSeconds' <<<"$output")
+	readme_plan=$(sed -n 's/^| plan | \([0-9,]*\) s .*/\1/p' "$REPO/image/k8s/README.md" | tr -d ,)
+	readme_deadline=$(sed -n 's/^| `activeDeadlineSeconds` | \([0-9,]*\) s .*/\1/p' "$REPO/image/k8s/README.md" | tr -d ,)
+	echo "binary: plan $plan s, deadline $deadline s; README: $readme_plan s, $readme_deadline s"
+	assert_equal "$readme_plan" "$plan"
+	assert_equal "$readme_deadline" "$deadline"
+	for f in job.yaml job-pvc.yaml job-indexed.yaml; do
+		assert_equal "$(sed -n 's/^  activeDeadlineSeconds: //p' "$REPO/image/k8s/$f")" "$deadline"
+	done
 }

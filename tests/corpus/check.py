@@ -58,6 +58,7 @@ class State:
         self.phases = self.truth["phases"]
         self.capped = [p["bound_by"] == "delivered" for p in self.phases]
         self.on_credit = [p.get("credit_to_end", False) for p in self.phases]
+        self.waited = [p.get("waited", False) for p in self.phases]
         self.failures = []
 
     def fail(self, check, what, sentence=None, where=None):
@@ -228,6 +229,9 @@ class State:
                         continue
                 if c["scope"] == "on-credit" and (about is DEVICE or not about or not all(
                         self.on_credit[i] for i in about)):
+                    continue
+                if c["scope"] == "waited" and (about is DEVICE
+                                               or not all(self.waited[i] for i in about)):
                     continue
                 checked += 1
                 if any(re.search(p, text, re.I) for p in c["patterns"]):

@@ -29,6 +29,10 @@ The kinds (counts in `--list`):
   or a burst one whose run ends inside its 30 minutes).
 - instance-spent: io2/gp3 on a burst instance whose burst was spent before
   the run: every phase at the instance's baseline.
+- qd1-waits: issue 40's emulated gp3 of 4,000 IOPS whose 4k qd1 I/Os wait
+  on a throttle: latency bimodal, p50 0.056 ms (the device) and mean 0.299
+  ms (the waits), so one I/O in flight allows 1 / 0.299 ms = 3,344 IOPS,
+  under the volume's 4,000 (truth.phases[].waited).
 
 Deterministic: a state's noise is seeded by its name.
 Usage: generate.py OUT [--only SUBSTRING]   |   generate.py --list
@@ -93,9 +97,10 @@ def idle_direction():
 class Run:
     """One device's phases on one clock; the volume played second by second."""
 
-    def __init__(self, vol, instance, scale, seed, spent=False, credits=0.0):
+    def __init__(self, vol, instance, scale, seed, spent=False, credits=0.0, waits=None):
         self.vol, self.instance, self.scale = vol, instance, scale
         self.spent = spent  # the instance's burst was used up before the run
+        self.waits = waits  # (p50, mean) seconds of a 4k qd1 I/O that waits, or None
         self.rng = random.Random(seed)
         self.credits = credits
         self.now_ms = 1788362160000.0
@@ -151,16 +156,22 @@ class Run:
         limits = {"volume": volume_ops(self.vol, bs, seq, False, recorded=True),
                   "instance": instance_ops(self.instance, bs, inst_burst)}
         if qd <= 2:
-            limits["latency"] = qd / service_of(self.vol, bs)
+            limits["latency"] = qd / self.per_io(bs, qd)[1]
         if offered:
             limits["offered"] = offered
         return limits
 
+    def per_io(self, bs, qd):
+        """A low-depth I/O's p50 and mean time: the device's service time,
+        or a 4k qd1 I/O's (p50, mean) where it waits on a throttle."""
+        service = service_of(self.vol, bs)
+        return self.waits if self.waits and qd <= 2 and bs < MIB else (service, service)
+
     def phase(self, name, rw, bs, qd, seconds, offered=None, load=None, above=1.0):
         """A phase of `seconds` model seconds; returns its record."""
         seq = rw in ("read", "write")
-        service = service_of(self.vol, bs)
-        demand = min(qd / service if qd <= 2 else math.inf, offered or math.inf)
+        service, per_io = self.per_io(bs, qd)
+        demand = min(qd / per_io if qd <= 2 else math.inf, offered or math.inf)
         start_t, start_ms = self.t, self.now_ms
         credits_before = self.credits
         rates, lim, credit_until = [], self.limits(bs, seq, above), 0
@@ -202,6 +213,7 @@ class Run:
         truth["credit_until_s"] = credit_until * self.scale
         truth["credit_to_end"] = credit_until == seconds
         self.truth.append(truth)
+        truth["waited"] = per_io > service
         return record
 
     def job(self, name, rw, bs, qd, iops, runtime_ms, service, offered, capacity):
@@ -399,9 +411,10 @@ def base_truth(name, kind, run, subset, gaps):
             "phases": run.truth}
 
 
-def flat_state(name, kind, vol, instance, scale, subset, gaps, spent=False, above_110=False):
+def flat_state(name, kind, vol, instance, scale, subset, gaps, spent=False, above_110=False,
+               waits=None):
     """A volume without a bucket: every phase at what it delivers."""
-    run = Run(vol, instance, scale, seed_of(name), spent=spent)
+    run = Run(vol, instance, scale, seed_of(name), spent=spent, waits=waits)
     phases = SUBSETS[subset]
     play(run, phases, gaps, PHASES["randread"][3], above_110)
     truth = base_truth(name, kind, run, subset, gaps)
@@ -422,6 +435,7 @@ INSTANCE_GP2 = ["m5.2xlarge", "m6i.2xlarge", "r5.2xlarge", "m5.4xlarge"]
 GAP_SETS = [[0.5, 60, 120, 60, 180, 0.5, 1], [600, 0.5, 5, 1, 1, 1, 1],
             [5, 120, 600, 60, 0.5, 60, 5], [60, 1, 1, 1, 1, 1, 1]]
 SCALES = [1.0, 0.1, 0.01]
+QD1_WAITS = (0.000056, 0.000299)  # issue 40's gp3 at qd1: p50, mean (s)
 
 
 def states():
@@ -488,6 +502,12 @@ def states():
         vol = Volume(vtype, gib, iops, 1000 if vtype == "gp3" else None)
         out.append((name, lambda a=(name, "instance-spent", vol, instance, scale, "no-loadcurve",
                                     GAP_SETS[n % 4], True): flat_state(*a)))
+        n += 1
+    for scale in SCALES:
+        name = f"qd1-waits-gp3-4000-x{scale:g}"
+        out.append((name, lambda a=(name, "qd1-waits", Volume("gp3", 100, 4000, 125),
+                                    "m6i.8xlarge", scale, "seed", GAP_SETS[n % 4], False, False,
+                                    QD1_WAITS): flat_state(*a)))
         n += 1
     return out
 

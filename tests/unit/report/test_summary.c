@@ -312,6 +312,31 @@ static void test_cmd_report(struct checks *checks)
 	check_remove_tree(dir);
 }
 
-CHECK_MAIN(test_counts_and_times, test_benchmark_tldr, test_benchmark_sections, test_steady_rows,
-	   test_cliff_status_names, test_without_analysis, test_sparse_documents_render_dashes,
-	   test_fleet, test_markdown_escaping_and_tldr_only, test_cmd_report)
+/* Devices that are not EBS volumes: the header says so, and what the
+ * instance line then is (QEMU's host says m5.xlarge, it is none). */
+static void test_devices_not_ebs(struct checks *checks)
+{
+	json_t *run = fixture_load();
+	char *md = render_summary(&run, 1);
+	CHECK(md && !strstr(md, "**Emulated.**") && !strstr(md, "**Not EBS.**"));
+	free(md);
+	json_t *second = json_array_get(json_object_get(run, "devices"), 1);
+	json_object_set_new(second, "model", json_string("QEMU NVMe Ctrl"));
+	md = render_summary(&run, 1);
+	CHECK(has(md, "> **Emulated.** The devices are QEMU NVMe Ctrl drives under QEMU, not "
+		      "Amazon EBS volumes: the instance above is what the emulated host's metadata "
+		      "said"));
+	free(md);
+	json_object_set_new(second, "model", json_string("Samsung SSD 980"));
+	md = render_summary(&run, 1);
+	CHECK(has(md, "> **Not EBS.** The devices are Samsung SSD 980 drives, not Amazon EBS "
+		      "volumes: the limits met are theirs"));
+	CHECK(md && !strstr(md, "**Emulated.**"));
+	free(md);
+	json_decref(run);
+}
+
+CHECK_MAIN(test_counts_and_times, test_benchmark_tldr, test_devices_not_ebs,
+	   test_benchmark_sections, test_steady_rows, test_cliff_status_names,
+	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet,
+	   test_markdown_escaping_and_tldr_only, test_cmd_report)
