@@ -13,6 +13,10 @@ Scopes:
   runs capped), a summary.md line under that phase's section or its TL;DR
   verdict; sentences about the device as a whole ("<label>: ...") count
   as its randread's.
+- "on-credit": only sentences about a phase served on borrowed credit (a
+  bucket's, or the instance's burst above its baseline) to its very end
+  (truth.phases[].credit_to_end; a sentence naming "<label> <phase>:" all
+  of whose runs were), a summary.md line under that phase's section.
 - "waited": only sentences about a phase whose low-depth I/Os waited on a
   throttle (truth.phases[].waited): its explanation, a sentence naming
   "<label> <phase>:", a summary.md line under its section or its TL;DR
@@ -68,4 +72,10 @@ CLAIMS = [
      "when": lambda t: t["facts_right"],
      "scope": "device",
      "why": "the volume's facts in results.json are the ones the generator played"},
+    {"id": "steady-on-credit",
+     "patterns": [r"(?<!not )\bsteady after\b"],
+     "when": lambda t: any(p.get("credit_to_end") for p in t["phases"]),
+     "scope": "on-credit",
+     "why": "the phase was served on borrowed credit to its end: flat only until the bucket "
+            "runs dry, never steady"},
 ]

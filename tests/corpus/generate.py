@@ -11,7 +11,8 @@ OUT/<state>/results.json, and beside it truth.json: the bucket's balance when
 randread began (percent, or null without a bucket), whether randread's cliff
 lies inside the phase, the level the volume delivered (or null when it
 delivered what its facts allow), whether the instance held it, and each
-phase's measured rate with what bound it.
+phase's measured rate with what bound it and how long it was served on
+borrowed credit (a bucket's, or the instance's burst above its baseline).
 
 The kinds (counts in `--list`):
 - gp2-bucket: gp2 of 20..500 GiB whose randread began with 0..100 % of its
@@ -126,19 +127,24 @@ class Run:
                 io_units(bs, seq))
 
     def second(self, demand, lim):
-        """One second at demand (I/O per second): the rate the volume gives."""
+        """One second at demand (I/O per second): the rate the volume gives,
+        and whether it was served on borrowed credit (a bucket's credits or
+        the instance's burst above its baseline)."""
         inst_burst, inst_base, vol_burst, vol_base, units = lim
         demand = min(demand, inst_burst if self.t < self.burst_until else inst_base)
         if not self.vol.bucket:
-            return min(demand, vol_base)
+            rate = min(demand, vol_base)
+            return rate, self.t < self.burst_until and rate > inst_base
         want = min(demand, vol_burst)
         need = want * units - self.vol.baseline  # credits a second, net of refill
         if need <= 0 or self.credits >= need:
             self.credits = min(self.vol.bucket, self.credits - need)
-            return want
-        part = self.credits / need
-        self.credits = 0.0
-        return part * want + (1 - part) * min(demand, vol_base)
+            rate, bucket = want, need > 0
+        else:
+            part = self.credits / need
+            self.credits = 0.0
+            rate, bucket = part * want + (1 - part) * min(demand, vol_base), part > 0
+        return rate, bucket or (self.t < self.burst_until and rate > inst_base)
 
     def model_allows(self, bs, seq, qd, offered, end_t):
         """What the recorded facts allow a non-bucket volume, each bound
@@ -168,13 +174,15 @@ class Run:
         demand = min(qd / per_io if qd <= 2 else math.inf, offered or math.inf)
         start_t, start_ms = self.t, self.now_ms
         credits_before = self.credits
-        rates, lim = [], self.limits(bs, seq, above)
+        rates, lim, credit_until = [], self.limits(bs, seq, above), 0
         # What full demand would have got when the phase began: a rated
         # step's latency rises as its offered load nears it.
         capacity = min(lim[0] if self.t < self.burst_until else lim[1],
                        lim[2] if self.vol.bucket and self.credits > 0 else lim[3])
-        for _ in range(seconds):
-            rates.append(self.second(demand, lim))
+        for k in range(seconds):
+            rate, borrowed = self.second(demand, lim)
+            rates.append(rate)
+            credit_until = k + 1 if borrowed else credit_until
             self.t += 1
         self.now_ms += seconds * self.scale * 1000
         iops = sum(rates) / len(rates)
@@ -199,9 +207,13 @@ class Run:
             load["on_burst"] = iops > (load["sustained_iops"] + load["offered_iops"]) / 2
         self.last_end_ms = self.now_ms
         self.records.append(record)
-        self.truth.append(self.phase_truth(name, bs, seq, qd, offered, iops, start_t,
-                                           credits_before))
-        self.truth[-1]["waited"] = per_io > service
+        truth = self.phase_truth(name, bs, seq, qd, offered, iops, start_t, credits_before)
+        # The phase's seconds (run seconds, scaled) served on borrowed
+        # credit: from its start to credit_until_s, to its end when equal.
+        truth["credit_until_s"] = credit_until * self.scale
+        truth["credit_to_end"] = credit_until == seconds
+        self.truth.append(truth)
+        truth["waited"] = per_io > service
         return record
 
     def job(self, name, rw, bs, qd, iops, runtime_ms, service, offered, capacity):
