@@ -8,24 +8,21 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "stats/stats.h"
 
-/* ---- The least-squares slope ----------------------------------------
- * The slope, per sample, of the line fitted to y[0..n-1] at x = 0..n-1,
- * fio's sums: (sum_xy - sum_x sum_y / n) / (sum_x2 - sum_x^2 / n).  Kept
- * static and alone: the shared window statistics (stats/) can take its
- * place once their least-squares fit is in. */
+/* The least-squares slope per sample of y[0..n-1] at x = 0..n-1: the
+ * window statistics' own (stats/steady.c), on the samples as doubles. */
 static double least_squares_slope(const uint64_t *y, unsigned n)
 {
-	double sum_x = (double)n * (n - 1) / 2, sum_x2 = (double)(n - 1) * n * (2.0 * n - 1) / 6;
-	double sum_y = 0, sum_xy = 0;
-	for (unsigned i = 0; i < n; i++) {
-		sum_y += (double)y[i];
-		sum_xy += (double)i * (double)y[i];
-	}
-	double den = sum_x2 - sum_x * sum_x / n;
-	return den > 0 ? (sum_xy - sum_x * sum_y / n) / den : 0.0;
+	double *v = malloc(n * sizeof(*v));
+	if (!v)
+		return NAN;
+	for (unsigned i = 0; i < n; i++)
+		v[i] = (double)y[i];
+	double slope = steady_slope(v, n);
+	free(v);
+	return slope;
 }
-/* ---------------------------------------------------------------------- */
 
 void steadystate_judge(const struct ss_options *o, const uint64_t *y, unsigned n,
 		       struct ss_verdict *v)
