@@ -17,7 +17,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "analysis/ebs_model.h"
+#include "model/model.h"
 
 /* Measured within 10 % of the prediction is "as predicted": a qd1
  * phase's mean latency sits a few % above its p50. */

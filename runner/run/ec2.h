@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "analysis/analysis.h"
+#include "model/model.h"
 #include "run/config.h"
 
 /* EC2's limit on user-data, before its base64. */

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "analysis/analysis.h"
+#include "model/model.h"
 #include "run/config.h"
 #include "run/launch.h"
 

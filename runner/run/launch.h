@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "analysis/analysis.h"
+#include "model/model.h"
 #include "run/presign.h"
 
 /* After the deadline's SIGTERM: ebsbench stops the phase and uploads what

@@ -14,7 +14,7 @@
 
 #include "run/config.h"
 #include "device/device.h"
-#include "analysis/analysis.h"
+#include "model/model.h"
 #include "job/job.h"
 #include "run/artifacts.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "model/model.h"
 #include "run/artifacts.h"
 #include "run/plan.h"
 

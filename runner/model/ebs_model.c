@@ -1,7 +1,7 @@
 /* ebs_model.c - the arithmetic the reference benchmark does by hand:
  * baseline, burst, credit refill, 256 KiB accounting, throughput caps, what
  * bound a phase (the tables: ebs_model_tables.c; prices: ebs_prices.c). */
-#include "analysis/ebs_model.h"
+#include "model/ebs_model.h"
 #include "lib/lib.h"
 
 #define MB 1e6 /* AWS publishes instance limits in MB/s */

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "test_rng.h"
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 #include "stats/stats.h"
 
 #define AR_WINDOWS 2000

@@ -2,7 +2,7 @@
  * naming both values: the instance, engine, ebsbench version, time scale
  * and plan of the runs, each matched volume's facts and its credit state
  * at the start. */
-#include "analysis/compare.h"
+#include "decide/compare.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
 #ifndef EBSBENCH_RECOMMEND_SIZE_H
 #define EBSBENCH_RECOMMEND_SIZE_H
 
-#include "analysis/recommend.h"
+#include "decide/recommend.h"
 
 /* Sizes c (its type set) for the need: c->volume and c->feasible, with
  * the reasons. */

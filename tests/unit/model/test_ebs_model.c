@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "analysis/ebs_model.h"
+#include "model/ebs_model.h"
 #include "lib/lib.h"
 
 static const struct ebs_workload full_4k = { .io_size_bytes = 4096,

@@ -2,7 +2,7 @@
  * distribution over volumes, the robust outlier rule and a percentile of
  * a merged histogram, kept apart from results.json so the unit tests feed
  * them synthetic inputs. */
-#include "analysis/fleet.h"
+#include "decide/fleet.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/ebs_model.h"
+#include "model/model.h"
 #include "demand/demand.h"
 
 struct demand_sim_opts {

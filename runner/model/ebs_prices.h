@@ -4,7 +4,7 @@
 #ifndef EBSBENCH_EBS_PRICES_H
 #define EBSBENCH_EBS_PRICES_H
 
-#include "analysis/ebs_model.h"
+#include "model/ebs_model.h"
 
 /* Monthly prices for one type.  NaN marks a price we do not know; a cost
  * that needs it is NaN too. */

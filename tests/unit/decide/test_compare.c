@@ -10,6 +10,7 @@
 #include "check.h"
 #include "test_rng.h"
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 #include "results/results.h"
 
 #define SEED "tests/unit/fixtures/results-seed000.json"

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 #include "results/results.h"
 
 #define SEED "tests/unit/fixtures/results-seed000.json"

@@ -1,13 +1,13 @@
 /* recommend_size.c - the smallest gp3, io2 or gp2 that meets a need:
  * what to provision of each figure, the type's limits, and the sentence
  * that says why. */
-#include "analysis/recommend_size.h"
+#include "decide/recommend_size.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "analysis/verdict.h"
+#include "analysis/analysis.h"
 #include "lib/lib.h"
 
 /* Appends one sentence to a candidate's reasons (the last ones are

@@ -1,14 +1,14 @@
 /* recommend_p99.c - what the measurement says of a candidate's p99: the
  * phase nearest the need's load on a volume of its configuration, and the
  * load-curve step that met the p99 asked. */
-#include "analysis/recommend_p99.h"
-#include "analysis/recommend_size.h"
+#include "decide/recommend_p99.h"
+#include "decide/recommend_size.h"
 
 #include <math.h>
 #include <stdio.h>
 
 #include "analysis/analysis.h"
-#include "analysis/verdict.h"
+#include "analysis/analysis.h"
 #include "results/results.h"
 
 /* Measured IOPS of a phase, both directions. */

@@ -7,8 +7,8 @@
 
 #include <jansson.h>
 
-#include "analysis/demand_sim.h"
-#include "analysis/recommend.h"
+#include "decide/demand_sim.h"
+#include "decide/recommend.h"
 
 struct demand_recommend_opts {
 	const struct ebs_volume *current; /* NULL: not known */

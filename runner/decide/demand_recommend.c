@@ -3,9 +3,9 @@
  * rate at the budget's quantile (its peak with no budget) and raised
  * until the replay agrees, gp2 the smallest size whose replay stays
  * within the budget (its bucket included), all priced. */
-#include "analysis/demand_recommend.h"
-#include "analysis/recommend_p99.h"
-#include "analysis/recommend_size.h"
+#include "decide/demand_recommend.h"
+#include "decide/recommend_p99.h"
+#include "decide/recommend_size.h"
 
 #include <math.h>
 #include <stdio.h>

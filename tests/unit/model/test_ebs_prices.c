@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "analysis/ebs_prices.h"
+#include "model/ebs_prices.h"
 
 static struct ebs_volume volume(enum ebs_type type, double size_gib)
 {

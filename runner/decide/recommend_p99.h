@@ -2,7 +2,7 @@
 #ifndef EBSBENCH_RECOMMEND_P99_H
 #define EBSBENCH_RECOMMEND_P99_H
 
-#include "analysis/recommend.h"
+#include "decide/recommend.h"
 
 /* Measured IOPS of a phase, both directions. */
 double recommend_phase_iops(const json_t *phase);

@@ -1,7 +1,7 @@
 /* compare_stats.c - the intervals of `ebsbench compare`: batch means over
  * a level's windows (compare.h says why batches), and percentiles of the
  * per-window histograms results.json keeps. */
-#include "analysis/compare.h"
+#include "decide/compare.h"
 
 #include <math.h>
 #include <stdlib.h>

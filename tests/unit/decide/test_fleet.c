@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 #include "report/report.h"
 #include "results/results.h"
 #include "stats/stats.h"

@@ -2,16 +2,16 @@
  * against the measured volume, each with its reasons (recommend.h): what
  * the volume delivered, the need, the price and the choice.  The sizing is
  * in recommend_size.c, the measured p99 in recommend_p99.c. */
-#include "analysis/recommend.h"
-#include "analysis/recommend_p99.h"
-#include "analysis/recommend_size.h"
+#include "decide/recommend.h"
+#include "decide/recommend_p99.h"
+#include "decide/recommend_size.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/verdict.h"
+#include "analysis/analysis.h"
 #include "lib/lib.h"
 #include "results/results.h"
 

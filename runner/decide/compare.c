@@ -1,7 +1,7 @@
 /* compare.c - `ebsbench compare`'s document: devices and phases of two
  * runs matched, each phase cut into its levels (compare.h), each level's
  * figures with their intervals, and the cliff times. */
-#include "analysis/compare.h"
+#include "decide/compare.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,14 +3,14 @@
  * throughput, its histograms merged over windows), the volumes grouped by
  * class, each class's distributions and merged percentiles, and the
  * outliers.  Reads only the documents it is given: no logs. */
-#include "analysis/fleet.h"
+#include "decide/fleet.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/ebs_model.h"
+#include "model/model.h"
 #include "results/results.h"
 #include "stats/stats.h"
 

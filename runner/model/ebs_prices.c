@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/ebs_prices.h"
+#include "model/ebs_prices.h"
 #include "lib/lib.h"
 
 /* Seoul (ap-northeast-2), 2026-09, from the reference benchmark (AWS Pricing API): gp2

@@ -1,7 +1,7 @@
 /* ebs_model_tables.c - the dated tables the model reads: each EBS volume
  * type's rules and each instance type's EBS limits, with the AWS pages
  * they come from, and the lookups into them. */
-#include "analysis/ebs_model.h"
+#include "model/ebs_model.h"
 #include "lib/lib.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* demand_sim.c - a demand trace replayed through a volume's limits, one
  * interval at a time (demand_sim.h): the gp2 bucket's balance, the caps,
  * the backlog, the instance's EBS limits, and what throttled when. */
-#include "analysis/demand_sim.h"
+#include "decide/demand_sim.h"
 
 #include <math.h>
 #include <stdlib.h>

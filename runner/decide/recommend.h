@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/ebs_prices.h"
+#include "model/model.h"
 
 /* The candidates, in the order they are shown. */
 #define RECOMMEND_CANDIDATES 3
