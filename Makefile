@@ -298,7 +298,7 @@ clean:
 		build/ebsbench-disk.raw build/oci dist
 
 # The user-data script is built into the binary (.incbin: no -MMD line).
-build/musl/run/ec2_user_data.o build/asan/run/ec2_user_data.o build/fuzz/obj/run/ec2_user_data.o: \
+build/musl/launch/ec2_user_data.o build/asan/launch/ec2_user_data.o build/fuzz/obj/launch/ec2_user_data.o: \
 	image/ec2/user-data.sh
 
 # Header dependencies, from the compiler (-MMD -MP).

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "launch/launch.h"
 #include "run/run.h"
 
 #define EXIT_USAGE 2

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
-#include "run/run.h"
+#include "launch/launch.h"
 
 #define EXIT_USAGE 2
 

@@ -16,8 +16,9 @@
 #include <unistd.h>
 
 #include "lib/lib.h"
+#include "launch/launch.h"
 #include "report/report.h"
-#include "run/run.h"
+#include "upload/upload.h"
 
 #define EXIT_USAGE 2
 

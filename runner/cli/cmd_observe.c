@@ -11,7 +11,7 @@
 
 #include "job/job.h"
 #include "lib/lib.h"
-#include "run/run.h"
+#include "demand/demand.h"
 
 #define EXIT_USAGE 2
 #define MAX_DEVICES 16

@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "lib/lib.h"
-#include "run/run.h"
+#include "launch/launch.h"
 #include "job/job.h"
 
 #define EXIT_USAGE 2

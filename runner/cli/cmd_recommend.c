@@ -17,6 +17,7 @@
 #include "lib/lib.h"
 #include "report/report.h"
 #include "results/results.h"
+#include "launch/launch.h"
 #include "run/run.h"
 
 #define EXIT_USAGE 2

@@ -10,7 +10,9 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "run/presign.h"
+#include "launch/presign.h"
+#include "launch/ec2.h"
+#include "launch/k8s.h"
 
 /* After the deadline's SIGTERM: ebsbench stops the phase and uploads what
  * it measured (image/k8s/README.md, Durations). */

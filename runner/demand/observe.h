@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "demand/demand.h"
 #include "stats/stats.h"
+
+struct demand_point; /* demand/demand.h */
 
 struct observe_device {
 	char path[128];

@@ -2,7 +2,7 @@
  * run` plans it), one POST policy for its prefix, this binary uploaded
  * through that policy and a presigned GET for it, and the run-instances
  * input that boots it. */
-#include "run/ec2.h"
+#include "launch/ec2.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "lib/lib.h"
-#include "run/launch.h"
+#include "launch/launch.h"
 #include "upload/upload.h"
 
 #define NAME "ebsbench"

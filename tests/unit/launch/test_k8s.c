@@ -9,8 +9,8 @@
 
 #include "check.h"
 #include "lib/lib.h"
-#include "run/config.h"
-#include "run/k8s.h"
+#include "run/run.h"
+#include "launch/launch.h"
 
 #define DIGEST "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 

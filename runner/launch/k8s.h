@@ -27,8 +27,7 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "run/config.h"
-#include "run/launch.h"
+#include "run/run.h"
 
 /* What the manifest is made from: `ebsbench k8s`'s options. */
 struct k8s_request {

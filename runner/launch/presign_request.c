@@ -2,7 +2,7 @@
  * request from its arguments, the credentials AWS's tools would use and the
  * signing time, then the upload block for the plan's files (PUT) or any
  * file under the prefix (POST). */
-#include "run/presign.h"
+#include "launch/presign.h"
 
 #include <stdlib.h>
 #include <string.h>

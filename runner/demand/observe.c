@@ -1,7 +1,7 @@
 /* observe.c - a device's demand from the kernel's own counters, sampled
  * on a fixed beat (observe.h).  Nothing here opens the device: stat(2)
  * names it, /sys/block/DEV/stat counts for it. */
-#include "run/observe.h"
+#include "demand/demand.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* presign.c - artifact names, keys and the upload block for a run. */
-#include "run/presign.h"
+#include "launch/presign.h"
 #include "lib/lib.h"
-#include "run/run_devices.h"
+#include "run/run.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -10,8 +10,6 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "run/artifacts.h"
-#include "run/plan.h"
 
 static unsigned long long unit_seconds(char unit)
 {

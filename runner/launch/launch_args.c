@@ -1,7 +1,7 @@
 /* launch_args.c - what a launcher is given, checked before anything is
  * signed: volume specs against the EBS model, the S3 destination; and the
  * run's deadline from the plan. */
-#include "run/launch.h"
+#include "launch/launch.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
-#include "run/presign.h"
+#include "launch/presign.h"
 #include "upload/upload.h"
 
 long launch_deadline_s(double planned_s)

@@ -2,13 +2,14 @@
  * config parser, planned as `ebsbench run` plans it), one POST policy
  * signed by presign for the run's prefix, and the objects that launch it,
  * as image/k8s/job-pvc.yaml does by hand. */
-#include "run/k8s.h"
+#include "launch/k8s.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
+#include "launch/launch.h"
 #include "lib/lib.h"
 
 #define NAME "ebsbench"

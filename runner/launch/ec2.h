@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "run/config.h"
+#include "run/run.h"
 
 /* EC2's limit on user-data, before its base64. */
 #define EC2_USER_DATA_MAX 16384

@@ -1,6 +1,6 @@
 /* launch.c - the run's config a launcher writes: its devices, its plan as
  * `ebsbench run` makes it, and one POST policy for its S3 prefix. */
-#include "run/launch.h"
+#include "launch/launch.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* k8s_args.c - what only `ebsbench k8s` is given, checked before anything
  * is signed: the image's digest and Kubernetes names (the volumes and the
  * S3 destination are every launcher's: launch_args.c). */
-#include "run/k8s.h"
+#include "launch/k8s.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* ec2_user_data.c - image/ec2/user-data.sh, built into the binary (so the
  * binary alone can launch a run), and its three blanks filled in: what
  * tests/bats/ec2_userdata.bats runs as cloud-init would. */
-#include "run/ec2.h"
+#include "launch/ec2.h"
 
 #include <stdbool.h>
 #include <stdio.h>

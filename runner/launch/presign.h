@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "run/config.h"
+#include "run/run.h"
 #include "upload/upload.h"
 
 #define PRESIGN_MAX_KEY 1024 /* S3's limit on a key, in bytes */
