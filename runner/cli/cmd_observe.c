@@ -13,7 +13,6 @@
 #include "lib/lib.h"
 #include "demand/demand.h"
 
-#define EXIT_USAGE 2
 #define MAX_DEVICES 16
 #define MIN_INTERVAL_NS 10000000u /* 10 ms: the counters move in jiffies below that */
 

@@ -19,8 +19,6 @@
 #include "launch/launch.h"
 #include "job/job.h"
 
-#define EXIT_USAGE 2
-
 static const char usage[] =
 	"usage: ebsbench presign --bucket B --prefix P [--region R] --expires 6h\n"
 	"                        [--endpoint URL] [--plan CONFIG.json] [--post [--max-size 1G]]\n"

@@ -18,8 +18,6 @@
 #include "launch/launch.h"
 #include "run/run.h"
 
-#define EXIT_USAGE 2
-
 static const char usage[] =
 	"usage: ebsbench recommend RESULTS_DIR|results.json [--iops N] [--mibs M] [--p99-ms X]\n"
 	"                          [--gib G] [--region R] [--json] [--out DIR]\n"

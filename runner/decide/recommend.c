@@ -18,11 +18,6 @@
 /* The order the candidates are searched and shown in. */
 static const enum ebs_type candidate_types[RECOMMEND_CANDIDATES] = { EBS_GP3, EBS_IO2, EBS_GP2 };
 
-bool recommend_ask_given(const struct recommend_ask *ask)
-{
-	return ask->iops > 0 || ask->mibs > 0 || ask->p99_ms > 0;
-}
-
 /* The best MiB/s of the device's sequential phases; the layout, which
  * only prepares the test file, is left out.  NaN when there is none. */
 static double best_seq_mibs(const json_t *results, const char *label)

@@ -103,9 +103,6 @@ struct recommend_device {
 	char summary[RECOMMEND_REASON_LEN]; /* one sentence: the choice and its delta */
 };
 
-/* Whether any of IOPS, MiB/s or p99 was asked: otherwise the need is the
- * volume's own (size and region are not needs). */
-bool recommend_ask_given(const struct recommend_ask *ask);
 /* The search for one results.json device (analysis present), priced
  * from prices.  -1 with a reason for a device the EBS model does not
  * cover (instance store, other NVMe). */

@@ -17,6 +17,11 @@
 enum ebs_type { EBS_GP2, EBS_GP3, EBS_IO1, EBS_IO2, EBS_ST1, EBS_SC1 };
 #define EBS_TYPE_COUNT 6
 
+/* gp3's baseline at any size: the least it can be provisioned with, its
+ * default, and what its price includes (ebs_prices.c). */
+#define EBS_GP3_IOPS_INCLUDED 3000
+#define EBS_GP3_MIBS_INCLUDED 125
+
 /* One row of the volume type table.  IOPS, bursts and credit buckets are
  * counted in accounting units: an I/O up to unit_bytes is one unit, a
  * bigger one is ceil(size / unit_bytes) units.  For st1/sc1 the unit is

@@ -27,10 +27,12 @@ static const struct ebs_type_rules type_table[EBS_TYPE_COUNT] = {
 	[EBS_GP3] = {
 		.type = EBS_GP3, .name = "gp3", .unit_bytes = 256 * KIB,
 		.min_gib = 1, .max_gib = 65536, .max_mibs = 2000,
-		.iops_default = 3000, .iops_min = 3000, .iops_max = 80000,
+		.iops_default = EBS_GP3_IOPS_INCLUDED, .iops_min = EBS_GP3_IOPS_INCLUDED,
+		.iops_max = 80000,
 		.iops_per_gib_max = 500,
 		.mibs_provisioned = true,
-		.mibs_default = 125, .mibs_min = 125, .mibs_per_iops = 0.25,
+		.mibs_default = EBS_GP3_MIBS_INCLUDED, .mibs_min = EBS_GP3_MIBS_INCLUDED,
+		.mibs_per_iops = 0.25,
 		.merge_min_bytes = MERGE_MIN,
 	},
 	[EBS_IO1] = {
