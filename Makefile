@@ -11,7 +11,13 @@ WARN := -Wall -Wextra -Werror
 # same bytes (the appliance image's digest depends on it).
 BASE_CFLAGS := -std=c11 -Irunner -D_GNU_SOURCE -DEBSBENCH_VERSION='"$(VERSION)"' $(WARN) \
 	-ffile-prefix-map=$(CURDIR)=.
-MUSL_CFLAGS := $(BASE_CFLAGS) -O2 -ffunction-sections -fdata-sections -isystem $(DEPS)/kernel-headers -I$(DEPS)/include
+# The binary's budget is 1 MiB (tests/bats/binary_size.bats): no unwind
+# tables (C has no exceptions; nothing here unwinds), and the rooms that
+# run once a command, not once an I/O, built for size (MUSL_OPT).
+MUSL_OPT := -O2
+COLD_DIRS := report decide analysis launch cli demand model output results upload
+$(foreach d,$(COLD_DIRS),$(eval build/musl/$(d)/%.o: MUSL_OPT := -Os))
+MUSL_CFLAGS = $(BASE_CFLAGS) $(MUSL_OPT) -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -isystem $(DEPS)/kernel-headers -I$(DEPS)/include
 MUSL_LIBS := $(DEPS)/lib/liburing.a $(DEPS)/lib/libaio.a $(DEPS)/lib/libjansson.a \
 	$(DEPS)/lib/libmbedtls.a $(DEPS)/lib/libmbedx509.a $(DEPS)/lib/libmbedcrypto.a \
 	$(DEPS)/lib/libblkid.a -lm
@@ -304,7 +310,7 @@ clean:
 		build/ebsbench-disk.raw build/oci dist
 
 # The user-data script is built into the binary (.incbin: no -MMD line).
-build/musl/run/ec2_user_data.o build/asan/run/ec2_user_data.o build/fuzz/obj/run/ec2_user_data.o: \
+build/musl/launch/ec2_user_data.o build/asan/launch/ec2_user_data.o build/fuzz/obj/launch/ec2_user_data.o: \
 	image/ec2/user-data.sh
 
 # Header dependencies, from the compiler (-MMD -MP).

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		print_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+		return argc < 2 ? EXIT_USAGE : 0;
 	}
 	const char *name = !strcmp(argv[1], "--version") ? "version" : argv[1];
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
@@ -77,5 +77,5 @@ int main(int argc, char **argv)
 		return commands[i].fn(argc - 2, argv + 2, &stop_requested);
 	}
 	fprintf(stderr, "ebsbench: unknown command '%s' (try ebsbench --help)\n", argv[1]);
-	return 2;
+	return EXIT_USAGE;
 }

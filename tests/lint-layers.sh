@@ -15,12 +15,13 @@ obj=${LINT_LAYERS_OBJ:-build/musl}
 
 declare -A floor=(
 	[lib]=0                                        # clock, little-endian loads, version
-	[net]=1 [stats]=1 [results]=1 [demand]=1       # HTTP/TLS, counters, results.json, demand traces
-	[device]=2 [engine]=2 [analysis]=2 [upload]=2  # what is attached, I/O, the model, S3
-	[job]=3                                        # options, offsets, the loop
+	[net]=1 [stats]=1 [results]=1 [model]=1        # HTTP/TLS, counters, results.json, EBS tables and prices
+	[device]=2 [engine]=2 [analysis]=2 [upload]=2  # what is attached, I/O, what a run's numbers mean, S3
+	[demand]=2                                     # demand traces: read, or observed live
+	[decide]=3 [job]=3                             # what to buy, is a change real; options, offsets, the loop
 	[output]=4                                     # fio's normal/json/json+
-	[run]=5                                        # config, devices, plan, record, artifacts
-	[report]=6                                     # summary.md, charts
+	[run]=5                                        # config, devices, plan, record, artifacts, execution
+	[launch]=6 [report]=6                          # k8s, ec2, presign; summary.md, charts
 	[cli]=7                                        # the subcommands
 	[main]=8                                       # main.c; init/ may use only lib and net
 )

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "analysis/ebs_prices.h"
+#include "model/model.h"
 
 /* Replaces results["analysis"]. */
 void analysis_build(json_t *results, const struct ebs_prices *prices);
@@ -21,14 +21,9 @@ void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
 
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "analysis/cliff.h"
-#include "analysis/compare.h"
-#include "analysis/fleet.h"
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 #include "analysis/loadcurve.h"
 #include "analysis/sweep.h"
-#include "analysis/recommend.h"
-#include "analysis/demand_sim.h"
-#include "analysis/demand_recommend.h"
 
 #endif

@@ -17,7 +17,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "analysis/ebs_model.h"
+#include "model/model.h"
 #include "analysis/verdict.h"
 
 /* One step's bounds in MiB/s (NaN: unknown) and the lowest of them. */

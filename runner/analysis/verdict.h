@@ -19,7 +19,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "analysis/ebs_model.h"
+#include "model/model.h"
 
 /* Measured within 10 % of the prediction is "as predicted". */
 #define VERDICT_TOLERANCE 0.10

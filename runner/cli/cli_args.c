@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "launch/launch.h"
 #include "run/run.h"
-
-#define EXIT_USAGE 2
 
 int cli_usage_error(const char *command, const char *what, const char *arg)
 {

@@ -10,9 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/lib.h"
 #include "report/report.h"
-
-#define EXIT_USAGE 2
 
 static const char usage[] =
 	"usage: ebsbench compare A B [--json] [--out DIR]\n"

@@ -13,9 +13,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
-#include "run/run.h"
-
-#define EXIT_USAGE 2
+#include "launch/launch.h"
 
 static const char usage[] =
 	"usage: ebsbench ec2 --volume TYPE:SIZE[:IOPS[:MIBPS]]... --s3 s3://BUCKET/PREFIX\n"

@@ -16,10 +16,9 @@
 #include <unistd.h>
 
 #include "lib/lib.h"
+#include "launch/launch.h"
 #include "report/report.h"
-#include "run/run.h"
-
-#define EXIT_USAGE 2
+#include "upload/upload.h"
 
 static const char usage[] =
 	"usage: ebsbench fetch s3://BUCKET/PREFIX/ [DIR] [--region R] [--endpoint URL]\n"

@@ -12,9 +12,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
-#include "run/run.h"
-
-#define EXIT_USAGE 2
+#include "launch/launch.h"
 
 static const char usage[] =
 	"usage: ebsbench k8s --image REF@sha256:DIGEST --volume TYPE:SIZE[:IOPS[:MIBPS]]...\n"

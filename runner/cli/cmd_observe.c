@@ -11,9 +11,8 @@
 
 #include "job/job.h"
 #include "lib/lib.h"
-#include "run/run.h"
+#include "demand/demand.h"
 
-#define EXIT_USAGE 2
 #define MAX_DEVICES 16
 #define MIN_INTERVAL_NS 10000000u /* 10 ms: the counters move in jiffies below that */
 

@@ -16,10 +16,8 @@
 #include <time.h>
 
 #include "lib/lib.h"
-#include "run/run.h"
+#include "launch/launch.h"
 #include "job/job.h"
-
-#define EXIT_USAGE 2
 
 static const char usage[] =
 	"usage: ebsbench presign --bucket B --prefix P [--region R] --expires 6h\n"

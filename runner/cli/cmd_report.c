@@ -17,8 +17,6 @@
 #include "lib/lib.h"
 #include "report/report.h"
 
-#define EXIT_USAGE 2
-
 static const char usage[] =
 	"usage: ebsbench report [--out DIR] [--print | --json] [--config FILE] RESULTS_DIR...\n"
 	"Runs the analysis again on each RESULTS_DIR/results.json (its phases, devices and\n"

@@ -1,8 +1,8 @@
-/* demand.h - floor 1: what a volume was asked to do, over time, in one
+/* demand.h - what a volume was asked to do, over time, in one
  * form whatever it was read from: AWS CloudWatch's EBS metrics as the AWS
  * CLI prints them (get-metric-data, get-metric-statistics), or the CSV of
- * docs/demand.md (what `ebsbench observe` writes).  analysis/demand_sim.h
- * replays it through the EBS limits.
+ * docs/demand.md (what `ebsbench observe` writes, observe.h: the face
+ * hands it on).  decide/demand_sim.h replays it through the EBS limits.
  *
  * A trace is a list of intervals of equal length, oldest first: per
  * interval the read and write operations and bytes asked for in it (the
@@ -92,5 +92,8 @@ double demand_peak_to_mean(const struct demand_trace *tr, double window_s);
 /* ISO 8601 ("2026-11-20T10:00:00Z", "...+00:00", fractional seconds) or
  * plain Unix seconds into Unix seconds.  Returns 0, or -1. */
 int demand_parse_time(const char *text, double *out);
+
+/* The rest of the folder's face: a device's demand sampled live. */
+#include "demand/observe.h"
 
 #endif

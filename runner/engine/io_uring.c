@@ -1,4 +1,4 @@
-/* engine_io_uring.c - io_uring through liburing, the default engine.
+/* io_uring.c - io_uring through liburing, the default engine.
  *
  * The target is registered as a fixed file (no file table lookup per I/O)
  * and the loop's buffers as fixed buffers (no page pinning per I/O);

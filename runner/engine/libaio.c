@@ -1,4 +1,4 @@
-/* engine_libaio.c - Linux native AIO through libaio, the fallback engine
+/* libaio.c - Linux native AIO through libaio, the fallback engine
  * where io_uring is refused (kernel.io_uring_disabled, seccomp).  Trims
  * and syncs are done at once, as fio's libaio engine does them (BLKDISCARD
  * or a punched hole; fsync, fdatasync), the loop having drained the queue

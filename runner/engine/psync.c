@@ -1,4 +1,4 @@
-/* engine_psync.c - pread/pwrite (trims and syncs as fio's sync engines do
+/* psync.c - pread/pwrite (trims and syncs as fio's sync engines do
  * them: BLKDISCARD or a punched hole, fsync, fdatasync), one I/O at a time
  * whatever the iodepth, as fio's psync engine. */
 #include <errno.h>

@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* A command's exit status when what it was given (an argument, a file it
+ * names) is unusable: main's and every subcommand's. */
+#define EXIT_USAGE 2
+
 __attribute__((format(printf, 3, 4))) static inline int error_set(char *err, size_t errlen,
 								  const char *fmt, ...)
 {

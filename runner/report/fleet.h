@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 
 /* The fleet report's files, in the --out directory. */
 #define FLEET_MD_FILE "fleet.md"

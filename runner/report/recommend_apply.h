@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 #include "report/recommend_md.h"
 
 /* Writes into dir, for the n devices of run: vac-NAME.yaml per distinct

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 
 /* At most this many devices per run (a run config's limit). */
 #define RECOMMEND_MAX_DEVICES 16

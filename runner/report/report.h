@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "decide/decide.h"
 #include "run/run.h"
 
 /* Writes the report's artifacts (artifacts_report_files: summary.md,
@@ -63,6 +64,26 @@ struct compare_request {
  * REPORT_BAD_INPUT when a results file is missing, unreadable or of a newer
  * schema; the reason in err (empty when only req->print failed). */
 enum report_outcome compare_results(const struct compare_request *req, char *err, size_t errlen);
+
+/* What `ebsbench recommend` was asked, once its arguments are read. */
+struct recommend_request {
+	const char *input;  /* a results directory or results.json, or NULL (--demand alone) */
+	const char *region; /* whose built-in prices, or NULL: the results' */
+	const char *out;    /* the ready-to-apply files (and --demand's report) go here, or NULL */
+	bool json;	    /* --json rather than the table */
+	struct recommend_ask ask;
+	const struct demand_question *demand; /* --demand's traces, or NULL */
+	FILE *print;			      /* the answer (stdout) */
+	FILE *warn;			      /* what was skipped or written (stderr) */
+};
+
+/* Loads and analyses the results again (if any), prices them (--region's
+ * prices over the results'), searches and writes the answer to req->print
+ * and the files to req->out.  REPORT_BAD_INPUT when a results file or a
+ * trace is missing, unreadable or of a newer schema; the reason in err
+ * for anything but REPORT_DONE (empty when it was said on req->warn). */
+enum report_outcome recommend_results(const struct recommend_request *req, char *err,
+				      size_t errlen);
 
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "report/compare.h"

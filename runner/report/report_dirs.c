@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 #include "lib/lib.h"
 #include "results/results.h"
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 #include "demand/demand.h"
 
 /* Keeps the min and the max of each bucket, so a cliff edge stays sharp:

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "decide/decide.h"
 
 /* The fleet chart: a panel per figure, a row per class, a dot per volume,
  * the median and interquartile range marked, the outliers labelled. */

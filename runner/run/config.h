@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/analysis.h"
+#include "model/model.h"
 #include "upload/upload.h"
 
 #define CONFIG_MAX_DEVICES 16

@@ -14,7 +14,7 @@
 
 #include "run/config.h"
 #include "device/device.h"
-#include "analysis/analysis.h"
+#include "model/model.h"
 #include "job/job.h"
 #include "run/artifacts.h"
 
@@ -47,7 +47,7 @@ struct plan_load {
 	const char *sustained_from; /* "provisioned IOPS", "gp2 baseline", ... */
 	bool above_sustained;	    /* can only be served on burst credits */
 	bool bursting;		    /* the device has a credit bucket */
-	double ramp_s;		    /* set by the run: plan_load_ramp */
+	double ramp_s;		    /* set by the run: plan_load_ramp_ns */
 };
 
 struct plan_step {

@@ -1,7 +1,8 @@
-/* run.h - one run: the config, the devices chosen, the plan of phases, the
- * record of what was measured, the names of the files it writes, the
- * presigned upload block, the Kubernetes objects that launch it, and the
- * run's execution from request to exit status. */
+/* run.h - the face of run/: one run as others see it.  The config and its
+ * devices (config.h, run_devices.h), the plan of phases (plan.h), the
+ * names of the files it writes (artifacts.h), the prices it recorded
+ * (run_record.h), and its execution from request to exit status
+ * (run_exec.h).  Launching a run elsewhere is launch/'s. */
 #ifndef EBSBENCH_RUN_FACE_H
 #define EBSBENCH_RUN_FACE_H
 
@@ -10,12 +11,6 @@
 #include "run/run_devices.h"
 #include "run/plan.h"
 #include "run/run_record.h"
-#include "run/run_hist.h"
-#include "run/presign.h"
-#include "run/launch.h"
-#include "run/k8s.h"
-#include "run/ec2.h"
-#include "run/observe.h"
 #include "run/run_exec.h"
 
 #endif

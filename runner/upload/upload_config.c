@@ -345,7 +345,7 @@ int upload_config_check(const struct upload_config *u, time_t now, double planne
 			size_t errlen)
 {
 	char what[200], at[21], end_at[21];
-	time_t expires, end = upload_config_deadline(now, planned_s);
+	time_t expires = 0, end = upload_config_deadline(now, planned_s);
 	if (u->mode == UPLOAD_NONE)
 		return 0;
 	if (u->ca_file[0] && access(u->ca_file, R_OK))

@@ -1,7 +1,7 @@
 """model.py - the EBS volume and instance as the corpus generator plays them:
 what a phase of fio gets from a volume second by second (gp2's bucket
 drained and refilled at baseline, 256 KiB accounting, throughput caps) and
-from the instance's EBS limits.  It restates runner/analysis/ebs_model.c and
+from the instance's EBS limits.  It restates runner/model/ebs_model.c and
 ebs_model_tables.c from AWS's figures (not from the C), so that a results.json
 made here is what a real volume in that state would have recorded.
 """

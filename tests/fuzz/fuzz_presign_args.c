@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "input.h"
-#include "run/presign.h"
+#include "launch/launch.h"
 
 enum { F_EXPIRES, F_BUCKET, F_PREFIX, F_ENDPOINT, F_REGION, F_COUNT };
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "analysis/analysis.h"
-#include "analysis/ebs_model.h"
+#include "model/model.h"
 #include "input.h"
 #include "results/results.h"
 #include "report/compare.h"

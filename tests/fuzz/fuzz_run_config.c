@@ -11,7 +11,7 @@
 #include "device/discover.h"
 #include "input.h"
 #include "run/plan.h"
-#include "run/presign.h"
+#include "launch/launch.h"
 #include "run/run_devices.h"
 #include "upload/upload.h"
 

@@ -11,6 +11,7 @@
 #include "fixtures/verdict_fixture.h"
 #include "lib/lib.h"
 #include "report/summary.h"
+#include "results/results.h"
 
 static const char *const fixtures[] = { FIXTURE_REFERENCE, FIXTURE_PART_EMPTY, FIXTURE_QD1 };
 

@@ -16,6 +16,7 @@
 #include "lib/lib.h"
 #include "report/svg.h"
 #include "run/run.h"
+#include "run/run_hist.h"
 #include "stats/stats.h"
 
 #define COARSENESS PLAN_HIST_COARSENESS

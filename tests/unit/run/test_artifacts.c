@@ -14,7 +14,7 @@
 #include "results/results.h"
 #include "run/artifacts.h"
 #include "run/plan.h"
-#include "run/presign.h"
+#include "launch/launch.h"
 #include "run/run_devices.h"
 
 /* Two devices (one labelled by type, a second of that type numbered), two

@@ -11,6 +11,7 @@
 #include "lib/lib.h"
 #include "results/results.h"
 #include "run/run.h"
+#include "run/run_hist.h"
 #include "stats/stats.h"
 
 #define COARSENESS PLAN_HIST_COARSENESS

@@ -11,7 +11,7 @@
 #include "fixtures/plan_fixture.h"
 #include "run/artifacts.h"
 #include "run/plan.h"
-#include "run/presign.h"
+#include "launch/launch.h"
 #include "run/run_devices.h"
 
 #define MS 1000000ull /* ns */

@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "lib/lib.h"
-#include "run/presign.h"
+#include "launch/launch.h"
 #include "upload/sigv4.h"
 
 #define AWS_KEY_ID "AKIAIOSFODNN7EXAMPLE"
