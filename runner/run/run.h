@@ -14,6 +14,7 @@
 #include "run/presign.h"
 #include "run/launch.h"
 #include "run/k8s.h"
+#include "run/k8s_apply.h"
 #include "run/ec2.h"
 #include "run/observe.h"
 #include "run/run_exec.h"
