@@ -202,6 +202,10 @@ static int drive(struct course *c, const volatile sig_atomic_t *stop)
 	    watched = k8s_apply_watch(&c->a->kube, m->namespace, m->run, &w, stop);
 	if (watched) {
 		rc = K8S_APPLY_FAILED;
+	} else if (w.stopped && w.state == K8S_JOB_PENDING) {
+		/* No pod ran: nothing measured, nothing to wait for. */
+		fprintf(stderr, "ebsbench k8s: stopped before the pod ran: nothing measured\n");
+		rc = K8S_APPLY_STOPPED;
 	} else if (w.stopped) {
 		struct s3_fetch f = target(c);
 		k8s_apply_stop_job(&c->a->kube, m->namespace, m->run, &f);
@@ -210,7 +214,8 @@ static int drive(struct course *c, const volatile sig_atomic_t *stop)
 		say_failed(&w);
 		rc = K8S_APPLY_JOB_FAILED;
 	}
-	if (!watched && fetch(c) && rc == K8S_APPLY_OK)
+	bool measured = !(w.stopped && w.state == K8S_JOB_PENDING);
+	if (!watched && measured && fetch(c) && rc == K8S_APPLY_OK)
 		rc = K8S_APPLY_FAILED;
 	if (clean_up(c) && rc == K8S_APPLY_OK)
 		rc = K8S_APPLY_FAILED;

@@ -11,7 +11,8 @@
 #   - a failed Job: its reason and log lines, what it uploaded fetched, the
 #     cleanup, exit 6;
 #   - SIGINT mid-run: the pod deleted with its grace period, what it
-#     uploaded fetched, the cleanup, exit 7;
+#     uploaded fetched, the cleanup, exit 7; while Pending: only the
+#     cleanup;
 #   - each preflight failure one line and its exit status (no kubectl or no
 #     cluster 3, no CSI driver 4, S3 refusing 5), nothing applied; no node
 #     of the type a warning only, a NodePool that admits one a note;
@@ -143,7 +144,7 @@ nothing_secret() {
 		--s3 "s3://$BUCKET/$PREFIX" --endpoint "$TLS_URL" --ca-file "$CA_FILE" \
 		--out back >apply.out 2>apply.err 3>&- &
 	local pid=$! i
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 300; i++)); do
 		grep -q "Job running, \[2/12\]" apply.err && break
 		sleep 0.1
 	done
@@ -162,6 +163,24 @@ nothing_secret() {
 	grep -qF "ebsbench k8s: stopping: the pod has 600 s to end its phase and upload what it measured" apply.err
 	grep -qF "ebsbench k8s: stopped before its end (exit 7)" apply.err
 	output=$(cat apply.out) stderr=$(cat apply.err) nothing_secret
+}
+
+@test "SIGINT while the pod is Pending: nothing to wait for, cleaned up, exit 7" {
+	FAKE_PENDING=1 "$EBSBENCH" k8s --apply --image "$IMAGE" --volume gp3:100 \
+		--s3 "s3://$BUCKET/$PREFIX" --endpoint "$TLS_URL" --ca-file "$CA_FILE" \
+		>apply.out 2>apply.err 3>&- &
+	local pid=$! i rc=0
+	for ((i = 0; i < 300; i++)); do
+		grep -q "Job pending" apply.err && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 7
+	assert_equal "$(cat apply.out)" ""
+	grep -qF "ebsbench k8s: stopped before the pod ran: nothing measured" apply.err
+	run ! grep -q "^delete pod" "$FAKE_KUBECTL_DIR/calls.log"
+	cmp "$FAKE_KUBECTL_DIR/apply.json" "$FAKE_KUBECTL_DIR/delete.json"
 }
 
 @test "preflight: no kubectl, no cluster, no CSI driver, S3 refusing: one line each, its status, nothing applied" {
