@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -21,9 +22,11 @@ extern char **environ;
 
 #define OUT_MAX (64u << 20) /* `get ... -o json` of a big cluster's NodePools */
 
-/* argv: "kubectl", the cluster flags, args. */
-static int build_argv(const struct kubectl *k, const char *const *args, char **argv, char *err,
-		      size_t errlen)
+/* argv: "kubectl", the cluster flags, for a call that ends a bound on
+ * each request (a cluster that stops answering must not hang the run's
+ * end, nor Ctrl-C), args. */
+static int build_argv(const struct kubectl *k, const char *const *args, bool bounded, char **argv,
+		      char *err, size_t errlen)
 {
 	size_t n = 0;
 	argv[n++] = "kubectl";
@@ -35,6 +38,8 @@ static int build_argv(const struct kubectl *k, const char *const *args, char **a
 		argv[n++] = "--kubeconfig";
 		argv[n++] = (char *)k->kubeconfig;
 	}
+	if (bounded)
+		argv[n++] = "--request-timeout=" KUBECTL_REQUEST_TIMEOUT;
 	for (; *args; args++) {
 		if (n + 1 >= KUBECTL_MAX_ARGS)
 			return error_set(err, errlen, "kubectl: too many arguments");
@@ -145,7 +150,7 @@ int kubectl_run(const struct kubectl *k, const char *const *args, const char *in
 	char *argv[KUBECTL_MAX_ARGS];
 	int out[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	memset(res, 0, sizeof(*res));
-	if (build_argv(k, args, argv, err, errlen))
+	if (build_argv(k, args, true, argv, err, errlen))
 		return -1;
 	int in_fd = input_fd(in, in_len, err, errlen);
 	if (in_fd < 0)
@@ -207,7 +212,7 @@ int kubectl_start(const struct kubectl *k, const char *const *args, struct kubec
 	int out[2];
 	c->pid = 0;
 	c->out = -1;
-	if (build_argv(k, args, argv, err, errlen))
+	if (build_argv(k, args, false, argv, err, errlen))
 		return -1;
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null < 0 || pipe2(out, O_CLOEXEC | O_NONBLOCK)) {

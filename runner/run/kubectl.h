@@ -17,6 +17,10 @@ struct kubectl {
 	const char *kubeconfig; /* --kubeconfig */
 };
 
+/* Each request of a call that ends (kubectl_run) ends within this: kubectl's
+ * --request-timeout. */
+#define KUBECTL_REQUEST_TIMEOUT "60s"
+
 /* The most arguments a call takes (the flags above included). */
 #define KUBECTL_MAX_ARGS 32
 

@@ -69,7 +69,8 @@ apply() {
 
 # The calls, each reduced to its verb and object (get job, logs, ...).
 verbs() {
-	awk '{ i = 1; while ($i == "--context" || $i == "--kubeconfig") i += 2
+	awk '{ i = 1; while ($i == "--context" || $i == "--kubeconfig" || $i ~ /^--request-timeout=/)
+	         i += $i ~ /^--request-timeout=/ ? 1 : 2
 	       v = $i; if (v == "get" || v == "delete") v = v " " $(i + 1); print v }' \
 		"$FAKE_KUBECTL_DIR/calls.log" | uniq
 }
@@ -104,11 +105,11 @@ nothing_secret() {
 	local ns run
 	ns=$(jq -r '.items[] | select(.kind == "Job") | .metadata.namespace' "$FAKE_KUBECTL_DIR/apply.json")
 	run=$(jq -r '.items[] | select(.kind == "Job") | .metadata.name' "$FAKE_KUBECTL_DIR/apply.json")
-	grep -qx -- "--context eks-test get csidriver ebs.csi.aws.com -o name" "$FAKE_KUBECTL_DIR/calls.log"
-	grep -qx -- "--context eks-test get nodes -l node.kubernetes.io/instance-type=m5.xlarge -o name" "$FAKE_KUBECTL_DIR/calls.log"
+	grep -qx -- "--context eks-test --request-timeout=60s get csidriver ebs.csi.aws.com -o name" "$FAKE_KUBECTL_DIR/calls.log"
+	grep -qx -- "--context eks-test --request-timeout=60s get nodes -l node.kubernetes.io/instance-type=m5.xlarge -o name" "$FAKE_KUBECTL_DIR/calls.log"
 	grep -qx -- "--context eks-test logs -f -n $ns job/$run" "$FAKE_KUBECTL_DIR/calls.log"
-	grep -qx -- "--context eks-test get job -n $ns $run -o json" "$FAKE_KUBECTL_DIR/calls.log"
-	grep -qx -- "--context eks-test delete -f - --ignore-not-found --wait=false" "$FAKE_KUBECTL_DIR/calls.log"
+	grep -qx -- "--context eks-test --request-timeout=60s get job -n $ns $run -o json" "$FAKE_KUBECTL_DIR/calls.log"
+	grep -qx -- "--context eks-test --request-timeout=60s delete -f - --ignore-not-found --wait=false" "$FAKE_KUBECTL_DIR/calls.log"
 	# The delete got what the apply got, which passes the schema check.
 	cmp "$FAKE_KUBECTL_DIR/apply.json" "$FAKE_KUBECTL_DIR/delete.json"
 	run node "$K8S_TESTS/validate.js" "$FAKE_KUBECTL_DIR/apply.json"
@@ -155,7 +156,7 @@ nothing_secret() {
 	assert_equal "$rc" 7
 	local run
 	run=$(jq -r '.items[] | select(.kind == "Job") | .metadata.name' "$FAKE_KUBECTL_DIR/apply.json")
-	grep -qx -- "delete pod -n $run -l job-name=$run --wait=false" "$FAKE_KUBECTL_DIR/calls.log"
+	grep -qx -- "--request-timeout=60s delete pod -n $run -l job-name=$run --wait=false" "$FAKE_KUBECTL_DIR/calls.log"
 	assert_equal "$(verbs | sed -n '/delete pod/,$p' | tr '\n' ,)" "delete pod,get job,delete -f,"
 	cmp "$FAKE_KUBECTL_DIR/apply.json" "$FAKE_KUBECTL_DIR/delete.json"
 	assert_equal "$(cat apply.out)" back/report.html
