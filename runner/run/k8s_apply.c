@@ -183,6 +183,23 @@ static void say_failed(const struct k8s_watch *w)
 			fprintf(stderr, "ebsbench k8s: its log: %s\n", w->last[i]);
 }
 
+/* kubectl stopped answering about the Job, which may still run: it is
+ * left to end and upload, and the user told how to fetch it and delete
+ * its objects.  K8S_APPLY_FAILED. */
+static int lost_track(const struct course *c)
+{
+	char path[1200];
+	if (save_list(c, path, sizeof(path)))
+		return K8S_APPLY_FAILED;
+	fprintf(stderr,
+		"ebsbench k8s: lost track of the Job, which may still run: its results, once "
+		"uploaded: ebsbench fetch --wait s3://%s/%s %s (with this command's --region, "
+		"--profile, --endpoint); then kubectl delete -f %s removes its objects, and delete "
+		"that file (it holds the upload policy)\n",
+		c->made.bucket, c->r.prefix, c->dir, path);
+	return K8S_APPLY_FAILED;
+}
+
 /* From the apply to the exit status. */
 static int drive(struct course *c, const volatile sig_atomic_t *stop)
 {
@@ -200,9 +217,9 @@ static int drive(struct course *c, const volatile sig_atomic_t *stop)
 	struct k8s_watch w;
 	int rc = K8S_APPLY_OK,
 	    watched = k8s_apply_watch(&c->a->kube, m->namespace, m->run, &w, stop);
-	if (watched) {
-		rc = K8S_APPLY_FAILED;
-	} else if (w.stopped && w.state == K8S_JOB_PENDING) {
+	if (watched)
+		return lost_track(c);
+	if (w.stopped && w.state == K8S_JOB_PENDING) {
 		/* No pod ran: nothing measured, nothing to wait for. */
 		fprintf(stderr, "ebsbench k8s: stopped before the pod ran: nothing measured\n");
 		rc = K8S_APPLY_STOPPED;
@@ -215,7 +232,7 @@ static int drive(struct course *c, const volatile sig_atomic_t *stop)
 		rc = K8S_APPLY_JOB_FAILED;
 	}
 	bool measured = !(w.stopped && w.state == K8S_JOB_PENDING);
-	if (!watched && measured && fetch(c) && rc == K8S_APPLY_OK)
+	if (measured && fetch(c) && rc == K8S_APPLY_OK)
 		rc = K8S_APPLY_FAILED;
 	if (clean_up(c) && rc == K8S_APPLY_OK)
 		rc = K8S_APPLY_FAILED;

@@ -16,7 +16,8 @@
 #   - each preflight failure one line and its exit status (no kubectl or no
 #     cluster 3, no CSI driver 4, S3 refusing 5), nothing applied; no node
 #     of the type a warning only, a NodePool that admits one a note;
-#   - --keep: nothing deleted, DIR/run.json (0600) the List applied.
+#   - --keep: nothing deleted, DIR/run.json (0600) the List applied; the
+#     same when kubectl stops answering about the Job (left to run).
 
 bats_require_minimum_version 1.5.0
 
@@ -231,6 +232,17 @@ nothing_secret() {
 	assert_equal "$(stat -c %a kept/run.json)" 600
 	run ! grep -q '^delete' "$FAKE_KUBECTL_DIR/calls.log"
 	[[ $stderr == *"kept the run's objects: kubectl delete -f kept/run.json removes them"* ]]
+}
+
+@test "kubectl stops answering about the Job: the run left alone, DIR/run.json and how to go on, exit 1" {
+	FAKE_GET_JOB_FAILS=1 apply --out lost
+	assert_failure 1
+	assert_equal "$output" ""
+	[[ $stderr == *"ebsbench k8s: kubectl get job "*" failed: error: You must be logged in to the server (Unauthorized)"* ]] || fail "$stderr"
+	[[ $stderr == *"ebsbench k8s: lost track of the Job, which may still run: its results, once uploaded: ebsbench fetch --wait s3://$BUCKET/$PREFIX/ lost (with this command's --region, --profile, --endpoint); then kubectl delete -f lost/run.json removes its objects"* ]] || fail "$stderr"
+	cmp "$FAKE_KUBECTL_DIR/apply.json" lost/run.json
+	assert_equal "$(stat -c %a lost/run.json)" 600
+	run ! grep -q "delete" "$FAKE_KUBECTL_DIR/calls.log"
 }
 
 @test "bad usage: --apply's options alone, a used prefix, a DIR not empty, a fleet" {
