@@ -168,10 +168,7 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 		return 1;
 	}
 	if (m->unknown_instance)
-		fprintf(stderr,
-			"ebsbench k8s: %s is not in the EBS model's instance table: the plan "
-			"assumes no instance limit\n",
-			m->unknown_instance);
+		fprintf(stderr, K8S_UNKNOWN_INSTANCE_LINE, m->unknown_instance);
 	if (sigv4_iso_time(m->expires, until))
 		until[0] = '\0';
 	char pods[48] = "";

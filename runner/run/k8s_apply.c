@@ -260,6 +260,8 @@ int k8s_apply(const struct k8s_apply *a, const volatile sig_atomic_t *stop)
 		snprintf(c->dir, sizeof(c->dir), "%s", a->out);
 	else
 		s3_fetch_default_dir(c->made.bucket, c->r.prefix, c->dir, sizeof(c->dir));
+	if (list && c->made.unknown_instance)
+		fprintf(stderr, K8S_UNKNOWN_INSTANCE_LINE, c->made.unknown_instance);
 	c->list = list && c->dir[0] ? json_dumps(list, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(list);
 	if (!c->list)
