@@ -181,7 +181,9 @@ static void last_lines(const struct kubectl *k, const char *ns, const char *run,
 	struct kubectl_result res;
 	if (kubectl_run(k, args, NULL, 0, &res, err, sizeof(err)))
 		return;
-	for (char *line = strtok(res.out, "\n"); line && !res.status; line = strtok(NULL, "\n"))
+	char *save = NULL;
+	for (char *line = strtok_r(res.out, "\n", &save); line && !res.status;
+	     line = strtok_r(NULL, "\n", &save))
 		log_line(v, line);
 	kubectl_result_free(&res);
 }
@@ -189,12 +191,10 @@ static void last_lines(const struct kubectl *k, const char *ns, const char *run,
 int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *run,
 		    struct k8s_watch *w, const volatile sig_atomic_t *stop)
 {
-	static struct view zero;
-	struct view *v = malloc(sizeof(*v));
+	struct view *v = calloc(1, sizeof(*v));
 	char job[128], why[512];
 	if (!v)
 		return -1;
-	*v = zero;
 	memset(w, 0, sizeof(*w));
 	v->w = w;
 	v->logs = (struct kubectl_child){ 0, -1 };
