@@ -67,7 +67,7 @@ C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h t
 
 .SECONDARY:
 .PHONY: all deps deps-build example example-check test unit unit-musl unit-asan bats bench bench-parity bench-drift \
-	bench-rate bench-demand demo lint format clean kernel initramfs image release asan fuzz fuzz-build fuzz-smoke
+	bench-rate bench-demand demo lint format clean kernel initramfs image oci release asan fuzz fuzz-build fuzz-smoke
 
 all: build/ebsbench build/ebsbench-init
 
@@ -189,6 +189,12 @@ initramfs: build/initramfs.cpio.gz
 image:
 	$(Q)$(MAKE) --no-print-directory deps >&2
 	@bash image/build-image.sh
+
+# The Pod's image alone, from the binary: build/oci (an OCI layout, the
+# digest on stdout) in seconds, no kernel, initramfs or QEMU; the packages
+# it needs (jq, binutils, ca-certificates) installed when missing.
+oci: build/ebsbench
+	@bash image/oci/build-oci.sh --ebsbench build/ebsbench build/oci
 
 # dist/: the binary, the OCI archive, the disk image, the UKI, the SBOM and
 # SHA256SUMS, the same bytes from any clean tree of a commit

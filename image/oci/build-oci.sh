@@ -64,6 +64,8 @@ done
 
 [[ -e $bin ]] || die "--ebsbench $bin: no such file (run make build/ebsbench first)"
 [[ -f $bin && -x $bin ]] || die "--ebsbench $bin: not an executable file"
+# What `make oci` needs beyond the binary's build, installed up front.
+need_packages jq binutils ca-certificates
 for tool in tar gzip sha256sum jq readelf dpkg-query; do
 	command -v "$tool" >/dev/null || die "$tool is missing (apt-get install tar gzip coreutils jq binutils dpkg)" 1
 done

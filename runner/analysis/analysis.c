@@ -13,6 +13,7 @@
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 #include "analysis/loadcurve.h"
+#include "analysis/steady_state.h"
 #include "analysis/sweep.h"
 #include "analysis/verdict.h"
 #include "results/results.h"
@@ -334,6 +335,7 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	json_object_set_new(o, "cliff", cliff);
 	json_t *credit_state, *delivered = json_null();
 	json_t *phases = inferred_phases(results, &vd, findings, &credit_state, &delivered);
+	steady_state_add(results, &vd, cliff, phases);
 	json_object_set_new(o, "delivered", delivered);
 	json_object_set_new(o, "instance_burst_spent", json_boolean(vd.instance_spent));
 	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());

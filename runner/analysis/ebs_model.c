@@ -149,6 +149,16 @@ double ebs_volume_mibs(const struct ebs_volume *v)
 	return r ? volume_limits(r, v).cap_mibs : NAN;
 }
 
+double ebs_size_derived_iops(enum ebs_type type, double size_gib)
+{
+	const struct ebs_type_rules *r = ebs_type_rules(type);
+	struct ebs_volume v = { .type = type, .size_gib = size_gib };
+
+	if (!r || !r->size_derived || !r->iops_reported || !(size_gib > 0))
+		return NAN;
+	return volume_limits(r, &v).baseline_units;
+}
+
 struct ebs_rate ebs_rate_with_instance(struct ebs_rate volume, double io_size_bytes,
 				       const struct instance_ebs_limits *inst, bool instance_burst)
 {

@@ -31,6 +31,9 @@ struct ebs_type_rules {
 	double max_mibs, small_mibs, small_max_gib;
 	/* gp2, st1, sc1: performance follows size (units per second). */
 	bool size_derived;
+	/* gp2: `aws ec2 describe-volumes` reports its baseline as Iops (the EC2
+	 * API documents Iops for gp2, gp3, io1 and io2, not st1 or sc1). */
+	bool iops_reported;
 	double baseline_per_gib, baseline_min, baseline_max;
 	double burst_fixed, burst_per_gib, burst_max;
 	double bucket_fixed, bucket_per_gib; /* credits, in units */
@@ -144,6 +147,10 @@ struct ebs_prediction ebs_predict(const struct ebs_volume *v, const struct ebs_w
  * gp2/st1/sc1 their baseline IOPS and throughput cap. */
 double ebs_volume_iops(const struct ebs_volume *v);
 double ebs_volume_mibs(const struct ebs_volume *v);
+/* The Iops `aws ec2 describe-volumes` reports for a volume whose IOPS
+ * follow from its size: gp2's baseline (3 per GiB, 100..16,000); NaN for
+ * a type whose Iops it does not report or that provisions them. */
+double ebs_size_derived_iops(enum ebs_type type, double size_gib);
 /* How long the volume serves min(demand_ops, burst rate) before credits
  * run out: gp2 100 GiB at 3,000 IOPS of 4 KiB, 2,000 s.  HUGE_VAL when
  * that rate never drains credits (no burst needed, or none to give). */

@@ -19,7 +19,7 @@ static const struct ebs_type_rules type_table[EBS_TYPE_COUNT] = {
 		.type = EBS_GP2, .name = "gp2", .unit_bytes = 256 * KIB,
 		.min_gib = 1, .max_gib = 16384,
 		.max_mibs = 250, .small_mibs = 128, .small_max_gib = 170,
-		.size_derived = true,
+		.size_derived = true, .iops_reported = true,
 		.baseline_per_gib = 3, .baseline_min = 100, .baseline_max = 16000,
 		.burst_fixed = 3000, .burst_max = 3000,
 		.bucket_fixed = 5.4e6, .merge_min_bytes = MERGE_MIN,

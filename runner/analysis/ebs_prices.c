@@ -6,35 +6,44 @@
 #include "analysis/ebs_prices.h"
 #include "lib/lib.h"
 
-/* Seoul (ap-northeast-2), 2026-09, from the reference benchmark (AWS Pricing API): gp2
- * $0.114/GB-month; gp3 $0.0912/GB-month + $0.0057/IOPS-month above 3,000
- * + $0.0456/MiB/s-month above 125.  io1, io2, st1 and sc1 Seoul prices
- * are not in the reference benchmark and we found no page giving them: NaN (unknown)
- * until a config's "prices" sets them. */
+/* The tables below are the one place each price is written (docs name this
+ * file, not the figures).  Each region names its sources and their dates
+ * in .source; where a figure was not read from a page, its row says how it
+ * was had.
+ *
+ * Seoul (ap-northeast-2), the default:
+ * - gp2, gp3: the reference benchmark's, from the AWS Pricing API,
+ *   September 2026.
+ * - io1, io2, st1, sc1: AWS's "Amazon EBS pricing" page for Seoul as a
+ *   public price table (VolumePricingHelper.swift, an AWS console app,
+ *   July 2021) quotes it; its gp2/gp3 Seoul figures are the ones above, and
+ *   a second public table of Seoul prices gives the same io1 and st1
+ *   figures.  Not re-read from the live page (none is stored here).
+ * - io2's tiers above 32,000 and 64,000 IOPS: that table rounds them to
+ *   three decimals; the figures are 70 % and 49 % of the first tier, the
+ *   ratios AWS's us-east-1 tiers have, which round to its figures. */
 static const struct ebs_prices seoul_prices = {
 	.region = "ap-northeast-2",
 	.as_of = "2026-09",
-	.source = "the EKS gp2/gp3 benchmark (AWS Pricing API, September 2026); io1/io2/st1/sc1 unknown",
+	.source = "gp2/gp3: the EKS gp2/gp3 benchmark (AWS Pricing API, September 2026); "
+		  "io1/io2/st1/sc1: AWS's EBS pricing page as quoted in July 2021",
 	.type = {
 		[EBS_GP2] = { .gib_month = 0.114 },
 		[EBS_GP3] = { .gib_month = 0.0912, .iops_month = 0.0057, .mibs_month = 0.0456,
 			      .iops_included = 3000, .mibs_included = 125 },
-		[EBS_IO1] = { .gib_month = NAN, .iops_month = NAN },
-		[EBS_IO2] = { .gib_month = NAN, .iops_month = NAN, .iops_month_over = { NAN, NAN } },
-		[EBS_ST1] = { .gib_month = NAN },
-		[EBS_SC1] = { .gib_month = NAN },
+		[EBS_IO1] = { .gib_month = 0.1278, .iops_month = 0.0666 },
+		[EBS_IO2] = { .gib_month = 0.1278, .iops_month = 0.0666,
+			      .iops_month_over = { 0.04662, 0.032634 } },
+		[EBS_ST1] = { .gib_month = 0.051 },
+		[EBS_SC1] = { .gib_month = 0.0174 },
 	},
 };
 
-/* US East (N. Virginia, us-east-1), AWS's "Amazon EBS pricing" page.
- * Confirmed from what we read (a gp2/gp3 comparison quoting that page):
- * gp2 $0.10/GB-month; gp3 $0.08/GB-month, 3,000 IOPS and 125 MB/s free,
- * $0.005/IOPS-month and $0.04/MB/s-month above.  Not confirmed from a
- * page read for this table (they are the figures this project's model
- * carried as "us-east-1 for scale" since the reference benchmark): io1 and io2
- * $0.125/GB-month and $0.065/IOPS-month, io2 $0.0455 from 32,001 and
- * $0.03185 above 64,000 IOPS, st1 $0.045 and sc1 $0.015/GB-month.  A
- * config's "prices" overrides any of them. */
+/* US East (N. Virginia, us-east-1), AWS's "Amazon EBS pricing" page: gp2
+ * and gp3 confirmed from what we read (a gp2/gp3 comparison quoting that
+ * page); io1, io2, st1 and sc1 not confirmed from a page read for this
+ * table: the figures this project's model carried as "us-east-1 for
+ * scale" since the reference benchmark. */
 static const struct ebs_prices virginia_prices = {
 	.region = "us-east-1",
 	.as_of = "2026-12",

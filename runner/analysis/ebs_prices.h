@@ -25,7 +25,7 @@ struct ebs_prices {
 	struct ebs_type_prices type[EBS_TYPE_COUNT];
 };
 
-/* The reference benchmark's Seoul (ap-northeast-2) prices. */
+/* Seoul's (ap-northeast-2) prices, the default (ebs_prices.c names their sources). */
 struct ebs_prices ebs_prices_default(void);
 /* The built-in prices of a region ("us-east-1"), and true; for any other
  * region false, and out holds every price unknown (NaN: costs print as

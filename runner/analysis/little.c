@@ -45,10 +45,9 @@ struct little_check little_judge_rated(double iops, double mean_latency_s, doubl
 	return c;
 }
 
-struct little_check little_judge_phase(const json_t *phase)
+double little_mean_latency_s(const json_t *phase)
 {
 	const json_t *job = json_object_get(phase, "job");
-	const json_t *rate = RESULTS_GET(job, "ebsbench", "rate");
 	double sum = 0, weighted = 0;
 
 	for (int d = 0; d < 2; d++) {
@@ -57,8 +56,29 @@ struct little_check little_judge_phase(const json_t *phase)
 		sum += iops;
 		weighted += iops * results_num_or(json_object_get(dir, "lat_ns"), "mean", 0) / 1e9;
 	}
+	return sum > 0 ? weighted / sum : 0;
+}
+
+struct little_latency little_latency_of(const json_t *phase, double tolerance)
+{
+	double mean_s = little_mean_latency_s(phase);
+	double p50_ns = results_clat_pct_ns(results_direction(phase), "50.000000");
+	struct little_latency l = { mean_s > 0 ? mean_s : NAN, p50_ns > 0 ? p50_ns / 1e9 : NAN,
+				    false };
+
+	l.waited = !(l.mean_s <= l.p50_s * (1 + tolerance));
+	return l;
+}
+
+struct little_check little_judge_phase(const json_t *phase)
+{
+	const json_t *job = json_object_get(phase, "job");
+	const json_t *rate = RESULTS_GET(job, "ebsbench", "rate");
+	double iops = results_num_or(json_object_get(job, "read"), "iops", 0) +
+		      results_num_or(json_object_get(job, "write"), "iops", 0);
+
 	return little_judge_rated(
-		sum, sum > 0 ? weighted / sum : 0, results_num_or(phase, "iodepth", 1),
+		iops, little_mean_latency_s(phase), results_num_or(phase, "iodepth", 1),
 		results_num_or(rate, "read_iops", 0) + results_num_or(rate, "write_iops", 0),
 		LITTLE_TOLERANCE);
 }

@@ -28,6 +28,7 @@ struct little_check {
 };
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #define LITTLE_TOLERANCE 0.05
 
@@ -42,6 +43,24 @@ struct little_check little_judge(double iops, double mean_latency_s, double iode
  * (in_flight is then offered rate x latency); closed-loop verdicts never. */
 struct little_check little_judge_rated(double iops, double mean_latency_s, double iodepth,
 				       double offered_iops, double tolerance);
+
+/* A results.json phase's mean latency over both directions, each
+ * direction's lat_ns mean weighted by its IOPS (for a rated step counted
+ * from each I/O's scheduled issue time), in seconds; 0 without I/O.  The
+ * mean, not a percentile: a depth's throughput is depth / mean latency,
+ * whatever the shape of the distribution (a throttle's waits make it
+ * bimodal, and a p50 hides the slow mode). */
+double little_mean_latency_s(const json_t *phase);
+
+/* A low-depth phase's latency as Little's law reads it: iodepth in flight
+ * allow iodepth / mean_s I/O a second; waited: the mean lies beyond
+ * `tolerance` above the p50 (or no p50 tells), a slow mode the device's
+ * own service time does not explain, so some limit made the I/Os wait. */
+struct little_latency {
+	double mean_s, p50_s; /* NaN when not recorded */
+	bool waited;
+};
+struct little_latency little_latency_of(const json_t *phase, double tolerance);
 
 /* A results.json phase, both directions, its latency from lat_ns (for a
  * rated step counted from each I/O's scheduled issue time), judged as a

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/finding.h"
+#include "analysis/little.h"
 #include "lib/lib.h"
 #include "results/results.h"
 #include "stats/stats.h"
@@ -20,7 +21,7 @@ struct phase_facts {
 	double duration_s, idle_s; /* idle NaN: the device's first phase */
 	double end_s;		   /* since the run's first phase began */
 	double ops;		   /* both directions */
-	double p50_s;		   /* NaN when not recorded */
+	struct little_latency lat; /* mean and p50, both directions */
 	double offered;		   /* a rated phase's rate_iops, both directions; 0: none */
 	double plateau;		   /* median of its real seconds (the first left out); NaN: none */
 	bool sequential;
@@ -90,7 +91,6 @@ static void phase_facts_read(const json_t *phase, double scale, double start_ms,
 			     struct phase_facts *f)
 {
 	const json_t *job = json_object_get(phase, "job");
-	double p50_ns = results_clat_pct_ns(results_direction(phase), "50.000000");
 
 	f->name = json_string_value(json_object_get(phase, "phase"));
 	f->bs = results_num_or(phase, "bs", NAN);
@@ -101,7 +101,7 @@ static void phase_facts_read(const json_t *phase, double scale, double start_ms,
 	f->ops = results_num_or(json_object_get(job, "read"), "iops", 0) +
 		 results_num_or(json_object_get(job, "write"), "iops", 0);
 	f->plateau = plateau_of(phase);
-	f->p50_s = p50_ns > 0 ? p50_ns / 1e9 : NAN;
+	f->lat = little_latency_of(phase, VERDICT_TOLERANCE);
 	const char *rw = json_string_value(json_object_get(phase, "rw"));
 	f->sequential = rw_is_sequential(rw);
 	/* --rate_iops=R sets both directions' rates; only those the phase does
@@ -156,8 +156,22 @@ static double delivered_ops(const struct verdict_device *d, const struct phase_f
 	return ops;
 }
 
+/* The lowest of the volume at ph's demand (and latency), the instance
+ * (burst for its share of the phase, then baseline) and the delivered level. */
+static struct ebs_rate lowest_bound(const struct phase_bounds *b, struct ebs_phase ph)
+{
+	struct ebs_rate r = ebs_phase_expected_iops(&b->p, &ph);
+	double share = b->instance_burst_share;
+	ph.instance_burst = true; /* for the share of the phase inside the instance's burst */
+	if (share > 0)
+		r.ops = share * ebs_phase_expected_iops(&b->p, &ph).ops + (1 - share) * r.ops;
+	return b->delivered < r.ops ? (struct ebs_rate){ b->delivered, EBS_BOUND_DELIVERED } : r;
+}
+
 /* Each bound of the phase, and the lowest of them all with its name: the
- * volume alone is what it allows at full demand. */
+ * volume alone is what it allows at full demand.  At low depth iodepth /
+ * mean latency is the phase's own rate (little.h); where its I/Os waited,
+ * a limit within the tolerance above that rate made them wait and is named. */
 static struct phase_bounds bounds_of(const struct verdict_device *d, const struct phase_facts *f,
 				     double credits)
 {
@@ -165,33 +179,31 @@ static struct phase_bounds bounds_of(const struct verdict_device *d, const struc
 				  .sequential = f->sequential,
 				  .credits_at_start = credits };
 	struct phase_bounds b = { .p = ebs_predict(&d->volume, &w) };
-	bool low_depth = f->iodepth <= VERDICT_LOW_DEPTH && f->p50_s > 0;
+	bool low_depth = f->iodepth <= VERDICT_LOW_DEPTH && f->lat.mean_s > 0;
 	struct ebs_phase ph = { .duration_s = f->duration_s,
 				/* A rated phase asks for its rate, no more. */
 				.demand_ops = f->offered > 0 ? f->offered : HUGE_VAL,
 				.iodepth = f->iodepth };
 
 	b.volume = ebs_phase_expected_iops(&b.p, &ph);
-	b.latency = low_depth ? f->iodepth / f->p50_s : NAN;
+	b.latency = low_depth ? f->iodepth / f->lat.mean_s : NAN;
 	/* An instance whose burst was spent before the run holds its baseline. */
 	double share = d->instance_spent ? 0 : instance_burst_share(d->instance, f);
-
 	b.instance_burst = !d->instance_spent && instance_bursting(d->instance, f->end_s);
 	b.instance = d->instance ? instance_alone(d, f, b.instance_burst) : NAN;
-	ph.latency_s = low_depth ? f->p50_s : 0;
+	if (share > 0) /* across the burst's end: burst, then baseline */
+		b.instance = share * instance_alone(d, f, true) + (1 - share) * b.instance;
+	b.instance_burst_share = share;
+	b.delivered = delivered_ops(d, f);
+	ph.latency_s = low_depth ? f->lat.mean_s : 0;
 	ph.instance = d->instance;
 	ph.instance_burst = b.instance_burst;
-	b.predicted = ebs_phase_expected_iops(&b.p, &ph);
-	b.instance_burst_share = share;
-	if (share > 0) { /* across the burst's end: burst, then baseline */
-		ph.instance_burst = true;
-		b.predicted.ops = share * ebs_phase_expected_iops(&b.p, &ph).ops +
-				  (1 - share) * b.predicted.ops;
-		b.instance = share * instance_alone(d, f, true) + (1 - share) * b.instance;
-	}
-	b.delivered = delivered_ops(d, f);
-	if (b.delivered < b.predicted.ops)
-		b.predicted = (struct ebs_rate){ b.delivered, EBS_BOUND_DELIVERED };
+	b.predicted = lowest_bound(&b, ph);
+	ph.latency_s = 0; /* the limits alone */
+	struct ebs_rate limit = lowest_bound(&b, ph);
+	if (b.predicted.bound == EBS_BOUND_LATENCY && f->lat.waited &&
+	    limit.ops <= b.latency * (1 + VERDICT_TOLERANCE))
+		b.predicted = limit;
 	return b;
 }
 
@@ -214,7 +226,7 @@ static const char *instance_state(const struct phase_bounds *b)
 	return b->instance_burst_share > 0 ? " (burst, then baseline)" : "";
 }
 
-/* "the volume allows 3000, the instance 18750, 1 / 0.500 ms (p50) 2000". */
+/* "the volume allows 3000, the instance 18750, qd1 / 0.500 ms (mean latency) 2000". */
 static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
 			const struct phase_bounds *b, double credits_pct, const struct ledger *l)
 {
@@ -232,8 +244,8 @@ static void bounds_text(char *buf, size_t len, const struct phase_facts *f,
 		n += snprintf(buf + n, len - (size_t)n, ", the instance %.0f%s",
 			      in_unit(f, b->instance), instance_state(b));
 	if (n > 0 && (size_t)n < len && isfinite(b->latency))
-		n += snprintf(buf + n, len - (size_t)n, ", qd%.0f / %.3f ms (p50 latency) %.0f",
-			      f->iodepth, f->p50_s * 1e3, in_unit(f, b->latency));
+		n += snprintf(buf + n, len - (size_t)n, ", qd%.0f / %.3f ms (mean latency) %.0f",
+			      f->iodepth, f->lat.mean_s * 1e3, in_unit(f, b->latency));
 	if (n > 0 && (size_t)n < len && f->offered > 0)
 		snprintf(buf + n, len - (size_t)n, ", the offered load (rate_iops) %.0f",
 			 in_unit(f, f->offered));
@@ -326,7 +338,7 @@ static json_t *phase_json(const struct verdict_device *d, const struct phase_fac
 		num_or_null(in_unit(f, f->plateau)), "offered",
 		f->offered > 0 ? json_real(in_unit(f, f->offered)) : json_null(), "bound",
 		ebs_bound_name(b->predicted.bound), "predicted", num_or_null(predicted), "bounds",
-		bounds, "service_time_ms", num_or_null(f->p50_s * 1e3), "credits_at_start",
+		bounds, "service_time_ms", num_or_null(f->lat.mean_s * 1e3), "credits_at_start",
 		b->p.bucket > 0 ? json_real(credits) : json_null(), "verdict", ebs_verdict_name(v),
 		"tolerance", VERDICT_TOLERANCE, "explanation", line);
 }

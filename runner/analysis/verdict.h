@@ -4,8 +4,10 @@
  * The prediction is the lowest of what the volume allows over the phase
  * (provisioned IOPS, or gp2's bucket: burst while its credits last, then
  * baseline), the instance's EBS limit and, at low depth, iodepth / the
- * service time (the phase's p50 latency: at qd1 the device's latency,
- * not the bucket, sets the rate), with the one that bound it named.
+ * phase's mean latency (Little's law: at qd1 the time each I/O takes,
+ * service and any throttle's wait alike, not the bucket, sets the rate;
+ * a p50 would hide a throttle's slow mode), with the one that bound it
+ * named.
  * Sequential phases are predicted in MiB/s with I/O counted in 256 KiB
  * units.  The bucket is followed phase by phase as a ledger (full before
  * the device's first phase, or what the randread's evidence implies, refilled at baseline in each
@@ -19,11 +21,10 @@
 
 #include "analysis/ebs_model.h"
 
-/* Measured within 10 % of the prediction is "as predicted": a qd1
- * phase's mean latency sits a few % above its p50. */
+/* Measured within 10 % of the prediction is "as predicted". */
 #define VERDICT_TOLERANCE 0.10
-/* Up to this iodepth the service time bounds the rate; deeper, the p50
- * latency is the queue a throttle builds and bounds nothing. */
+/* Up to this iodepth the latency bounds the rate; deeper, the latency is
+ * the queue a throttle builds and bounds nothing. */
 #define VERDICT_LOW_DEPTH 2
 /* A gp2 phase that began below this share of its bucket says so. */
 #define VERDICT_CREDITS_LOW_PERCENT 95.0

@@ -20,7 +20,7 @@
 static const char usage[] =
 	"usage: ebsbench ec2 --volume TYPE:SIZE[:IOPS[:MIBPS]]... --s3 s3://BUCKET/PREFIX\n"
 	"                    [--region R] [--instance-type m5.xlarge] [--image-id AMI]\n"
-	"                    [--config PLAN.json] [--binary PATH] [--user-data]\n"
+	"                    [--config PLAN.json] [--plan NAME] [--binary PATH] [--user-data]\n"
 	"                    [--endpoint URL] [--ca-file PEM] [--profile NAME]\n"
 	"Writes one run on a stock Amazon Linux 2023 instance as the input of\n"
 	"  aws ec2 run-instances --region R --cli-input-json \"$(ebsbench ec2 ...)\"\n"
@@ -34,6 +34,8 @@ static const char usage[] =
 	"finds), living as long as the plan needs.  Then `ebsbench fetch --wait\n"
 	"s3://BUCKET/PREFIX` downloads the results when the run has ended.\n"
 	"--config: a run config without devices or upload (phases, time_scale ...).\n"
+	"--plan NAME: that plan in place of the config's phases, as `ebsbench run\n"
+	"--plan` runs it (sweep).\n"
 	"--binary: upload that binary instead of this one.  --user-data: print only\n"
 	"the filled script (for your own launch tooling; gzip it when it is over\n"
 	"EC2's 16 KB).  --region: else AWS_REGION, else AWS_DEFAULT_REGION, else the\n"
@@ -50,10 +52,11 @@ static int parse_one(int argc, char **argv, int *i, struct ec2_request *q)
 {
 	static const char *const names[] = { "--s3",	   "--region",	"--instance-type",
 					     "--image-id", "--config",	"--binary",
-					     "--endpoint", "--ca-file", "--profile" };
-	const char **slots[] = { &q->s3,       &q->region,  &q->instance_type,
-				 &q->image_id, &q->config,  &q->binary,
-				 &q->endpoint, &q->ca_file, &q->profile };
+					     "--endpoint", "--ca-file", "--profile",
+					     "--plan" };
+	const char **slots[] = { &q->s3,      &q->region, &q->instance_type, &q->image_id,
+				 &q->config,  &q->binary, &q->endpoint,	     &q->ca_file,
+				 &q->profile, &q->plan };
 	const char *spec = NULL;
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		int rc = cli_take_value("ec2", argc, argv, i, names[k], slots[k]);

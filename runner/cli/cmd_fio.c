@@ -33,6 +33,9 @@ static const char usage_tail[] =
 	"  --idle-prof=system|percpu --max-jobs --thread --verify=0\n"
 	"  --write_iops_log=P --write_bw_log=P --write_lat_log=P --log_avg_msec=MS\n"
 	"  --write_hist_log=P --log_hist_msec=MS --log_hist_coarseness=0-6\n"
+	"  --io_size|--io_limit=BYTES --number_ios=N (end a job that is not time_based)\n"
+	"  --ss=iops|iops_slope|bw|bw_slope:LIMIT[%] --ss_dur --ss_ramp --ss_interval\n"
+	"  (end a job once steady, fio's steadystate)\n"
 	"Results go to stdout (or --output); progress and errors to stderr.\n"
 	"Exit: 0 ok, 1 a job failed, 2 usage, 3 refused to write a block device holding\n"
 	"data (nothing written), 5 a signal cut it short.\n";

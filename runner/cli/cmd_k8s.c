@@ -23,6 +23,9 @@ static const char usage[] =
 	"usage: ebsbench k8s --image REF@sha256:DIGEST --volume TYPE:SIZE[:IOPS[:MIBPS]]...\n"
 	"                    --s3 s3://BUCKET/PREFIX [--region R] [--instance-type m5.xlarge]\n"
 	"                    [--namespace NAME] [--endpoint URL] [--profile NAME] [--fleet N]\n"
+	"                    [--config FILE] [--plan NAME] [--encrypted] [--kms-key-id ARN]\n"
+	"                    [--toleration KEY[=VALUE][:EFFECT]]... [--node-selector "
+	"KEY=VALUE]...\n"
 	"                    [--apply [--keep] [--out DIR] [--context NAME] [--kubeconfig FILE]\n"
 	"                     [--ca-file PEM]]\n"
 	"Writes one run on Kubernetes as a List of objects for `kubectl apply -f -`:\n"
@@ -32,6 +35,15 @@ static const char usage[] =
 	"one presigned POST policy for the prefix (signed as `ebsbench presign --post`\n"
 	"signs, with the credentials presign finds, --profile as presign's), and\n"
 	"the Job, pinned by the image's digest, its deadline from the run's plan.\n"
+	"--config FILE: a run config without devices, upload and output_dir (a plan,\n"
+	"phases, a time scale, prices: docs/run.md); the deadline and the policy follow\n"
+	"its plan.  --plan NAME runs that plan in place of the config's phases, as\n"
+	"`ebsbench run --plan` does (sweep).\n"
+	"--encrypted: encrypted volumes (the account's default EBS key); --kms-key-id\n"
+	"ARN: with that KMS key.  --toleration KEY[=VALUE][:EFFECT] lets the pod onto\n"
+	"nodes with that taint (kubectl taint's syntax; no value: any value, no effect:\n"
+	"every effect); --node-selector KEY=VALUE narrows its nodes beside the\n"
+	"instance type.\n"
 	"--fleet N: N runs at once, an Indexed Job of N pods, each on its own node\n"
 	"with fresh ephemeral volumes (no PVCs), uploading under PREFIX/I/.\n"
 	"`kubectl delete -f` of the same output removes them all, the namespace too\n"
@@ -87,6 +99,17 @@ static int set_fleet(struct k8s_request *q, const char *text)
 	return 0;
 }
 
+/* One more --toleration or --node-selector (checked with the manifest). */
+static int add_extra(const char *spec, const char *name, const char **list, size_t *count)
+{
+	if (*count == K8S_EXTRA_MAX) {
+		fprintf(stderr, "ebsbench k8s: more than %d %s\n", K8S_EXTRA_MAX, name);
+		return EXIT_USAGE;
+	}
+	list[(*count)++] = spec;
+	return 0;
+}
+
 /* --apply's own options: 0 taken, 1 not one of them, 2 said. */
 static int parse_apply(int argc, char **argv, int *i, struct apply_args *x)
 {
@@ -114,9 +137,11 @@ static int parse_one(int argc, char **argv, int *i, struct k8s_request *q, struc
 		return taken;
 	static const char *const names[] = { "--image",		"--s3",	       "--region",
 					     "--instance-type", "--namespace", "--endpoint",
-					     "--profile" };
-	const char **slots[] = { &q->image,	&q->s3,	      &q->region, &q->instance_type,
-				 &q->namespace, &q->endpoint, &q->profile };
+					     "--profile",	"--config",    "--plan",
+					     "--kms-key-id" };
+	const char **slots[] = { &q->image,	&q->s3,	       &q->region,  &q->instance_type,
+				 &q->namespace, &q->endpoint,  &q->profile, &q->config,
+				 &q->plan,	&q->kms_key_id };
 	const char *spec = NULL;
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		int rc = cli_take_value("k8s", argc, argv, i, names[k], slots[k]);
@@ -129,6 +154,19 @@ static int parse_one(int argc, char **argv, int *i, struct k8s_request *q, struc
 	rc = cli_take_value("k8s", argc, argv, i, "--fleet", &spec);
 	if (rc != 1)
 		return rc ? rc : set_fleet(q, spec);
+	rc = cli_take_value("k8s", argc, argv, i, "--toleration", &spec);
+	if (rc != 1)
+		return rc ? rc
+			  : add_extra(spec, "--toleration", q->tolerations, &q->toleration_count);
+	rc = cli_take_value("k8s", argc, argv, i, "--node-selector", &spec);
+	if (rc != 1)
+		return rc ? rc
+			  : add_extra(spec, "--node-selector", q->node_selectors,
+				      &q->node_selector_count);
+	if (!strcmp(argv[*i], "--encrypted")) {
+		q->encrypted = true;
+		return 0;
+	}
 	return usage_error("unknown option", argv[*i]);
 }
 

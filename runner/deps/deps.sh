@@ -243,10 +243,12 @@ build_fio() {
   # (the kernel's practical limit, which make bench sets beside fio and
   # ebsbench), fio's test scripts (t/*.py, run with ebsbench as their fio)
   # and fiologparser_hist.py (tests/bats/histlog.bats reads our histogram
-  # logs with it).  Built with the system compiler: none of it ships.
+  # logs with it), and its example job files (tests/bats/fio_steadystate.bats
+  # runs examples/steadystate.fio).  Built with the system compiler: none of
+  # it ships.
   rm -rf "$PREFIX/share/fio-source"
   mkdir -p "$PREFIX/share/fio-source" "$PREFIX/bin"
-  cp -a t tools "$PREFIX/share/fio-source/"
+  cp -a t tools examples "$PREFIX/share/fio-source/"
   install -m755 tools/hist/fiologparser_hist.py "$PREFIX/bin/"
   ./configure >/dev/null
   make -j"$(nproc)" t/io_uring
@@ -254,7 +256,9 @@ build_fio() {
 }
 
 if [[ $PART == all ]]; then
-  build fio "$(dpkg-query -W -f='${Version}' fio)"
+  # "+examples": the build that also copies examples/ (an older stamp
+  # builds again).
+  build fio "$(dpkg-query -W -f='${Version}' fio)" examples
 
   step="test peers"
   bash "$ROOT/tests/peers/install.sh"

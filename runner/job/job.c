@@ -16,6 +16,7 @@
 #include "lib/lib.h"
 #include "job/job_account.h"
 #include "job/job_issue.h"
+#include "job/job_steady.h"
 
 /* Starts the job's engine, or the registry's stand-in for it, on the
  * loop's buffers. */
@@ -62,6 +63,9 @@ static void start_measuring(struct job_loop *L, uint64_t now)
 {
 	L->measuring = true;
 	L->measure_ns = now;
+	/* number_ios counts as fio's: I/Os since the ramp, those then in
+	 * flight included. */
+	L->counted_ios = L->inflight;
 	if (L->o->runtime_ns)
 		L->deadline_ns = now + L->o->runtime_ns;
 	getrusage(RUSAGE_SELF, &L->usage_start);
@@ -74,7 +78,8 @@ static void update_progress(struct job_loop *L, uint64_t now)
 	uint64_t ios = stats_data_ios(L->s), bytes = 0;
 	for (int d = 0; d < DDIR_COUNT; d++)
 		bytes += L->s->dir[d].bytes;
-	double done = (double)bytes / (double)L->t->region_size;
+	double done = (double)bytes /
+		      (double)(o->io_size && !o->time_based ? o->io_size : L->t->region_size);
 	uint64_t elapsed = now - L->start_ns, total = o->ramp_ns + o->runtime_ns;
 	if (o->time_based || (o->runtime_ns && (double)elapsed / (double)total > done))
 		done = (double)elapsed / (double)total;
@@ -92,6 +97,8 @@ static void check_time(struct job_loop *L, uint64_t now, const volatile sig_atom
 		L->deadline_reached = true;
 		L->stopping = true;
 	}
+	if (L->measuring && (L->ss || L->ss_group))
+		job_steady_turn(L, now);
 	if (stop && *stop)
 		L->stopping = true;
 	update_progress(L, now);
@@ -180,6 +187,8 @@ static uint64_t rate_wake_ns(const struct job_loop *L, uint64_t now)
 		wake = L->start_ns + L->o->ramp_ns;
 	if (L->measuring && L->deadline_ns && L->deadline_ns < wake)
 		wake = L->deadline_ns;
+	if (job_steady_due(L) < wake)
+		wake = job_steady_due(L);
 	return wake;
 }
 
@@ -255,6 +264,22 @@ static void preset_prios(const struct job_options *o, struct job_stats *s)
 			s->dir[d].prio[1 + i].ioprio = prios[i];
 }
 
+/* fio's steady state for the job: its own detection, or its group's
+ * (sampled by the group's last member). */
+static int steady_setup(struct job_loop *L, const struct job_options *o,
+			const struct job_context *ctx)
+{
+	bool samples = ctx->ss && o->ss.dur_ns &&
+		       (!ctx->ss_group || ctx->ss_member + 1 == ctx->ss_group->members);
+	L->ss_group = o->ss.dur_ns ? ctx->ss_group : NULL;
+	L->ss_member = ctx->ss_member;
+	L->ss_next_ns = o->ss.interval_ns;
+	if (!samples)
+		return 0;
+	L->ss = ctx->ss;
+	return steadystate_init(L->ss, &o->ss, L->err, L->errlen);
+}
+
 int job_run(const struct job_options *o, const struct target *t, struct iolog *logs,
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen)
 {
@@ -281,6 +306,8 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 	window_init(&L.hist_windows, (o->log_hist_msec ? o->log_hist_msec : 1000) * 1000000ull,
 		    job_on_hist_window, &L);
 	preset_prios(o, s);
+	if (steady_setup(&L, o, ctx))
+		return -1;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	s->start_unix_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
 	int ret = -1;

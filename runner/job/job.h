@@ -11,6 +11,7 @@
 #include "device/device.h"
 #include "job/iolog.h"
 #include "job/options.h"
+#include "job/steadystate.h"
 #include "stats/stats.h"
 #include "job/target.h"
 
@@ -26,6 +27,13 @@ struct job_context {
 	 * scans a device (blkdev_scan_area), and the job stops at the first
 	 * sector that is neither zeros nor ebsbench's own (read_first.h). */
 	struct blkdev_contents *check_reads;
+	/* NULL, or where fio's steady-state detection of the job's ss options
+	 * keeps its samples and verdict (set up by job_run).  With
+	 * ss_group, the job shares its counts as member ss_member of the
+	 * group, and only the last member has ss. */
+	struct steadystate *ss;
+	struct ss_group *ss_group;
+	unsigned ss_member;
 };
 
 /* Returns 0 when the job ran (an I/O error is reported in s->error and

@@ -63,11 +63,41 @@ static uint64_t fit_in_region(const struct job_loop *L, uint64_t offset, uint32_
 	return base + (end - length - base) / step * step;
 }
 
+/* Whether an I/O in direction d counts toward io_size: fio's
+ * io_bytes_exceeded counts reads and writes for a mixed pattern, else the
+ * pattern's one direction (a trimwrite's writes). */
+static bool counts_bytes(enum rw_pattern rw, enum ddir d)
+{
+	if (options_rw_reads(rw) && options_rw_writes(rw))
+		return d != DDIR_TRIM;
+	if (options_rw_writes(rw))
+		return d == DDIR_WRITE;
+	return options_rw_reads(rw) ? d == DDIR_READ : d == DDIR_TRIM;
+}
+
+/* fio's io_size and number_ios: a job that is not time_based ends once
+ * it has issued io_size bytes or number_ios I/Os (a trimwrite's trims and
+ * writes, so twice as many, as fio). */
+static bool limits_reached(const struct job_loop *L)
+{
+	const struct job_options *o = L->o;
+	if (o->time_based || !(o->io_size || o->number_ios))
+		return false;
+	uint64_t ios =
+		o->number_ios * (options_rw_trims(o->rw) && options_rw_writes(o->rw) ? 2 : 1);
+	return (o->io_size && L->issued_bytes >= o->io_size) ||
+	       (o->number_ios && L->counted_ios >= ios);
+}
+
 /* Where u goes: the block trimwrite just trimmed (fio writes it next), or
- * the next offset and a drawn size; false when the region's one pass is
- * done. */
+ * the next offset and a drawn size; false when the job's I/O is done: the
+ * region's one pass (io_size's bytes instead, when given), or number_ios. */
 static bool place_io(struct job_loop *L, struct io_unit *u)
 {
+	if (limits_reached(L)) {
+		L->stopping = true;
+		return false;
+	}
 	if (L->write_trimmed) {
 		u->ddir = DDIR_WRITE;
 		u->offset = L->trimmed_offset;
@@ -76,8 +106,9 @@ static bool place_io(struct job_loop *L, struct io_unit *u)
 	}
 	bool wrapped;
 	uint64_t offset = offsets_next(&L->offsets, &wrapped);
-	if (wrapped && !L->o->time_based) {
-		L->stopping = true; /* one pass over the region is the job */
+	/* One pass over the region is the job, or as many as io_size takes. */
+	if (wrapped && !L->o->time_based && !L->o->io_size) {
+		L->stopping = true;
 		return false;
 	}
 	u->length = choose_bs(L);
@@ -129,6 +160,10 @@ static struct io_unit *queue_io(struct job_loop *L, enum ddir ddir, uint64_t sta
 	u->ioprio = u->ddir == DDIR_TRIM ? 0 : choose_ioprio(L, u->length);
 	if (!engine_take(L, u, start_ns, now))
 		return NULL;
+	if (L->o->io_size && counts_bytes(L->o->rw, u->ddir))
+		L->issued_bytes += u->length;
+	if (L->measuring)
+		L->counted_ios++;
 	after_issue(L, u);
 	return u;
 }
@@ -141,8 +176,8 @@ static bool sync_due(const struct job_loop *L)
 {
 	enum ddir kind;
 	unsigned every = options_sync_every(L->o, &kind);
-	bool pass_done =
-		!L->o->time_based && !L->write_trimmed && L->offsets.next >= L->offsets.blocks;
+	bool pass_done = !L->o->time_based && !L->write_trimmed &&
+			 (L->offsets.next >= L->offsets.blocks || limits_reached(L));
 	return every && L->writes_since_sync >= every && !pass_done;
 }
 

@@ -19,6 +19,7 @@
 #include "job/progress.h"
 #include "job/rate.h"
 #include "job/rng.h"
+#include "job/steadystate.h"
 #include "job/target.h"
 #include "job/window.h"
 #include "stats/stats.h"
@@ -59,6 +60,22 @@ struct job_loop {
 	bool write_trimmed;
 	uint64_t trimmed_offset;
 	uint32_t trimmed_length;
+	/* io_size and number_ios (options.h): the bytes issued that count
+	 * toward io_size, and the I/Os toward number_ios. */
+	uint64_t issued_bytes;
+	uint64_t counted_ios;
+	/* fio's steady state (job_steady.c): the detection this job samples
+	 * (NULL: none, or another member of its group samples), the group
+	 * whose counts it shares, and the sampling clock: the next sample's
+	 * time and the last look, in ns since measure_ns, with the counts
+	 * then. */
+	struct steadystate *ss;
+	struct ss_group *ss_group;
+	unsigned ss_member;
+	uint64_t ss_next_ns;
+	uint64_t ss_prev_ns;
+	uint64_t ss_prev_ios;
+	uint64_t ss_prev_bytes;
 	struct blkdev_contents *check_reads; /* job_context's */
 	struct rusage usage_start;
 	struct disk_sample disk_start;

@@ -72,8 +72,20 @@ static int list_append(struct reader *R, const struct job_options *o, unsigned c
 	e->o = *o;
 	e->clone = clone;
 	e->number = l->count;
-	if (clone) /* fio clears a clone's stonewall: it runs beside its job */
+	if (clone) { /* fio clears a clone's stonewall: it runs beside its job */
 		e->o.stonewall = false;
+		e->o.new_group = false;
+	}
+	/* fio's new_group alone would report apart jobs that run together;
+	 * here a reporting group is a run group. */
+	if (e->o.new_group && !e->o.stonewall && R->group_jobs) {
+		snprintf(R->err, R->errlen,
+			 "job '%s': option 'new_group' is supported only with stonewall "
+			 "(a reporting group here is the jobs that run together)",
+			 e->o.name);
+		l->count--;
+		return -1;
+	}
 	if (e->o.stonewall && R->group_jobs) {
 		R->group_jobs = 0;
 		l->groups++;
@@ -351,6 +363,33 @@ static int read_files(struct reader *R, const char **files, unsigned nfiles)
 	return 0;
 }
 
+/* fio's td_steadystate_init: the jobs of one group (run together) must
+ * share their steady-state options, detection or none, since a group
+ * reporting as one is judged as one. */
+static int check_ss_groups(const struct job_list *l, char *err, size_t errlen)
+{
+	for (unsigned i = 1, first = 0; i < l->count; i++) {
+		const struct job_entry *e = &l->jobs[i];
+		if (e->groupid != l->jobs[i - 1].groupid) {
+			first = i;
+			continue;
+		}
+		const struct ss_options *a = &l->jobs[first].o.ss, *b = &e->o.ss;
+		if (a->dur_ns != b->dur_ns ||
+		    (a->dur_ns && (a->ramp_ns != b->ramp_ns || a->interval_ns != b->interval_ns ||
+				   a->limit != b->limit || a->iops != b->iops ||
+				   a->slope != b->slope || a->pct != b->pct))) {
+			snprintf(err, errlen,
+				 "job '%s': its steady-state options (ss, ss_dur, ss_ramp, "
+				 "ss_interval) differ from job '%s' of its group, as fio refuses "
+				 "(separate them with stonewall)",
+				 e->o.name, l->jobs[first].o.name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int jobfile_parse_argv(struct job_list *l, int argc, char **argv, char *err, size_t errlen)
 {
 	struct reader R = { .list = l, .err = err, .errlen = errlen };
@@ -373,6 +412,8 @@ int jobfile_parse_argv(struct job_list *l, int argc, char **argv, char *err, siz
 			snprintf(err, errlen, "missing --name (every job needs a name)");
 			ret = -1;
 		}
+		if (ret == 0)
+			ret = check_ss_groups(l, err, errlen);
 	}
 	free(R.job);
 	l->global = R.global;

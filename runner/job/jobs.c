@@ -23,6 +23,8 @@ struct job_slot {
 	const struct job_entry *e;
 	struct job_outcome *out;
 	const volatile sig_atomic_t *stop;
+	struct ss_group *ss_group; /* its group's shared steady state, or NULL */
+	unsigned ss_member;
 	struct target t;
 	struct iolog logs;
 	bool target_open;
@@ -79,7 +81,10 @@ static int slot_open(struct job_slot *j, const struct job_slot *first)
 static void *slot_run(void *arg)
 {
 	struct job_slot *j = arg;
-	struct job_context ctx = { .stop = j->stop };
+	struct job_context ctx = { .stop = j->stop,
+				   .ss = &j->out->ss,
+				   .ss_group = j->ss_group,
+				   .ss_member = j->ss_member };
 	if (job_run(&j->e->o, &j->t, &j->logs, j->out->stats, &ctx, j->out->err,
 		    sizeof(j->out->err)) ||
 	    j->out->stats->error)
@@ -148,16 +153,36 @@ static bool group_open(struct job_slot *slots, unsigned n)
 	return all_open;
 }
 
+/* A group reporting as one with fio's steady state shares one detection
+ * (fio's steadystate_check over a group): its members' counts, sampled by
+ * the last.  Without memory for it each job judges itself. */
+static void ss_group_init(struct ss_group *g, struct job_slot *slots, unsigned n)
+{
+	const struct job_options *o = &slots[0].e->o;
+	memset(g, 0, sizeof(*g));
+	if (n < 2 || !o->group_reporting || !o->ss.dur_ns || !(g->m = calloc(n, sizeof(*g->m))))
+		return;
+	g->members = n;
+	for (unsigned i = 0; i < n; i++) {
+		slots[i].ss_group = g;
+		slots[i].ss_member = i;
+	}
+}
+
 /* Runs the n opened slots of one group together, then closes them all. */
 static void group_run(struct job_slot *slots, unsigned n, bool all_open)
 {
+	struct ss_group ss;
+	ss_group_init(&ss, slots, n);
 	for (unsigned i = 0; all_open && i < n; i++)
 		slot_start(&slots[i], n == 1);
 	for (unsigned i = 0; i < n; i++) {
 		if (slots[i].threaded)
 			pthread_join(slots[i].thread, NULL);
 		slot_close(&slots[i]);
+		slots[i].ss_group = NULL;
 	}
+	free(ss.m);
 }
 
 static int alloc_outcomes(struct jobs_result *r, unsigned count, char *err, size_t errlen)
@@ -297,8 +322,10 @@ int jobs_read_first(const struct job_list *l, const volatile sig_atomic_t *stop,
 
 void jobs_result_free(struct jobs_result *r)
 {
-	for (unsigned i = 0; r->outcomes && i < r->count; i++)
+	for (unsigned i = 0; r->outcomes && i < r->count; i++) {
 		free(r->outcomes[i].stats);
+		steadystate_free(&r->outcomes[i].ss);
+	}
 	free(r->outcomes);
 	memset(r, 0, sizeof(*r));
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "job/jobfile.h"
+#include "job/steadystate.h"
 #include "stats/stats.h"
 
 /* How one job of the list went. */
@@ -15,6 +16,9 @@ struct job_outcome {
 	struct job_stats *stats; /* what it measured; zeros if it never started */
 	int failed;		 /* 1: it could not run or an I/O failed (err says why) */
 	char err[512];
+	/* fio's steady-state record, with the job's ss options (ss.n 0: none;
+	 * with group_reporting only the group's last job holds the group's). */
+	struct steadystate ss;
 };
 
 struct jobs_result {

@@ -37,6 +37,7 @@ void options_defaults(struct job_options *o)
 	o->clat_percentiles = true;
 	o->cmdprio_class = OPTIONS_CMDPRIO_CLASS_RT;
 	o->percentile_count = ARRAY_SIZE(default_percentiles);
+	options_ss_defaults(&o->ss);
 	memcpy(o->percentiles, default_percentiles, sizeof(default_percentiles));
 }
 
@@ -229,6 +230,21 @@ static const struct option_spec option_table[] = {
 	  "SIZE/PERCENT[/CLASS/LEVEL] entries joined by ':', at most 100 % per size" },
 	{ "idle-prof", VALUE_CUSTOM, 0, 0, options_set_idle_prof,
 	  "system or percpu (fio's calibrate is not supported)" },
+	{ "steadystate", VALUE_CUSTOM, 0, 0, options_set_steadystate,
+	  "iops, iops_slope, bw or bw_slope, a colon and a limit, such as iops:10% or "
+	  "bw_slope:1%" },
+	{ "steadystate_duration", VALUE_DURATION, FIELD(ss.dur_ns), OPTIONS_MAX_DURATION_NS, NULL,
+	  "a duration such as 30 or 5m" },
+	{ "steadystate_ramp_time", VALUE_DURATION, FIELD(ss.ramp_ns), OPTIONS_MAX_DURATION_NS, NULL,
+	  "a duration such as 10 or 500ms" },
+	{ "steadystate_check_interval", VALUE_DURATION, FIELD(ss.interval_ns),
+	  OPTIONS_MAX_DURATION_NS, NULL, "a duration such as 1 or 30s" },
+	{ "io_size", VALUE_SIZE, FIELD(io_size), OPTIONS_MAX_SIZE, NULL,
+	  "a size such as 8G, at most 1E" },
+	{ "number_ios", VALUE_SIZE, FIELD(number_ios), 0, NULL, "a number of I/Os" },
+	{ "new_group", VALUE_BOOL, FIELD(new_group), 0, NULL, "0 or 1" },
+	{ "threads", VALUE_CUSTOM, 0, 0, options_set_profile_threads,
+	  "a number (fio's tiobench profile's; no effect without it)" },
 };
 
 /* fio's aliases (its options table's .alias): the same option under a
@@ -243,6 +259,11 @@ static const struct {
 	{ "timeout", "runtime" },
 	{ "wait_for_previous", "stonewall" },
 	{ "iodepth_batch", "iodepth_batch_submit" },
+	{ "ss", "steadystate" },
+	{ "ss_dur", "steadystate_duration" },
+	{ "ss_ramp", "steadystate_ramp_time" },
+	{ "ss_interval", "steadystate_check_interval" },
+	{ "io_limit", "io_size" },
 };
 
 static const char *canonical_name(const char *name)

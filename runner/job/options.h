@@ -67,6 +67,22 @@ struct bs_share {
 /* Priorities cmdprio options may give I/Os, beside the default. */
 #define OPTIONS_MAX_IOPRIOS (STATS_PRIOS - 1)
 
+/* Most samples a steady-state window holds (ss_dur / ss_interval). */
+#define OPTIONS_MAX_SS_SAMPLES 1000000u
+
+/* fio's steady-state detection (steadystate, ss_dur, ss_ramp, ss_interval;
+ * job/steadystate.h judges it): the job ends once the last ss_dur of
+ * samples, one per ss_interval after ss_ramp, meets the criterion. */
+struct ss_options {
+	uint64_t dur_ns;      /* ss_dur, the window; 0: no detection (fio's default) */
+	uint64_t ramp_ns;     /* ss_ramp: measured time before the first sample */
+	uint64_t interval_ns; /* ss_interval (fio 3.35's): one sample each, 1 s default */
+	double limit;	      /* the threshold: IOPS, bytes/s, or a percentage with pct */
+	bool iops;	      /* the samples judged: IOPS, or bandwidth (bw, bw_slope) */
+	bool slope;	      /* the least-squares slope, or the largest deviation */
+	bool pct;	      /* limit in percent of the window's mean */
+};
+
 /* An option as the user wrote it, echoed back in fio's "job options". */
 struct given_option {
 	char name[32];
@@ -138,6 +154,13 @@ struct job_options {
 	unsigned cmdprio_bssplit_count;
 	double percentiles[OPTIONS_MAX_PERCENTILES];
 	unsigned percentile_count;
+	struct ss_options ss;
+	/* fio's other ends of a job that is not time_based: io_size (io_limit)
+	 * bytes issued, ramp included, the region walked again as often as it
+	 * takes; number_ios I/Os after the ramp, within the one pass (0: off). */
+	uint64_t io_size;
+	uint64_t number_ios;
+	bool new_group; /* fio's: a new reporting group; here only with stonewall */
 	struct given_option given[OPTIONS_MAX_GIVEN];
 	unsigned given_count;
 };

@@ -53,6 +53,27 @@ static int validate_sync(const struct job_options *o, char *err, size_t errlen)
 	return -1;
 }
 
+/* The steady-state window by fio 3.35's rules (ss_interval at least 1 s,
+ * ss_dur a multiple of it and longer), and one this job can hold. */
+static int validate_ss(const struct job_options *o, char *err, size_t errlen)
+{
+	const struct ss_options *ss = &o->ss;
+	if (!ss->dur_ns)
+		return 0;
+	if (ss->interval_ns < 1000000000ull)
+		snprintf(err, errlen, "option 'ss_interval': must be at least 1 s, as fio's");
+	else if (ss->dur_ns % ss->interval_ns || ss->dur_ns <= ss->interval_ns)
+		snprintf(err, errlen,
+			 "option 'ss_dur': must be a multiple of ss_interval (%.3f s) and longer",
+			 (double)ss->interval_ns / 1e9);
+	else if (ss->dur_ns / ss->interval_ns > OPTIONS_MAX_SS_SAMPLES)
+		snprintf(err, errlen, "option 'ss_dur': more than %u samples of ss_interval",
+			 (unsigned)OPTIONS_MAX_SS_SAMPLES);
+	else
+		return 0;
+	return -1;
+}
+
 int options_validate(const struct job_options *o, char *err, size_t errlen)
 {
 	if (!o->name[0])
@@ -88,7 +109,7 @@ int options_validate(const struct job_options *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "option 'write_hist_log' needs --log_hist_msec "
 			 "(fio would write an empty file)");
-	else if (validate_sync(o, err, errlen) == 0)
+	else if (validate_sync(o, err, errlen) == 0 && validate_ss(o, err, errlen) == 0)
 		return validate_rate(o, err, errlen);
 	return -1;
 }

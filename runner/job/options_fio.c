@@ -1,11 +1,13 @@
 /* options_fio.c - the values of the options fio's own scripts and users'
  * job files use beyond the basics: output formats, unified reporting,
- * I/O priorities (cmdprio_*), bssplit, idle profiling and the accepted
- * no-ops.  options.c's table points at these setters. */
+ * I/O priorities (cmdprio_*), bssplit, idle profiling, the steady-state
+ * criterion and the accepted no-ops.  options.c's table points at these setters. */
 #include "job/options_fio.h"
 #include "lib/lib.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One word's bit of --output-format; 0 for a word that is none. */
@@ -62,6 +64,16 @@ int options_set_verify(struct job_options *o, const char *v)
 {
 	(void)o;
 	return !strcmp(v, "0") || !strcmp(v, "none") ? 0 : -1;
+}
+
+/* fio's threads: its tiobench profile's thread count, an option of every
+ * job in fio's table that does nothing without --profile=tiobench (fio's
+ * own examples/steadystate.fio sets it). */
+int options_set_profile_threads(struct job_options *o, const char *v)
+{
+	unsigned n;
+	(void)o;
+	return options_parse_uint(v, 4096, &n);
 }
 
 /* fio's --idle-prof modes that report; "calibrate" (fio's loops alone)
@@ -180,6 +192,74 @@ int options_set_cmdprio_class(struct job_options *o, const char *v)
 	if (options_parse_uint(v, 3, &c) || c == 0)
 		return -1;
 	o->cmdprio_class = c;
+	return 0;
+}
+
+void options_ss_defaults(struct ss_options *ss)
+{
+	*ss = (struct ss_options){ .interval_ns = 1000000000ull,
+				   .limit = 0.01,
+				   .iops = true,
+				   .slope = true,
+				   .pct = true };
+}
+
+/* A threshold number: digits with an optional fraction (".1" as fio's
+ * str_to_float), finite and not negative, with nothing after it. */
+static int parse_limit(const char *text, double *out)
+{
+	char *end;
+	if (!*text || strchr("+-", *text))
+		return -1;
+	*out = strtod(text, &end);
+	return *end || end == text || !isfinite(*out) ? -1 : 0;
+}
+
+/* fio's steadystate (ss): CRITERION:LIMIT, the criterion iops, iops_slope,
+ * bw or bw_slope; the limit a percentage of the window's mean ("10%"), or
+ * for iops an IOPS figure ("2"), for bw bytes per second as a size ("1m"). */
+int options_set_steadystate(struct job_options *o, const char *v)
+{
+	static const struct {
+		const char *name;
+		bool iops, slope;
+	} criteria[] = { { "iops", true, false },
+			 { "iops_slope", true, true },
+			 { "bw", false, false },
+			 { "bw_slope", false, true } };
+	const char *colon = strchr(v, ':');
+	char limit[64];
+	size_t len;
+	struct ss_options ss = o->ss;
+	if (!colon || strlen(colon + 1) >= sizeof(limit))
+		return -1;
+	len = (size_t)(colon - v);
+	size_t i = 0;
+	while (i < ARRAY_SIZE(criteria) &&
+	       (strlen(criteria[i].name) != len || strncmp(criteria[i].name, v, len)))
+		i++;
+	if (i == ARRAY_SIZE(criteria))
+		return -1;
+	ss.iops = criteria[i].iops;
+	ss.slope = criteria[i].slope;
+	snprintf(limit, sizeof(limit), "%s", colon + 1);
+	len = strlen(limit);
+	ss.pct = len && limit[len - 1] == '%';
+	if (ss.pct) {
+		limit[--len] = '\0';
+		while (len && limit[len - 1] == ' ')
+			limit[--len] = '\0';
+	}
+	if (ss.pct || ss.iops) {
+		if (parse_limit(limit, &ss.limit))
+			return -1;
+	} else {
+		uint64_t bytes;
+		if (options_parse_size(limit, &bytes))
+			return -1;
+		ss.limit = (double)bytes;
+	}
+	o->ss = ss;
 	return 0;
 }
 

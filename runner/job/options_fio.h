@@ -16,5 +16,11 @@ int options_set_max_jobs(struct job_options *o, const char *v);
 int options_set_bssplit(struct job_options *o, const char *v);
 int options_set_cmdprio_bssplit(struct job_options *o, const char *v);
 int options_set_cmdprio_class(struct job_options *o, const char *v);
+int options_set_profile_threads(struct job_options *o, const char *v);
+int options_set_steadystate(struct job_options *o, const char *v);
+
+/* fio's steady-state defaults: iops_slope:0.01%, checked each second (no
+ * window: ss_dur 0 leaves detection off). */
+void options_ss_defaults(struct ss_options *ss);
 
 #endif

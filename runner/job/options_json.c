@@ -59,5 +59,13 @@ int options_apply_json(struct job_options *o, const json_t *obj, char *err, size
 			 "measures it over a run)");
 		return -1;
 	}
+	/* fio's steady state ends a job and says so in `ebsbench fio`'s
+	 * JSON; a run's phase has no place for that record. */
+	if (o->ss.dur_ns) {
+		snprintf(err, errlen,
+			 "option 'ss_dur': a JSON job does not end when steady (`ebsbench fio` "
+			 "does, and reports it)");
+		return -1;
+	}
 	return 0;
 }

@@ -16,6 +16,8 @@ struct job_report {
 	unsigned groupid;
 	unsigned jobs;	/* jobs summed into it */
 	unsigned clone; /* 0, or which numjobs copy of its job it is (1..) */
+	/* fio's steady-state record (its group's last job's), or NULL. */
+	const struct steadystate *ss;
 };
 
 /* A whole run as fio prints it at the end: its reports in order and what

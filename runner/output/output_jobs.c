@@ -27,7 +27,8 @@ static unsigned build_reports(const struct job_list *l, const struct jobs_result
 						  .s = res->outcomes[i].stats,
 						  .groupid = e->groupid,
 						  .jobs = end - i,
-						  .clone = e->clone };
+						  .clone = e->clone,
+						  .ss = &res->outcomes[end - 1].ss };
 		if (end - i > 1) {
 			for (unsigned k = i; k < end; k++)
 				members[k - i] = res->outcomes[k].stats;

@@ -308,9 +308,45 @@ static void add_directions(json_t *job, const struct job_options *o, const struc
 		json_object_set_new(job, "mixed", mixed_json(o, s, plus));
 }
 
-/* One element of "jobs", in group groupid. */
+/* fio's "steadystate" object: the criterion and limit as fio prints them
+ * ("iops:10.000000%", its float's digits), ss_dur in seconds, whether it
+ * was attained, the last judgement, and the window's samples (IOPS, and
+ * bandwidth in bytes/s) with their integer means. */
+static json_t *steadystate_json(const struct steadystate *ss)
+{
+	json_t *obj = json_object(), *data = json_object();
+	json_t *iops = json_array(), *bw = json_array();
+	const struct ss_options *o = &ss->opt;
+	const char *pct = o->pct ? "%" : "";
+	char text[64];
+
+	snprintf(text, sizeof(text), "%s%s:%f%s", o->iops ? "iops" : "bw", o->slope ? "_slope" : "",
+		 (double)(float)o->limit, pct);
+	set_str(obj, "ss", text);
+	set_int(obj, "duration", o->dur_ns / 1000000000u);
+	set_int(obj, "attained", ss->attained);
+	snprintf(text, sizeof(text), "%f%s", (double)(float)ss->last.criterion, pct);
+	set_str(obj, "criterion", text);
+	set_real(obj, "max_deviation", ss->last.deviation);
+	set_real(obj, "slope", ss->last.slope);
+	for (unsigned i = 0; i < ss->n; i++) {
+		json_array_append_new(iops,
+				      json_integer((json_int_t)steadystate_sample(ss, true, i)));
+		json_array_append_new(bw,
+				      json_integer((json_int_t)steadystate_sample(ss, false, i)));
+	}
+	set_int(data, "bw_mean", steadystate_mean(ss, false));
+	set_int(data, "iops_mean", steadystate_mean(ss, true));
+	json_object_set_new(data, "iops", iops);
+	json_object_set_new(data, "bw", bw);
+	json_object_set_new(obj, "data", data);
+	return obj;
+}
+
+/* One element of "jobs", in group groupid; ss: its steady-state record or
+ * NULL. */
 static json_t *job_json(const struct job_options *o, const struct job_stats *s, unsigned groupid,
-			bool plus)
+			const struct steadystate *ss, bool plus)
 {
 	json_t *job = json_object();
 	uint64_t elapsed_ms = s->elapsed_ns / 1000000;
@@ -337,13 +373,15 @@ static json_t *job_json(const struct job_options *o, const struct job_stats *s, 
 	set_int(job, "latency_target", 0);
 	set_real(job, "latency_percentile", 100.0);
 	set_int(job, "latency_window", 0);
+	if (ss && ss->n)
+		json_object_set_new(job, "steadystate", steadystate_json(ss));
 	json_object_set_new(job, "ebsbench", ebsbench_json(o, s));
 	return job;
 }
 
 json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus)
 {
-	return job_json(o, s, 0, plus);
+	return job_json(o, s, 0, NULL, plus);
 }
 
 /* fio's "disk_util" array: one entry, or none without kernel statistics. */
@@ -402,7 +440,7 @@ int output_json_run(FILE *out, const struct run_report *run, bool plus)
 		json_object_set_new(root, "global options", options_json(run->global));
 	for (unsigned i = 0; i < run->n; i++) {
 		const struct job_report *r = &run->r[i];
-		json_array_append_new(jobs, job_json(r->o, r->s, r->groupid, plus));
+		json_array_append_new(jobs, job_json(r->o, r->s, r->groupid, r->ss, plus));
 	}
 	json_object_set_new(root, "jobs", jobs);
 	json_object_set_new(root, "disk_util", disk_util_json(run->disk));

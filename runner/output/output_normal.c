@@ -25,14 +25,14 @@ enum num_unit { UNIT_NONE, UNIT_BYTE, UNIT_BYTE_PER_SEC };
  * remain, then fill the room left with decimals of the remainder.  Odd
  * corners (a remainder of .96 with one decimal prints ".0") are fio's too,
  * and kept so that numbers match fio's character for character. */
-static const char *num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
-			   enum num_unit unit)
+static const char *num2str_at(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
+			      enum num_unit unit, unsigned post)
 {
 	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
 	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
 	static const char *const suffix[] = { "", "B", "B/s" };
 	const unsigned thousand = pow2 ? 1024 : 1000;
-	unsigned post = 0, modulo = 0;
+	unsigned modulo = 0;
 	bool divided = false, carry = false;
 	char tmp[32];
 	int digits, room;
@@ -58,6 +58,12 @@ static const char *num2str(char *buf, size_t len, uint64_t num, int maxlen, bool
 	snprintf(buf, len, "%llu%s%s", (unsigned long long)num, (pow2 ? iec : si)[post],
 		 suffix[unit]);
 	return buf;
+}
+
+static const char *num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
+			   enum num_unit unit)
+{
+	return num2str_at(buf, len, num, maxlen, pow2, unit, 0);
 }
 
 static uint64_t per_second(uint64_t count, uint64_t runtime_ns)
@@ -381,6 +387,23 @@ static void print_disk(FILE *out, const struct disk_util *d)
 }
 
 /* One job's (or group's) block of the report. */
+/* fio's show_ss_normal: the steady-state window's means and the last
+ * criterion.  As fio, the bandwidth is in KiB, printed once with binary
+ * steps (KiB/s) and once with decimal steps from "k" (its kB/s). */
+static void print_steadystate(FILE *out, const struct steadystate *ss)
+{
+	uint64_t kib = steadystate_mean(ss, false) / 1024;
+	char bw[32], bwalt[32], iops[32];
+
+	fprintf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		ss->attained ? "yes" : "no",
+		num2str_at(bw, sizeof(bw), kib, SIG_FIGS, true, UNIT_BYTE_PER_SEC, 1),
+		num2str_at(bwalt, sizeof(bwalt), kib, SIG_FIGS, false, UNIT_BYTE_PER_SEC, 1),
+		num2str(iops, sizeof(iops), steadystate_mean(ss, true), SIG_FIGS, false, UNIT_NONE),
+		ss->opt.iops ? "iops" : "bw", ss->opt.slope ? " slope" : " mean dev",
+		ss->last.criterion, ss->opt.pct ? "%" : "");
+}
+
 static void print_report(FILE *out, const struct job_report *r)
 {
 	const struct job_stats *s = r->s;
@@ -397,6 +420,8 @@ static void print_report(FILE *out, const struct job_report *r)
 		print_percentiles(out, r->o, &s->sync.hist, "sync");
 	}
 	print_job_totals(out, r->o, s);
+	if (r->ss && r->ss->n)
+		print_steadystate(out, r->ss);
 }
 
 /* fio's show_idle_prof_stats: the run's idleness after the disk; the unit

@@ -96,10 +96,46 @@ static void write_tldr(FILE *out, const struct results_columns *c)
 	write_cliff_causes(out, c);
 }
 
+/* The first device whose NVMe model is not EBS's (an emulator's, another
+ * drive's), or NULL: then the instance line holds what the host said, not
+ * an EC2 instance's facts. */
+static const char *emulated_model(const json_t *run)
+{
+	size_t i;
+	const json_t *d;
+	json_array_foreach(json_object_get(run, "devices"), i, d)
+	{
+		const char *model = json_string_value(json_object_get(d, "model"));
+		if (model && strcmp(model, "Amazon Elastic Block Store"))
+			return model;
+	}
+	return NULL;
+}
+
 /* Seconds in the report are the run's; say so when the plan shrank them.
  * A fleet lists runs one a line, so there the notes are short and inline. */
 static void write_run_notes(FILE *out, const json_t *run, bool fleet)
 {
+	const char *model = emulated_model(run);
+	if (model && fleet) {
+		fputs(DOT "**devices: ", out);
+		md_text(out, model);
+		fputs(", not EBS**", out);
+	} else if (model && !strncmp(model, "QEMU", 4)) {
+		fputs("> **Emulated.** The devices are ", out);
+		md_text(out, model);
+		fputs(" drives under QEMU, not Amazon EBS volumes: the instance above is what the "
+		      "emulated host's metadata said, and the limits met are QEMU's throttles "
+		      "standing "
+		      "in for the volume types named.\n\n",
+		      out);
+	} else if (model) {
+		fputs("> **Not EBS.** The devices are ", out);
+		md_text(out, model);
+		fputs(" drives, not Amazon EBS volumes: the limits met are theirs, and the "
+		      "predictions are for the volume types the config names.\n\n",
+		      out);
+	}
 	double scale = results_num(RESULTS_GET(run, "plan", "time_scale"));
 	bool stopped = json_is_true(RESULTS_GET(run, "environment", "stopped_early"));
 

@@ -328,6 +328,18 @@ static const json_t *verdict_for(const struct summary_cell_ctx *c)
 	return NULL;
 }
 
+/* "steady after 42 s", "not steady in 600 s: range 34 %", "not steady: on
+ * burst credit (...)": the analysis's word (steady_state.h). */
+static void steady_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
+{
+	const char *word = json_string_value(RESULTS_GET(verdict_for(c), "steady", "word"));
+
+	if (!word)
+		report_missing(buf, len);
+	else
+		snprintf(buf, len, "%s", word);
+}
+
 /* "2,000 IOPS, bound by latency (iodepth / service time)". */
 static void predicted_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
@@ -492,5 +504,6 @@ const struct summary_row summary_cells_phase_rows[] = {
 	{ "Kernel / engine I/Os", NULL, disk_check_cell },
 	{ "Predicted", NULL, predicted_cell },
 	{ "Verdict", NULL, verdict_cell },
+	{ "Steady state", NULL, steady_cell },
 };
 const size_t summary_cells_phase_count = ARRAY_SIZE(summary_cells_phase_rows);

@@ -146,6 +146,37 @@ double config_volume_max(enum volume_number n)
 	return hi;
 }
 
+/* A size-derived type's iops (gp2, st1, sc1): gp2's is what its size gives,
+ * the figure `aws ec2 describe-volumes` reports, so that figure with its
+ * size is taken and any other refused naming it; st1 and sc1 report none. */
+static int derived_iops(const struct device_config *d, size_t i, char *err, size_t errlen)
+{
+	const struct ebs_type_rules *r = ebs_type_rules(d->type);
+	double iops = ebs_size_derived_iops(d->type, d->size_gib);
+
+	if (!r->iops_reported)
+		return error_set(
+			err, errlen,
+			"config: 'devices[%zu].iops' is %g: %s's rate follows from its size "
+			"(in MiB/s) and AWS documents no IOPS for it: leave 'iops' out",
+			i, d->iops, r->name);
+	if (!(d->size_gib > 0))
+		return error_set(
+			err, errlen,
+			"config: 'devices[%zu].iops' is %g: a %s's IOPS follow from its size: "
+			"give 'size_gib' with it, or leave 'iops' out",
+			i, d->iops, r->name);
+	if (fabs(d->iops - iops) < 0.5)
+		return 0;
+	return error_set(
+		err, errlen,
+		"config: 'devices[%zu].iops' is %g: a %s of %g GiB has %g IOPS (%g per GiB, "
+		"%g..%g), what aws ec2 describe-volumes reports: give that or leave 'iops' "
+		"out",
+		i, d->iops, r->name, d->size_gib, iops, r->baseline_per_gib, r->baseline_min,
+		r->baseline_max);
+}
+
 static int device_ranges(const struct device_config *d, size_t i, char *err, size_t errlen)
 {
 	const struct {
@@ -162,6 +193,11 @@ static int device_ranges(const struct device_config *d, size_t i, char *err, siz
 		char key[48], range[64];
 		if (n[k].v == 0) /* not given: the device's size, the type's default */
 			continue;
+		if (n[k].n == VOLUME_IOPS && d->has_type && ebs_type_rules(d->type)->size_derived) {
+			if (derived_iops(d, i, err, errlen))
+				return -1;
+			continue;
+		}
 		volume_range(d, n[k].n, &lo, &hi);
 		if (n[k].v >= lo && n[k].v <= hi)
 			continue;

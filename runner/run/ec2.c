@@ -28,29 +28,14 @@ void ec2_device_name(char *buf, size_t len, size_t i)
  * instance type and region. */
 static json_t *make_config(const struct ec2_request *q, char *err, size_t errlen)
 {
-	json_error_t jerr;
-	json_t *c = q->config ? json_load_file(q->config, 0, &jerr) : json_object();
-	if (!c)
-		return error_set(err, errlen, "--config %s: line %d: %s", q->config, jerr.line,
-				 jerr.text),
-		       NULL;
-	const char *refused = !json_is_object(c)	      ? "is not a JSON object"
-			      : json_object_get(c, "devices") ? "names devices: give --volume"
-			      : json_object_get(c, "upload")  ? "has an upload block: ec2 signs it"
-			      : json_object_get(c, "allow_destroy") ? "allows destroying a volume"
-								    : NULL;
-	if (refused) {
-		json_decref(c);
-		return error_set(err, errlen, "--config %s %s", q->config, refused), NULL;
-	}
-	json_t *env = json_object_get(c, "environment");
-	if (!env)
-		json_object_set_new(c, "environment", env = json_object());
-	json_object_set_new(env, "instance_type", json_string(q->instance_type));
-	json_object_set_new(c, "devices",
-			    launch_config_devices(q->volumes, q->volume_count, ec2_device_name));
-	json_object_set_new(c, "region", json_string(q->region));
-	return c;
+	struct launch_config lc = { .file = q->config,
+				    .instance_type = q->instance_type,
+				    .region = q->region,
+				    .plan = q->plan,
+				    .volumes = q->volumes,
+				    .volume_count = q->volume_count,
+				    .path = ec2_device_name };
+	return launch_config(&lc, err, errlen);
 }
 
 /* The binary, read whole: its path's last component is its key's name. */

@@ -34,6 +34,7 @@ struct ec2_request {
 	const char *ca_file;	   /* the S3 endpoint's CA (this machine's and the run's) */
 	const char *binary;	   /* NULL: this binary (/proc/self/exe) */
 	const char *config;	   /* a run config without "devices" and "upload", or NULL */
+	const char *plan;	   /* a plan's name in place of the config's phases, or NULL */
 	bool user_data_only;	   /* {"UserData": script} only, of any size */
 	struct ebs_volume volumes[CONFIG_MAX_DEVICES];
 	size_t volume_count;

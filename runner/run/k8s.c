@@ -27,6 +27,8 @@ struct k8s_parts {
 	long deadline_s;
 	const char *namespace; /* --namespace, or the run's own */
 	bool own_namespace;    /* made (and deleted) with the run */
+	json_t *tolerations;   /* the pod's, from --toleration (an array) */
+	json_t *node_selector; /* the instance type's, the OS and --node-selector's */
 };
 
 /* The device path of volume i in the container: /dev/xvdb, /dev/xvdc, ... */
@@ -102,6 +104,11 @@ static json_t *storage_class(const struct k8s_parts *p, size_t i)
 		snprintf(num, sizeof(num), "%.0f", v->throughput_mibs);
 		json_object_set_new(params, "throughput", json_string(num));
 	}
+	/* The EBS CSI driver's parameters: its values are strings. */
+	if (p->q->encrypted || p->q->kms_key_id)
+		json_object_set_new(params, "encrypted", json_string("true"));
+	if (p->q->kms_key_id)
+		json_object_set_new(params, "kmsKeyId", json_string(p->q->kms_key_id));
 	/* WaitForFirstConsumer: made in the zone of the node the pod lands on. */
 	return json_pack("{sssssosssosssssb}", "apiVersion", "storage.k8s.io/v1", "kind",
 			 "StorageClass", "metadata", metadata(p, name, false), "provisioner",
@@ -239,12 +246,14 @@ static json_t *pod_spec(const struct k8s_parts *p)
 				 "requiredDuringSchedulingIgnoredDuringExecution", "labelSelector",
 				 "matchLabels", "app.kubernetes.io/name", NAME, "namespaceSelector",
 				 "topologyKey", "kubernetes.io/hostname");
-	return json_pack("{sssis{ssss}sosbsbs[o]so}", "restartPolicy", "Never",
-			 "terminationGracePeriodSeconds", LAUNCH_GRACE_S, "nodeSelector",
-			 "node.kubernetes.io/instance-type", p->q->instance_type,
-			 "kubernetes.io/os", "linux", "affinity", anti,
-			 "automountServiceAccountToken", false, "enableServiceLinks", false,
-			 "containers", container(p), "volumes", pod_volumes(p));
+	json_t *spec = json_pack("{sssisOsosbsbs[o]so}", "restartPolicy", "Never",
+				 "terminationGracePeriodSeconds", LAUNCH_GRACE_S, "nodeSelector",
+				 p->node_selector, "affinity", anti, "automountServiceAccountToken",
+				 false, "enableServiceLinks", false, "containers", container(p),
+				 "volumes", pod_volumes(p));
+	if (spec && json_array_size(p->tolerations))
+		json_object_set(spec, "tolerations", p->tolerations);
+	return spec;
 }
 
 static json_t *job(const struct k8s_parts *p)
@@ -306,6 +315,38 @@ static json_t *objects(const struct k8s_parts *p)
 			 items);
 }
 
+/* Where the pod may go: the instance type's nodes (and Linux), narrowed by
+ * --node-selector, and the taints --toleration lets it onto.  0, or -1
+ * naming the option at fault. */
+static int scheduling(struct k8s_parts *p, char *err, size_t errlen)
+{
+	const struct k8s_request *q = p->q;
+	p->tolerations = json_array();
+	p->node_selector = json_pack("{ssss}", "node.kubernetes.io/instance-type", q->instance_type,
+				     "kubernetes.io/os", "linux");
+	if (!p->tolerations || !p->node_selector)
+		return error_set(err, errlen, "out of memory");
+	for (size_t i = 0; i < q->toleration_count; i++) {
+		json_t *t = k8s_toleration(q->tolerations[i], err, errlen);
+		if (!t)
+			return -1;
+		json_array_append_new(p->tolerations, t);
+	}
+	for (size_t i = 0; i < q->node_selector_count; i++) {
+		char key[318];
+		const char *value;
+		if (k8s_node_selector(q->node_selectors[i], key, &value, err, errlen))
+			return -1;
+		if (json_object_get(p->node_selector, key))
+			return error_set(err, errlen,
+					 "--node-selector '%s': %s is chosen already (by "
+					 "--instance-type, the OS or another --node-selector)",
+					 q->node_selectors[i], key);
+		json_object_set_new(p->node_selector, key, json_string(value));
+	}
+	return 0;
+}
+
 /* Everything checked and signed into p and made; -1 with a reason. */
 static int prepare(struct k8s_parts *p, struct k8s_made *made, char *err, size_t errlen)
 {
@@ -320,14 +361,21 @@ static int prepare(struct k8s_parts *p, struct k8s_made *made, char *err, size_t
 	    (q->namespace && k8s_check_namespace(q->namespace, err, errlen)) ||
 	    k8s_check_name("--instance-type", q->instance_type, true, err, errlen))
 		return -1;
+	if (scheduling(p, err, errlen))
+		return -1;
 	made->unknown_instance =
 		ebs_instance_limits_find(q->instance_type) ? NULL : q->instance_type;
-	p->config = json_pack("{sos{ss}ssss}", "devices",
-			      launch_config_devices(q->volumes, q->volume_count, device_path),
-			      "environment", "instance_type", q->instance_type, "region", q->region,
-			      "output_dir", RESULTS_MOUNT "/results");
+	struct launch_config lc = { .file = q->config,
+				    .instance_type = q->instance_type,
+				    .region = q->region,
+				    .output_dir = RESULTS_MOUNT "/results",
+				    .plan = q->plan,
+				    .volumes = q->volumes,
+				    .volume_count = q->volume_count,
+				    .path = device_path };
+	p->config = launch_config(&lc, err, errlen);
 	if (!p->config)
-		return error_set(err, errlen, "out of memory");
+		return -1;
 	if (launch_plan_seconds(p->config, &made->planned_s, err, errlen))
 		return -1;
 	p->deadline_s = made->deadline_s = launch_deadline_s(made->planned_s);
@@ -364,5 +412,7 @@ json_t *k8s_manifest(const struct k8s_request *q, struct k8s_made *made, char *e
 	made->own_namespace = p.own_namespace;
 	json_decref(p.labels);
 	json_decref(p.config);
+	json_decref(p.tolerations);
+	json_decref(p.node_selector);
 	return list;
 }

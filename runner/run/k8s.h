@@ -30,6 +30,9 @@
 #include "run/config.h"
 #include "run/launch.h"
 
+/* The most --toleration and --node-selector options. */
+#define K8S_EXTRA_MAX 16
+
 /* What the manifest is made from: `ebsbench k8s`'s options. */
 struct k8s_request {
 	const char *image;	   /* REGISTRY/REPO[:TAG]@sha256:HEX */
@@ -39,6 +42,19 @@ struct k8s_request {
 	const char *namespace;	   /* NULL: the run's own, named as the run; else the user's */
 	const char *endpoint;	   /* NULL: AWS's; else as `ebsbench presign --endpoint` */
 	const char *profile;	   /* NULL: AWS_PROFILE, else "default" */
+	const char *config;	   /* a run config without devices and upload, or NULL */
+	const char *plan;	   /* a plan's name in place of the config's phases, or NULL */
+	/* The volumes encrypted (the StorageClasses' "encrypted"), with
+	 * kms_key_id's key if given (it implies encrypted): the account's
+	 * default EBS key otherwise. */
+	bool encrypted;
+	const char *kms_key_id;
+	/* --toleration KEY[=VALUE][:EFFECT] and --node-selector KEY=VALUE, as
+	 * given (k8s_check_toleration, k8s_check_node_selector). */
+	const char *tolerations[K8S_EXTRA_MAX];
+	size_t toleration_count;
+	const char *node_selectors[K8S_EXTRA_MAX];
+	size_t node_selector_count;
 	/* 0: one run on PVCs.  N: a fleet, an Indexed Job of N pods, each on
 	 * its own node with fresh ephemeral volumes, pod I reading
 	 * config-I.json, which uploads under PREFIX/I/ (image/k8s/
@@ -76,6 +92,16 @@ int k8s_image_digest(const char *ref, char digest[72], char *err, size_t errlen)
 /* A Kubernetes name: a DNS label (namespace) or a label value (instance
  * type).  0, or -1 naming what as `what`. */
 int k8s_check_name(const char *what, const char *name, bool label_value, char *err, size_t errlen);
+
+/* --toleration KEY[=VALUE][:EFFECT] (kubectl taint's syntax: a value
+ * tolerates that value, none any; an effect NoSchedule, PreferNoSchedule
+ * or NoExecute, none every effect) as a Toleration object; NULL with a
+ * reason naming it. */
+json_t *k8s_toleration(const char *spec, char *err, size_t errlen);
+/* --node-selector KEY=VALUE: 0 with key (at most 317 bytes) and value
+ * split into key[318] and *value, or -1 naming it. */
+int k8s_node_selector(const char *spec, char key[318], const char **value, char *err,
+		      size_t errlen);
 
 /* --namespace: a name, and not one of Kubernetes' own (default,
  * kube-system, kube-public, kube-node-lease).  0, or -1 naming it. */

@@ -63,3 +63,70 @@ int k8s_check_namespace(const char *name, char *err, size_t errlen)
 				name);
 	return 0;
 }
+
+/* A label or taint key: [PREFIX/]NAME, the prefix a DNS subdomain of at
+ * most 253, the name 1-63 of A-Z a-z 0-9 - _ ., alphanumeric at both ends. */
+static bool label_key(const char *key, size_t n)
+{
+	const char *slash = memchr(key, '/', n);
+	const char *name = slash ? slash + 1 : key;
+	size_t prefix = slash ? (size_t)(slash - key) : 0, len = n - (size_t)(name - key);
+	char buf[64], err[8];
+	if (slash && (!prefix || prefix > 253 ||
+		      strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789-.") < prefix))
+		return false;
+	if (!len || len >= sizeof(buf))
+		return false;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return !k8s_check_name("", buf, true, err, sizeof(err));
+}
+
+json_t *k8s_toleration(const char *spec, char *err, size_t errlen)
+{
+	static const char *const effects[] = { "NoSchedule", "PreferNoSchedule", "NoExecute" };
+	const char *colon = strrchr(spec, ':'), *eq = strchr(spec, '=');
+	const char *effect = colon ? colon + 1 : NULL;
+	size_t key_len = eq ? (size_t)(eq - spec) : colon ? (size_t)(colon - spec) : strlen(spec);
+	bool ok = label_key(spec, key_len) && (!colon || !eq || eq < colon);
+	char value[64] = "";
+	if (ok && eq) {
+		size_t n = colon ? (size_t)(colon - eq - 1) : strlen(eq + 1);
+		ok = n < sizeof(value);
+		if (ok) {
+			memcpy(value, eq + 1, n);
+			value[n] = '\0';
+			ok = !n || !k8s_check_name("", value, true, err, errlen);
+		}
+	}
+	bool known = !effect;
+	for (size_t i = 0; effect && i < ARRAY_SIZE(effects); i++)
+		known = known || !strcmp(effect, effects[i]);
+	if (!ok || !known)
+		return error_set(err, errlen,
+				 "--toleration '%s': want KEY[=VALUE][:EFFECT], EFFECT NoSchedule, "
+				 "PreferNoSchedule or NoExecute",
+				 spec),
+		       NULL;
+	json_t *t = json_pack("{ss#ss}", "key", spec, (int)key_len, "operator",
+			      eq ? "Equal" : "Exists");
+	if (t && eq)
+		json_object_set_new(t, "value", json_string(value));
+	if (t && effect)
+		json_object_set_new(t, "effect", json_string(effect));
+	return t;
+}
+
+int k8s_node_selector(const char *spec, char key[318], const char **value, char *err, size_t errlen)
+{
+	const char *eq = strchr(spec, '=');
+	size_t n = eq ? (size_t)(eq - spec) : 0;
+	if (!eq || n >= 318 || !label_key(spec, n) ||
+	    (eq[1] && k8s_check_name("", eq + 1, true, err, errlen)))
+		return error_set(err, errlen,
+				 "--node-selector '%s': want KEY=VALUE, a Kubernetes label", spec);
+	memcpy(key, spec, n);
+	key[n] = '\0';
+	*value = eq + 1;
+	return 0;
+}

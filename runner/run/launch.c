@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "lib/lib.h"
+#include "run/plan.h"
 #include "upload/upload.h"
 
 #define POST_MAX_BYTES (1ull << 30) /* per file, as presign --post's default */
@@ -29,6 +30,51 @@ json_t *launch_config_devices(const struct ebs_volume *volumes, size_t count,
 		json_array_append_new(list, d);
 	}
 	return list;
+}
+
+json_t *launch_config(const struct launch_config *lc, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *c = lc->file ? json_load_file(lc->file, 0, &jerr) : json_object();
+	if (!c)
+		return error_set(err, errlen, "--config %s: line %d: %s", lc->file, jerr.line,
+				 jerr.text),
+		       NULL;
+	const char *refused = !json_is_object(c)	      ? "is not a JSON object"
+			      : json_object_get(c, "devices") ? "names devices: give --volume"
+			      : json_object_get(c, "upload")
+				      ? "has an upload block: the launcher signs it"
+			      : json_object_get(c, "allow_destroy") ? "allows destroying a volume"
+			      : lc->output_dir && json_object_get(c, "output_dir")
+				      ? "sets output_dir: the launcher does"
+				      : NULL;
+	if (refused) {
+		json_decref(c);
+		return error_set(err, errlen, "--config %s %s", lc->file, refused), NULL;
+	}
+	json_t *env = json_object_get(c, "environment");
+	if (!json_is_object(env))
+		json_object_set_new(c, "environment", env = json_object());
+	json_object_set_new(env, "instance_type", json_string(lc->instance_type));
+	json_object_set_new(c, "devices",
+			    launch_config_devices(lc->volumes, lc->volume_count, lc->path));
+	json_object_set_new(c, "region", json_string(lc->region));
+	if (lc->output_dir)
+		json_object_set_new(c, "output_dir", json_string(lc->output_dir));
+	/* --plan NAME in place of the config's phases, as `run --plan` does. */
+	if (lc->plan) {
+		struct run_config named;
+		config_defaults(&named);
+		int bad = plan_select(&named, lc->plan, err, errlen);
+		if (!bad)
+			json_object_set(c, "phases", named.phases);
+		config_free(&named);
+		if (bad) {
+			json_decref(c);
+			return NULL;
+		}
+	}
+	return c;
 }
 
 int launch_plan_seconds(json_t *config, double *planned_s, char *err, size_t errlen)

@@ -47,6 +47,24 @@ int launch_parse_s3(const char *url, char bucket[64], char *prefix, size_t cap, 
  * it from the type, as presign's names and the plan do. */
 json_t *launch_config_devices(const struct ebs_volume *volumes, size_t count,
 			      void (*path)(char *buf, size_t len, size_t i));
+/* What a launcher's run config is made of: --config's keys (a plan, a
+ * time scale, prices ...: a run config without devices, upload or
+ * allow_destroy), then its own. */
+struct launch_config {
+	const char *file; /* --config, or NULL */
+	const char *instance_type, *region;
+	const char *output_dir; /* NULL: the run's default (then --config may set it) */
+	const char *plan;	/* --plan NAME: the config's phases become [NAME]; or NULL */
+	const struct ebs_volume *volumes;
+	size_t volume_count;
+	void (*path)(char *buf, size_t len, size_t i); /* volume i's device path */
+};
+/* The config lc makes: --config's object with "environment.instance_type",
+ * "devices" (launch_config_devices), "region", "output_dir" and, for a
+ * plan, "phases" set (the config parser then checks the name).  NULL
+ * with one line in err naming the file and what it may not hold. */
+json_t *launch_config(const struct launch_config *lc, char *err, size_t errlen);
+
 /* The config, parsed as `ebsbench run` will parse it, and the plan's
  * estimate for it (presign's: stand-in EBS devices of the config's sizes).
  * 0, or -1 with a reason. */

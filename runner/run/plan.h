@@ -113,7 +113,9 @@ extern const size_t plan_loadcurve_default_count;
 /* A device's sustained 4k rate as the model gives it (gp3/io1/io2 their
  * provisioned IOPS, gp2/st1/sc1 their baseline, lowered to the
  * instance's baseline EBS IOPS when inst is known), and where it comes
- * from; 0 with from saying why when the model does not cover the device. */
+ * from.  A device the model does not cover: its config's iops, else the
+ * baseline its config's gp2/st1/sc1 type and size give, else 0 with from
+ * saying why. */
 double plan_sustained_iops(const struct run_device *d, const struct instance_ebs_limits *inst,
 			   const char **from);
 /* How long a step offering `offered` IOPS runs, in unscaled seconds:

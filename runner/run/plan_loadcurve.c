@@ -55,10 +55,18 @@ double plan_sustained_iops(const struct run_device *d, const struct instance_ebs
 			   const char **from)
 {
 	if (!d->info.ebs_like) {
-		/* No model: only what the config says the device sustains. */
-		*from = d->volume.iops_assumed ? "not an EBS volume and no \"iops\" in its config"
-					       : "the config's iops";
-		return d->volume.iops_assumed ? 0 : d->volume.iops;
+		/* No model of the device: what its config says it sustains, its
+		 * iops or the baseline its type and size give (a gp2 typed with
+		 * its size, whose iops would be that figure), else nothing. */
+		bool sized = !d->type_assumed && !d->size_assumed &&
+			     ebs_type_rules(d->volume.type)->size_derived;
+		if (d->volume.iops > 0 && !d->volume.iops_assumed) {
+			*from = "the config's iops";
+			return d->volume.iops;
+		}
+		*from = sized ? "the baseline of the config's type and size"
+			      : "not an EBS volume and no \"iops\" in its config";
+		return sized ? d->randread.baseline.ops : 0;
 	}
 	struct ebs_rate r = ebs_rate_with_instance(d->randread.baseline, 4096, inst, false);
 	*from = r.bound == EBS_BOUND_INSTANCE_IOPS || r.bound == EBS_BOUND_INSTANCE_THROUGHPUT

@@ -12,6 +12,7 @@
 #include "stats/cpu_idle.h"
 #include "stats/disk_sample.h"
 #include "stats/histogram.h"
+#include "stats/steady.h"
 
 /* fio's data directions (read, write, trim: each with its own statistics),
  * then the syncs, which move no data and share one "sync" block. */

@@ -4,10 +4,12 @@
 # tests/corpus/generate.py (gp2 buckets from empty to full at three time
 # scales, gp3 and io2 delivering 30..100 % of their facts, volumes without a
 # bucket whose 110 % load step is held or served above the limit, io2 held
-# by the instance), each analysed again by `ebsbench report --json`, then
+# by the instance, a gp3 whose qd1 I/Os wait on a throttle), each analysed
+# again by `ebsbench report --json`, then
 # judged by tests/corpus/check.py: the start balance within 5 points, the
 # cliff where the balance puts it, the delivered level within 3 %, each
-# phase's bound, at most 8 findings, and no sentence that
+# phase's bound, at most 8 findings, no phase steady in a window it was
+# served on borrowed credit (a bucket's, the instance's burst), and no sentence that
 # tests/corpus/forbidden.py says is false for the state, in the analysis or
 # in summary.md.  The checker is also shown to fail on a planted claim.
 # fd 3 gets the counts (states, sentences, claims checked, failures per
@@ -117,6 +119,10 @@ no_failures() {
 	no_failures '^findings$'
 }
 
+@test "corpus: no phase called steady while on borrowed credit (a bucket's, the instance's burst)" {
+	no_failures '^steady$'
+}
+
 @test "corpus: no sentence the state's truth makes false (tests/corpus/forbidden.py)" {
 	no_failures '^forbidden:'
 }
@@ -137,7 +143,7 @@ plant() {
 }
 
 @test "corpus: the checker fails every kind of planted false claim and a planted wrong balance" {
-	local gp2 flat delivered
+	local gp2 flat delivered waits lower
 	gp2=$(plant 'gp2-100g-start050-*' '.analysis.findings += ["vol randread: its bucket 100 % full at the start."] |
 		.analysis.devices[0].credits_at_start = {"phase": "randread", "percent": 80}')
 	flat=$(plant 'nobucket-gp3-100g-above110-x1' '.analysis.details = ["vol loadcurve: ran on burst credits.",
@@ -145,13 +151,15 @@ plant() {
 		"vol: the bucket was empty at the start of randread."]')
 	delivered=$(plant 'delivered-gp3-3000-at050-*' '(.analysis.devices[0].phases[] | select(.phase == "randread") | .explanation) =
 		"vol randread: 1500 IOPS: as predicted."')
-	run /usr/bin/python3 -B "$CORPUS_PY/check.py" "$gp2" "$flat" "$delivered"
+	waits=$(plant 'qd1-waits-gp3-4000-x1' '.analysis.details += ["vol lat: 3344 IOPS; predicted 4000, bound by volume IOPS: worse than predicted."]')
+	lower=$(plant 'gp2-100g-lower050-x1' '.analysis.details += ["vol randread: steady after 120 s."]')
+	run /usr/bin/python3 -B "$CORPUS_PY/check.py" "$gp2" "$flat" "$delivered" "$waits" "$lower"
 	assert_failure 1
 	assert_output --partial "balance: 80.0 % where the truth is 50.0 %"
 	local ids id
 	ids=$(PYTHONPATH=$CORPUS_PY /usr/bin/python3 -B -c 'from forbidden import CLAIMS; print(*(c["id"] for c in CLAIMS))')
 	[ "$(wc -w <<<"$ids")" -ge 6 ] || fail "forbidden.py lists: $ids"
 	for id in $ids; do
-		assert_output --regexp "forbidden:$id: [^[]*\\[(analysis|summary)[^ ]*\\] .(vol randread: its bucket 100|vol loadcurve: ran on|vol lat: the submitter|vol: check the|vol: the bucket was empty|vol randread: 1500 IOPS)"
+		assert_output --regexp "forbidden:$id: [^[]*\\[(analysis|summary)[^ ]*\\] .(vol randread: its bucket 100|vol loadcurve: ran on|vol lat: the submitter|vol: check the|vol: the bucket was empty|vol randread: 1500 IOPS|vol lat: 3344 IOPS|vol randread: steady after)"
 	done
 }

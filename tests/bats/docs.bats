@@ -165,6 +165,13 @@ EOF
 	lines=$(grep -E 'deps\.sh|musl-gcc' <<<"$output" | head -n 2)
 	[[ $lines == "bash runner/deps/deps.sh --build $nodeps"$'\n'musl-gcc* ]] || fail "make: $lines"
 	refute_output --partial "deps.sh --all"
+	# The Pod's image: the binary's build and nothing of the kernel's or QEMU's.
+	run --separate-stderr make -C "$ROOT" -n -B oci DEPS="$nodeps"
+	assert_success
+	assert_line "bash runner/deps/deps.sh --build $nodeps"
+	assert_line "bash image/oci/build-oci.sh --ebsbench build/ebsbench build/oci"
+	refute_output --partial "deps.sh --all"
+	refute_output --regexp 'build-kernel|initramfs|qemu'
 	for t in test image demo; do
 		run make -C "$ROOT" -n -B "$t" DEPS="$nodeps" # image and demo: make deps >&2
 		assert_success

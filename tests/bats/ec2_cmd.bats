@@ -129,6 +129,24 @@ in_s3() {
 	(($(date -ud "$expires" +%s) - now >= ${planned%.*} * 11 / 10 + 2400 - 60))
 }
 
+@test "ec2 --plan NAME: the named plan in the user-data's config, its policy sized to it; an unknown name one line" {
+	ec2 --volume gp3:100 --plan sweep --user-data
+	assert_success
+	awk '/^\tcat <<.CONFIG.$/ { f = 1; next } /^CONFIG$/ { f = 0 } f' <<<"$output" >config.json
+	assert_equal "$(jq -c .phases config.json)" '["sweep"]'
+	local full short
+	ec2 --volume gp3:100 --user-data
+	full=$(awk '/^\tcat <<.CONFIG.$/ { f = 1; next } /^CONFIG$/ { f = 0 } f' <<<"$output" |
+		jq -r .upload.post.fields.policy | base64 -d | jq -r .expiration)
+	short=$(jq -r .upload.post.fields.policy config.json | base64 -d | jq -r .expiration)
+	echo "policy until $short (sweep) and $full (the default plan)"
+	(($(date -ud "$short" +%s) < $(date -ud "$full" +%s)))
+	ec2 --volume gp3:100 --plan nosuch --user-data
+	assert_failure 2
+	assert_equal "$stderr" "ebsbench ec2: --plan 'nosuch': the plans are: sweep"
+	assert_equal "$output" ""
+}
+
 @test "ec2: comments are dropped, here-documents kept: the script still parses and fits EC2" {
 	ec2 --volume gp3:100 --user-data
 	assert_success

@@ -61,6 +61,25 @@ fetch() {
 	run --separate-stderr "$EBSBENCH" fetch --endpoint "$TLS_URL" --ca-file "$CA_FILE" "$@"
 }
 
+# wait_line TEXT FILE: until FILE holds TEXT, 10 s at most.
+wait_line() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		grep -q "$1" "$2" && return
+		sleep 0.1
+	done
+}
+
+# wait_exit PID: until the background PID has ended (10 s at most), then its status.
+wait_exit() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$1"
+}
+
 # nothing_secret: no secret, signature or credential scope in any output.
 nothing_secret() {
 	[[ $output != *"$SECRET"* && $stderr != *"$SECRET"* ]] || return 1
@@ -169,11 +188,8 @@ nothing_secret() {
 	put results.json mid.json
 	EBSBENCH_FETCH_POLL_S=1 "$EBSBENCH" fetch --wait --endpoint "$TLS_URL" --ca-file "$CA_FILE" \
 		"s3://$BUCKET/$p/" back >fetch.out 2>fetch.err 3>&- &
-	local pid=$! i
-	for ((i = 0; i < 100; i++)); do
-		grep -q "waiting for the run" fetch.err && break
-		sleep 0.1
-	done
+	local pid=$!
+	wait_line "waiting for the run" fetch.err
 	grep -qF "waiting for the run under s3://$BUCKET/$p/ to end: 2 objects so far, no final report.html yet" fetch.err
 	# report.html up, results.json not yet the final one: still waiting.
 	put report.html "$BATS_FILE_TMPDIR/run/report.html"
@@ -181,11 +197,7 @@ nothing_secret() {
 	kill -0 "$pid" || fail "fetch --wait ended before results.json recorded report.html"
 	assert_file_not_exists back/report.html
 	put results.json final.json
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	wait "$pid"
+	wait_exit "$pid"
 	assert_equal "$(cat fetch.out)" back/report.html
 	cmp back/results.json final.json
 	cmp back/report.html "$BATS_FILE_TMPDIR/run/report.html"
@@ -207,7 +219,7 @@ nothing_secret() {
 }
 
 @test "fetch --wait --fleet 2: waits for every run of the fleet, then fetches them all and builds the fleet's view" {
-	local p=runs/fleet i
+	local p=runs/fleet
 	jq '.uploads = [{artifact: "report.html", status: "uploaded"}]' \
 		"$BATS_FILE_TMPDIR/run/results.json" >final.json
 	put() { curl -fsS --cacert "$CA_FILE" -o /dev/null -T "$2" "$(presign put "$p/$1" 60)"; }
@@ -218,21 +230,14 @@ nothing_secret() {
 	EBSBENCH_FETCH_POLL_S=1 "$EBSBENCH" fetch --wait --fleet 2 --endpoint "$TLS_URL" --ca-file "$CA_FILE" \
 		"s3://$BUCKET/$p/" back >fetch.out 2>fetch.err 3>&- &
 	local pid=$!
-	for ((i = 0; i < 100; i++)); do
-		grep -q "waiting for the fleet" fetch.err && break
-		sleep 0.1
-	done
+	wait_line "waiting for the fleet" fetch.err
 	grep -qF "waiting for the fleet under s3://$BUCKET/$p/: 1 of 2 runs ended, 1 objects so far in the others" fetch.err ||
 		fail "$(cat fetch.err)"
 	sleep 2
 	kill -0 "$pid" || fail "fetch --wait --fleet 2 ended with one run still going: $(cat fetch.err)"
 	put 1/report.html "$BATS_FILE_TMPDIR/run/report.html"
 	put 1/results.json final.json
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	wait "$pid"
+	wait_exit "$pid"
 	assert_equal "$(cat fetch.out)" back/report.html
 	cmp back/0/results.json final.json
 	cmp back/1/results.json final.json

@@ -404,3 +404,99 @@ process_creds() {
 	assert_equal "$(jq -r '.upload.post.fields["x-amz-credential"]' config.json | cut -d/ -f3)" eu-west-1
 	[[ $stderr == *"the results: ebsbench fetch --wait s3://b-1/p --region eu-west-1 --profile temp;"* ]]
 }
+
+@test "--config and --plan: the run's plan from the user's config, the deadline and the policy following it" {
+	k8s --volume gp3:100
+	assert_success
+	local full
+	full=$(plan_of "$stderr")
+	# A shorter plan: two phases of 60 s.
+	echo '{"phases": [{"phase": "randread", "runtime": 60}, {"phase": "lat", "runtime": 60}]}' >short.json
+	k8s --volume gp3:100 --config short.json
+	assert_success
+	echo "$output" >manifest.json
+	config_of manifest.json >config.json
+	local said deadline
+	said=$(plan_of "$stderr")
+	deadline=$(jq -r '.items[] | select(.kind == "Job") | .spec.activeDeadlineSeconds' manifest.json)
+	echo "full plan $full s, --config plan $said s, deadline $deadline s"
+	((said < full / 2))
+	assert_equal "$(jq -c '[.phases[].phase]' config.json)" '["randread","lat"]'
+	assert_equal "$(jq -r '.output_dir' config.json)" /var/lib/ebsbench/results
+	dry_run_in_pod config.json >plan.json
+	assert_equal "$said" "$(jq -r '.planned_s | . + 0.5 | floor' plan.json)"
+	assert_equal "$deadline" "$(jq -r '.planned_s * 1.1 | ceil + 1500' plan.json)"
+	# --plan NAME in place of the config's phases.
+	k8s --volume gp3:100 --config short.json --plan sweep
+	assert_success
+	config_of <(echo "$output") >sweep.json
+	assert_equal "$(jq -c '.phases' sweep.json)" '["sweep"]'
+	# What a launcher's config may not hold: one line each.
+	local c
+	for c in '{"devices": []}|names devices: give --volume' \
+		'{"upload": {}}|has an upload block: the launcher signs it' \
+		'{"output_dir": "/tmp/x"}|sets output_dir: the launcher does' \
+		'[1]|is not a JSON object'; do
+		echo "${c%%|*}" >bad.json
+		k8s --volume gp3:100 --config bad.json
+		assert_equal "$status" 2
+		assert_equal "$output" ""
+		assert_equal "$stderr" "ebsbench k8s: --config bad.json ${c#*|}"
+	done
+	k8s --volume gp3:100 --plan nosuch
+	assert_equal "$status" 2
+	assert_equal "$stderr" "ebsbench k8s: --plan 'nosuch': the plans are: sweep"
+}
+
+@test "--encrypted, --kms-key-id, --toleration, --node-selector: in the classes and the pod, schema-valid; bad ones one line" {
+	local kms=arn:aws:kms:ap-northeast-2:123456789012:key/0f8c2b1e-1234-4cde-9abc-0123456789ab
+	k8s --volume gp3:100 --volume gp2:100 --kms-key-id "$kms" --toleration dedicated=bench:NoSchedule \
+		--toleration spot --node-selector karpenter.sh/capacity-type=on-demand --node-selector team=sre
+	assert_success
+	echo "$output" >manifest.json
+	run node "$K8S_TESTS/validate.js" manifest.json
+	assert_success
+	assert_line "7 documents checked, 0 failed"
+	run jq -c '[.items[] | select(.kind == "StorageClass") | .parameters | [.encrypted, .kmsKeyId]] | unique' manifest.json
+	assert_output "[[\"true\",\"$kms\"]]"
+	run jq -c '.items[] | select(.kind == "Job") | .spec.template.spec | [.tolerations, .nodeSelector]' manifest.json
+	assert_output '[[{"key":"dedicated","operator":"Equal","value":"bench","effect":"NoSchedule"},{"key":"spot","operator":"Exists"}],{"node.kubernetes.io/instance-type":"m5.xlarge","kubernetes.io/os":"linux","karpenter.sh/capacity-type":"on-demand","team":"sre"}]'
+	# --encrypted alone: the account's default key; none of these: neither.
+	k8s --volume gp3:100 --encrypted
+	assert_equal "$(jq -c '[.items[] | select(.kind == "StorageClass") | .parameters | [.encrypted, .kmsKeyId]]' <<<"$output")" '[["true",null]]'
+	k8s --volume gp3:100
+	assert_equal "$(jq -c '[.items[] | select(.kind == "StorageClass") | .parameters | has("encrypted")]' <<<"$output")" '[false]'
+	assert_equal "$(jq -c '.items[] | select(.kind == "Job") | .spec.template.spec | has("tolerations")' <<<"$output")" false
+	local cases=(
+		"--toleration a:NoWay|--toleration 'a:NoWay': want KEY[=VALUE][:EFFECT]"
+		"--toleration =x|--toleration '=x': want KEY[=VALUE][:EFFECT]"
+		"--node-selector team|--node-selector 'team': want KEY=VALUE, a Kubernetes label"
+		"--node-selector kubernetes.io/os=windows|--node-selector 'kubernetes.io/os=windows': kubernetes.io/os is chosen already"
+	)
+	local c args
+	for c in "${cases[@]}"; do
+		read -r -a args <<<"${c%%|*}"
+		k8s --volume gp3:100 "${args[@]}"
+		echo "${args[*]}: $status: $stderr"
+		assert_equal "$status" 2
+		assert_equal "$output" ""
+		[[ $stderr == "ebsbench k8s: ${c#*|}"* ]]
+		assert_equal "$(wc -l <<<"$stderr")" 1
+	done
+}
+
+@test "image/k8s's Durations and the hand manifests' deadlines are what the binary writes for the README's volumes" {
+	k8s --volume gp3:100:3000:125 --volume gp2:100
+	assert_success
+	local plan deadline readme_plan readme_deadline f
+	plan=$(plan_of "$stderr")
+	deadline=$(jq -r '.items[] | select(.kind == "Job") | .spec.activeDeadlineSeconds' <<<"$output")
+	readme_plan=$(sed -n 's/^| plan | \([0-9,]*\) s .*/\1/p' "$REPO/image/k8s/README.md" | tr -d ,)
+	readme_deadline=$(sed -n 's/^| `activeDeadlineSeconds` | \([0-9,]*\) s .*/\1/p' "$REPO/image/k8s/README.md" | tr -d ,)
+	echo "binary: plan $plan s, deadline $deadline s; README: $readme_plan s, $readme_deadline s"
+	assert_equal "$readme_plan" "$plan"
+	assert_equal "$readme_deadline" "$deadline"
+	for f in job.yaml job-pvc.yaml job-indexed.yaml; do
+		assert_equal "$(sed -n 's/^  activeDeadlineSeconds: //p' "$REPO/image/k8s/$f")" "$deadline"
+	done
+}

@@ -54,6 +54,31 @@ config_for() {
 		>cfg.json
 }
 
+@test "a gp2 typed with its size on a loop device: describe-volumes' iops taken, steps from its baseline" {
+	# The model does not know a loop device as EBS; the config's gp2 of 100
+	# GiB sustains 300 IOPS (3 per GiB), what describe-volumes reports.
+	short_config "$FAST" '[{"phase": "randread", "runtime": 100}, {"phase": "loadcurve"}]' |
+		jq '.devices[0] = {path: .devices[0].path, label: "vol", type: "gp2", size_gib: 100}' >cfg.json
+	local steps='[.steps[] | select(.phase == "loadcurve") | .load.offered_iops]'
+	run --separate-stderr "$EBSBENCH" run --config cfg.json --dry-run
+	assert_success
+	assert_equal "$(jq -c "$steps" <<<"$output")" '[330,300,270,225,150,75]'
+	assert_equal "$(jq -r '.steps[] | select(.phase == "loadcurve") | .load.sustained_from' <<<"$output" | sort -u)" \
+		"the baseline of the config's type and size"
+	[[ "$stderr" != *"no load curve"* ]] || fail "$stderr"
+	# Its iops as describe-volumes reports them: taken, the same steps.
+	jq '.devices[0].iops = 300' cfg.json >iops.json
+	run --separate-stderr "$EBSBENCH" run --config iops.json --dry-run
+	assert_success
+	assert_equal "$(jq -c "$steps" <<<"$output")" '[330,300,270,225,150,75]'
+	# Any other: one line naming the figure its size gives, exit 2, before any I/O.
+	jq '.devices[0].iops = 500' cfg.json >bad.json
+	run --separate-stderr "$EBSBENCH" run --config bad.json --dry-run
+	assert_equal "$status" 2
+	assert_output ""
+	assert_equal "$stderr" "ebsbench run: config: 'devices[0].iops' is 500: a gp2 of 100 GiB has 300 IOPS (3 per GiB, 100..16000), what aws ec2 describe-volumes reports: give that or leave 'iops' out"
+}
+
 @test "discover lists loop devices as a table and as JSON" {
 	run --separate-stderr "$EBSBENCH" discover --all
 	assert_success
@@ -141,10 +166,14 @@ config_for() {
 	local g
 	g=$(unique_name runcap)
 	make_group "$g" "$SLOW" 3000 3000
+	# The write-up's six phases: the default plan would add the gp2's load
+	# curve (from its type and size), which the first test plans.
 	cat >cfg.json <<-JSON
 	{"devices": [{"path": "$FAST", "label": "gp3", "type": "gp3", "size_gib": 100},
 	             {"path": "$SLOW", "label": "gp2", "type": "gp2", "size_gib": 100}],
-	 "time_scale": 0.005, "test_size": "32M", "output_dir": "out", "ioengine": "libaio"}
+	 "time_scale": 0.005, "test_size": "32M", "output_dir": "out", "ioengine": "libaio",
+	 "phases": [{"phase": "layout"}, {"phase": "randread"}, {"phase": "randwrite"},
+	            {"phase": "lat"}, {"phase": "seqread"}, {"phase": "seqwrite"}]}
 	JSON
 	run --separate-stderr in_group "$g" "$EBSBENCH" run --config cfg.json
 	assert_success

@@ -16,6 +16,9 @@ Checks, each failure one line "STATE: CHECK: what":
   volume, instance, latency, the offered load, "delivered limit"), where no
   two limits lie within 10 % of each other.
 - findings: at most forbidden.FINDINGS_MAX analysis.findings.
+- steady: no phase steady (.steady.reached) in a window that began before
+  the phase stopped drawing borrowed credit (truth.phases[].credit_until_s,
+  one window's slack): a bucket's credits or the instance's burst.
 - forbidden:<id>: a sentence forbidden.CLAIMS says is false for the state.
 
 Usage: check.py [--json FILE] STATE_DIR...   Prints the failures, then one
@@ -54,6 +57,8 @@ class State:
                             if d.get("device") == self.label), {})
         self.phases = self.truth["phases"]
         self.capped = [p["bound_by"] == "delivered" for p in self.phases]
+        self.on_credit = [p.get("credit_to_end", False) for p in self.phases]
+        self.waited = [p.get("waited", False) for p in self.phases]
         self.failures = []
 
     def fail(self, check, what, sentence=None, where=None):
@@ -191,6 +196,19 @@ class State:
                 self.fail("bound", f"{t['phase']} (#{i}) bound by {t['bound_by']}, the analysis "
                           f"says {bound!r}", a.get("explanation"))
 
+    def check_steady(self):
+        phases = self.device.get("phases") or []
+        if len(phases) != len(self.phases):
+            return  # check_bounds says so
+        slack = self.truth["time_scale"]  # one iops_series window
+        for i, (t, a) in enumerate(zip(self.phases, phases)):
+            s = a.get("steady") or {}
+            until = t.get("credit_until_s", 0)
+            if s.get("reached") and until > s.get("from_s", 0) + slack + 1e-9:
+                self.fail("steady", f"{t['phase']} (#{i}) steady from {s.get('from_s'):.3g} s, "
+                          f"but on borrowed credit until {until:.3g} s", s.get("sentence"),
+                          f"analysis.devices[].phases[{i}].steady")
+
     def check_findings(self):
         n = len(self.analysis.get("findings") or [])
         if n > FINDINGS_MAX:
@@ -209,6 +227,12 @@ class State:
                     idx = randread if about is DEVICE else about
                     if not idx or not all(self.capped[i] for i in idx):
                         continue
+                if c["scope"] == "on-credit" and (about is DEVICE or not about or not all(
+                        self.on_credit[i] for i in about)):
+                    continue
+                if c["scope"] == "waited" and (about is DEVICE
+                                               or not all(self.waited[i] for i in about)):
+                    continue
                 checked += 1
                 if any(re.search(p, text, re.I) for p in c["patterns"]):
                     self.fail("forbidden:" + c["id"], c["why"], text, where)
@@ -246,11 +270,12 @@ def main(argv):
         s.check_delivered()
         s.check_bounds()
         s.check_findings()
+        s.check_steady()
         n, claims = s.check_claims()
         totals["states"] += 1
         totals["sentences"] += n
         totals["claims"] += claims
-        totals["checks"] += 5 + claims
+        totals["checks"] += 6 + claims
         failures += s.failures
     for f in failures:
         line = f"{f['state']}: {f['check']}: {f['what']}"

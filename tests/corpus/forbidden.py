@@ -13,6 +13,14 @@ Scopes:
   runs capped), a summary.md line under that phase's section or its TL;DR
   verdict; sentences about the device as a whole ("<label>: ...") count
   as its randread's.
+- "on-credit": only sentences about a phase served on borrowed credit (a
+  bucket's, or the instance's burst above its baseline) to its very end
+  (truth.phases[].credit_to_end; a sentence naming "<label> <phase>:" all
+  of whose runs were), a summary.md line under that phase's section.
+- "waited": only sentences about a phase whose low-depth I/Os waited on a
+  throttle (truth.phases[].waited): its explanation, a sentence naming
+  "<label> <phase>:", a summary.md line under its section or its TL;DR
+  verdict; sentences about the device as a whole are not its.
 """
 
 FINDINGS_MAX = 8  # analysis.findings holds at most this many (CONTRACT.md)
@@ -52,9 +60,22 @@ CLAIMS = [
      "when": lambda t: _bucket_start(t) is None or _bucket_start(t) > 5,
      "scope": "device",
      "why": "the bucket held over 5 % when randread began, or there is no bucket"},
+    {"id": "qd1-waits-worse",
+     "patterns": [r"\bworse\b", r"bound by volume IOPS"],
+     "when": lambda t: any(p.get("waited") for p in t["phases"]),
+     "scope": "waited",
+     "why": "one I/O in flight whose mean latency holds waits allows iodepth / mean IOPS, "
+            "which is what the phase measured: neither worse than predicted nor bound by the "
+            "volume's IOPS (issue 40: 3,345 IOPS at 0.299 ms is 1 / 0.299 ms)"},
     {"id": "check-the-facts",
      "patterns": [r"check the volume facts"],
      "when": lambda t: t["facts_right"],
      "scope": "device",
      "why": "the volume's facts in results.json are the ones the generator played"},
+    {"id": "steady-on-credit",
+     "patterns": [r"(?<!not )\bsteady after\b"],
+     "when": lambda t: any(p.get("credit_to_end") for p in t["phases"]),
+     "scope": "on-credit",
+     "why": "the phase was served on borrowed credit to its end: flat only until the bucket "
+            "runs dry, never steady"},
 ]

@@ -11,7 +11,8 @@ OUT/<state>/results.json, and beside it truth.json: the bucket's balance when
 randread began (percent, or null without a bucket), whether randread's cliff
 lies inside the phase, the level the volume delivered (or null when it
 delivered what its facts allow), whether the instance held it, and each
-phase's measured rate with what bound it.
+phase's measured rate with what bound it and how long it was served on
+borrowed credit (a bucket's, or the instance's burst above its baseline).
 
 The kinds (counts in `--list`):
 - gp2-bucket: gp2 of 20..500 GiB whose randread began with 0..100 % of its
@@ -28,6 +29,10 @@ The kinds (counts in `--list`):
   or a burst one whose run ends inside its 30 minutes).
 - instance-spent: io2/gp3 on a burst instance whose burst was spent before
   the run: every phase at the instance's baseline.
+- qd1-waits: issue 40's emulated gp3 of 4,000 IOPS whose 4k qd1 I/Os wait
+  on a throttle: latency bimodal, p50 0.056 ms (the device) and mean 0.299
+  ms (the waits), so one I/O in flight allows 1 / 0.299 ms = 3,344 IOPS,
+  under the volume's 4,000 (truth.phases[].waited).
 
 Deterministic: a state's noise is seeded by its name.
 Usage: generate.py OUT [--only SUBSTRING]   |   generate.py --list
@@ -92,9 +97,10 @@ def idle_direction():
 class Run:
     """One device's phases on one clock; the volume played second by second."""
 
-    def __init__(self, vol, instance, scale, seed, spent=False, credits=0.0):
+    def __init__(self, vol, instance, scale, seed, spent=False, credits=0.0, waits=None):
         self.vol, self.instance, self.scale = vol, instance, scale
         self.spent = spent  # the instance's burst was used up before the run
+        self.waits = waits  # (p50, mean) seconds of a 4k qd1 I/O that waits, or None
         self.rng = random.Random(seed)
         self.credits = credits
         self.now_ms = 1788362160000.0
@@ -121,19 +127,24 @@ class Run:
                 io_units(bs, seq))
 
     def second(self, demand, lim):
-        """One second at demand (I/O per second): the rate the volume gives."""
+        """One second at demand (I/O per second): the rate the volume gives,
+        and whether it was served on borrowed credit (a bucket's credits or
+        the instance's burst above its baseline)."""
         inst_burst, inst_base, vol_burst, vol_base, units = lim
         demand = min(demand, inst_burst if self.t < self.burst_until else inst_base)
         if not self.vol.bucket:
-            return min(demand, vol_base)
+            rate = min(demand, vol_base)
+            return rate, self.t < self.burst_until and rate > inst_base
         want = min(demand, vol_burst)
         need = want * units - self.vol.baseline  # credits a second, net of refill
         if need <= 0 or self.credits >= need:
             self.credits = min(self.vol.bucket, self.credits - need)
-            return want
-        part = self.credits / need
-        self.credits = 0.0
-        return part * want + (1 - part) * min(demand, vol_base)
+            rate, bucket = want, need > 0
+        else:
+            part = self.credits / need
+            self.credits = 0.0
+            rate, bucket = part * want + (1 - part) * min(demand, vol_base), part > 0
+        return rate, bucket or (self.t < self.burst_until and rate > inst_base)
 
     def model_allows(self, bs, seq, qd, offered, end_t):
         """What the recorded facts allow a non-bucket volume, each bound
@@ -145,25 +156,33 @@ class Run:
         limits = {"volume": volume_ops(self.vol, bs, seq, False, recorded=True),
                   "instance": instance_ops(self.instance, bs, inst_burst)}
         if qd <= 2:
-            limits["latency"] = qd / service_of(self.vol, bs)
+            limits["latency"] = qd / self.per_io(bs, qd)[1]
         if offered:
             limits["offered"] = offered
         return limits
 
+    def per_io(self, bs, qd):
+        """A low-depth I/O's p50 and mean time: the device's service time,
+        or a 4k qd1 I/O's (p50, mean) where it waits on a throttle."""
+        service = service_of(self.vol, bs)
+        return self.waits if self.waits and qd <= 2 and bs < MIB else (service, service)
+
     def phase(self, name, rw, bs, qd, seconds, offered=None, load=None, above=1.0):
         """A phase of `seconds` model seconds; returns its record."""
         seq = rw in ("read", "write")
-        service = service_of(self.vol, bs)
-        demand = min(qd / service if qd <= 2 else math.inf, offered or math.inf)
+        service, per_io = self.per_io(bs, qd)
+        demand = min(qd / per_io if qd <= 2 else math.inf, offered or math.inf)
         start_t, start_ms = self.t, self.now_ms
         credits_before = self.credits
-        rates, lim = [], self.limits(bs, seq, above)
+        rates, lim, credit_until = [], self.limits(bs, seq, above), 0
         # What full demand would have got when the phase began: a rated
         # step's latency rises as its offered load nears it.
         capacity = min(lim[0] if self.t < self.burst_until else lim[1],
                        lim[2] if self.vol.bucket and self.credits > 0 else lim[3])
-        for _ in range(seconds):
-            rates.append(self.second(demand, lim))
+        for k in range(seconds):
+            rate, borrowed = self.second(demand, lim)
+            rates.append(rate)
+            credit_until = k + 1 if borrowed else credit_until
             self.t += 1
         self.now_ms += seconds * self.scale * 1000
         iops = sum(rates) / len(rates)
@@ -188,8 +207,13 @@ class Run:
             load["on_burst"] = iops > (load["sustained_iops"] + load["offered_iops"]) / 2
         self.last_end_ms = self.now_ms
         self.records.append(record)
-        self.truth.append(self.phase_truth(name, bs, seq, qd, offered, iops, start_t,
-                                           credits_before))
+        truth = self.phase_truth(name, bs, seq, qd, offered, iops, start_t, credits_before)
+        # The phase's seconds (run seconds, scaled) served on borrowed
+        # credit: from its start to credit_until_s, to its end when equal.
+        truth["credit_until_s"] = credit_until * self.scale
+        truth["credit_to_end"] = credit_until == seconds
+        self.truth.append(truth)
+        truth["waited"] = per_io > service
         return record
 
     def job(self, name, rw, bs, qd, iops, runtime_ms, service, offered, capacity):
@@ -387,9 +411,10 @@ def base_truth(name, kind, run, subset, gaps):
             "phases": run.truth}
 
 
-def flat_state(name, kind, vol, instance, scale, subset, gaps, spent=False, above_110=False):
+def flat_state(name, kind, vol, instance, scale, subset, gaps, spent=False, above_110=False,
+               waits=None):
     """A volume without a bucket: every phase at what it delivers."""
-    run = Run(vol, instance, scale, seed_of(name), spent=spent)
+    run = Run(vol, instance, scale, seed_of(name), spent=spent, waits=waits)
     phases = SUBSETS[subset]
     play(run, phases, gaps, PHASES["randread"][3], above_110)
     truth = base_truth(name, kind, run, subset, gaps)
@@ -410,6 +435,7 @@ INSTANCE_GP2 = ["m5.2xlarge", "m6i.2xlarge", "r5.2xlarge", "m5.4xlarge"]
 GAP_SETS = [[0.5, 60, 120, 60, 180, 0.5, 1], [600, 0.5, 5, 1, 1, 1, 1],
             [5, 120, 600, 60, 0.5, 60, 5], [60, 1, 1, 1, 1, 1, 1]]
 SCALES = [1.0, 0.1, 0.01]
+QD1_WAITS = (0.000056, 0.000299)  # issue 40's gp3 at qd1: p50, mean (s)
 
 
 def states():
@@ -476,6 +502,12 @@ def states():
         vol = Volume(vtype, gib, iops, 1000 if vtype == "gp3" else None)
         out.append((name, lambda a=(name, "instance-spent", vol, instance, scale, "no-loadcurve",
                                     GAP_SETS[n % 4], True): flat_state(*a)))
+        n += 1
+    for scale in SCALES:
+        name = f"qd1-waits-gp3-4000-x{scale:g}"
+        out.append((name, lambda a=(name, "qd1-waits", Volume("gp3", 100, 4000, 125),
+                                    "m6i.8xlarge", scale, "seed", GAP_SETS[n % 4], False, False,
+                                    QD1_WAITS): flat_state(*a)))
         n += 1
     return out
 

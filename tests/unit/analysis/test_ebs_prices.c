@@ -1,6 +1,7 @@
 /* test_ebs_prices.c - the monthly cost of a volume from each region's
- * prices: the reference benchmark's Seoul figures, us-east-1's, an unknown
- * region's (unknown, never another region's) and the config's overrides. */
+ * prices: the reference benchmark's Seoul figures (and Seoul's io1, io2,
+ * st1 and sc1), us-east-1's, an unknown region's (unknown, never another
+ * region's) and the config's overrides. */
 #include <string.h>
 
 #include "check.h"
@@ -34,10 +35,35 @@ static void test_seoul_costs(struct checks *checks)
 	CHECK_NEAR(ebs_monthly_cost(&v, &prices) / 9.12, 12.5, 1e-9);
 }
 
-static void test_unknown_and_overridden_prices(struct checks *checks)
+/* Seoul's io1, io2, st1 and sc1 (ebs_prices.c names their source): every
+ * type the model knows has a default price, io2's two cheaper tiers too. */
+static void test_seoul_other_types(struct checks *checks)
 {
 	struct ebs_prices prices = ebs_prices_default();
+	struct ebs_volume v = volume(EBS_IO1, 100);
+
+	v.iops = 3000;
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 100 * 0.1278 + 3000 * 0.0666, 1e-9);
+	v = volume(EBS_IO2, 1000);
+	v.iops = 70000;
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices),
+		   1000 * 0.1278 + 32000 * 0.0666 + 32000 * 0.04662 + 6000 * 0.032634, 1e-9);
+	v = volume(EBS_ST1, 500);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 25.50, 1e-9);
+	v = volume(EBS_SC1, 500);
+	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 8.70, 1e-9);
+	for (int t = 0; t < EBS_TYPE_COUNT; t++)
+		CHECK(prices.type[t].gib_month > 0);
+	CHECK(strstr(prices.source, "io1/io2/st1/sc1") && !strstr(prices.source, "unknown"));
+}
+
+static void test_unknown_and_overridden_prices(struct checks *checks)
+{
+	struct ebs_prices prices;
 	struct ebs_volume v = volume(EBS_IO2, 1000);
+
+	CHECK(!ebs_prices_for_region("eu-west-1", &prices));
+	prices.region = "eu-west-1";
 
 	v.iops = 70000;
 	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
@@ -58,7 +84,7 @@ static void test_unknown_and_overridden_prices(struct checks *checks)
 	CHECK(ebs_prices_set(&prices, "gp3.bogus", 1) == -1);
 	CHECK(ebs_prices_set(&prices, "gp3", 1) == -1);
 	CHECK(ebs_prices_set(&prices, "verylongtype.gib_month", 1) == -1);
-	CHECK(strcmp(prices.region, "ap-northeast-2") == 0);
+	CHECK(strcmp(prices.region, "eu-west-1") == 0);
 }
 
 /* us-east-1 as a second region; any other region: prices unknown. */
@@ -101,4 +127,5 @@ static void test_region_prices(struct checks *checks)
 	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
 }
 
-CHECK_MAIN(test_seoul_costs, test_unknown_and_overridden_prices, test_region_prices)
+CHECK_MAIN(test_seoul_costs, test_seoul_other_types, test_unknown_and_overridden_prices,
+	   test_region_prices)

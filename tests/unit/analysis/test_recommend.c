@@ -89,8 +89,10 @@ static void test_same_as_this_volume(struct checks *checks)
 	CHECK_NEAR(d.cand[GP2].monthly_usd, 114.00, 1e-9);
 	CHECK(says(&d.cand[GP2], "1000 GiB sustains 3000 IOPS and 250 MiB/s"));
 	CHECK(says(&d.cand[GP2], "below 1000 GiB gp2 reaches it only on burst"));
-	CHECK(d.cand[IO2].feasible && isnan(d.cand[IO2].monthly_usd));
-	CHECK(says(&d.cand[IO2], "No io2 price for ap-northeast-2"));
+	/* Seoul prices io2 too ($0.1278 a GiB, $0.0666 an IOPS): dearer. */
+	CHECK(d.cand[IO2].feasible && !d.cand[IO2].chosen);
+	CHECK_NEAR(d.cand[IO2].monthly_usd, 100 * 0.1278 + 3000 * 0.0666, 1e-9);
+	CHECK(!says(&d.cand[IO2], "No io2 price"));
 	/* The gp3's p99 at 3,000 IOPS: the gp3 device of the run has that
 	 * configuration, and its randread reached 3,001. */
 	CHECK(d.cand[GP3].p99.state == P99_MEASURED);
@@ -199,16 +201,24 @@ static void test_limits_and_ratios(struct checks *checks)
 {
 	json_t *run = load(SEED);
 	struct recommend_device d;
-	struct ebs_prices virginia;
+	struct ebs_prices virginia, nowhere;
 
 	struct recommend_ask big = { .iops = 100000 };
 	CHECK(run && search(run, "gp3", &big, &d) == 0);
 	CHECK(!d.cand[GP3].feasible && says(&d.cand[GP3], "at most 80000 IOPS"));
 	CHECK(!d.cand[GP2].feasible && says(&d.cand[GP2], "at most 16000 IOPS"));
 	CHECK(d.cand[IO2].feasible && d.cand[IO2].volume.size_gib == 100);
+	/* Only io2 reaches it: at Seoul's prices, 100 GiB and its three tiers. */
+	CHECK(d.choice == IO2);
+	CHECK_NEAR(d.cand[IO2].monthly_usd,
+		   12.78 + 32000 * 0.0666 + 32000 * 0.04662 + 36000 * 0.032634, 1e-6);
+	/* In a region without prices no candidate has one. */
+	char err[128];
+	CHECK(!ebs_prices_for_region("eu-west-1", &nowhere));
+	CHECK(recommend_device(run, device_of(run, "gp3"), &big, &nowhere, &d, err, sizeof(err)) ==
+	      0);
 	CHECK(d.choice == -1 && strstr(d.summary, "no candidate"));
 	/* us-east-1 knows io2: $0.125 x 100 + the three IOPS tiers. */
-	char err[128];
 	CHECK(ebs_prices_for_region("us-east-1", &virginia));
 	CHECK(recommend_device(run, device_of(run, "gp3"), &big, &virginia, &d, err, sizeof(err)) ==
 	      0);

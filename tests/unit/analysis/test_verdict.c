@@ -33,8 +33,8 @@ static void test_reference_gp2(struct checks *checks)
 }
 
 /* 120 s idle after the cliff refill 36,000 credits: 300 + 36,000 / 120 =
- * 600.  The qd1 phase after 60 s: 1 / 0.602 ms = 1,661 is above what the
- * bucket allows (600), so the bucket binds. */
+ * 600.  The qd1 phase after 60 s: 1 / 1.651 ms (its mean latency) = 606
+ * is above what the bucket allows (600), so the bucket binds. */
 static void test_refill_is_bucket_or_latency(struct checks *checks)
 {
 	json_t *run = verdict_fixture(FIXTURE_REFERENCE);
@@ -46,7 +46,7 @@ static void test_refill_is_bucket_or_latency(struct checks *checks)
 	CHECK(!strcmp(verdict_str(rw, "verdict"), "as predicted"));
 	CHECK_NEAR(verdict_num(lat, "predicted"), 600, 1);
 	CHECK(!strcmp(verdict_str(lat, "bound"), "volume IOPS"));
-	CHECK_NEAR(verdict_num(json_object_get(lat, "bounds"), "latency"), 1 / 0.602e-3, 1);
+	CHECK_NEAR(verdict_num(json_object_get(lat, "bounds"), "latency"), 1 / 1.651e-3, 1);
 	CHECK(!strcmp(verdict_str(lat, "verdict"), "as predicted"));
 	CHECK(json_array_size(refill) == 2); /* randwrite, lat: the IOPS phases */
 	CHECK_NEAR(verdict_num(json_array_get(refill, 0), "expected_iops"), 600, 1);
@@ -56,7 +56,7 @@ static void test_refill_is_bucket_or_latency(struct checks *checks)
 
 /* The issue's "3490 IOPS after 1.3 s idle; the refill model predicts
  * 2315": a qd1 phase after a refill that no throttle limited is bound by
- * its latency, 1 / 0.5 ms = 2,000, below the bucket's 3,000. */
+ * its latency, 1 / 0.51 ms (its mean) = 1,961, below the bucket's 3,000. */
 static void test_qd1_latency_bound(struct checks *checks)
 {
 	json_t *run = verdict_fixture(FIXTURE_QD1);
@@ -67,17 +67,17 @@ static void test_qd1_latency_bound(struct checks *checks)
 	size_t i;
 	bool said = false;
 
-	CHECK_NEAR(verdict_num(lat, "predicted"), 2000, 1);
+	CHECK_NEAR(verdict_num(lat, "predicted"), 1 / 0.51e-3, 1);
 	CHECK(!strcmp(verdict_str(lat, "bound"), "latency (iodepth / service time)"));
 	CHECK(!strcmp(verdict_str(lat, "verdict"), "as predicted"));
 	CHECK_NEAR(verdict_num(json_object_get(lat, "bounds"), "volume"), 3000, 1);
-	CHECK_NEAR(verdict_num(gp3, "predicted"), 4000, 1);
+	CHECK_NEAR(verdict_num(gp3, "predicted"), 1 / 0.256e-3, 1);
 	CHECK(!strcmp(verdict_str(gp3, "bound"), "latency (iodepth / service time)"));
 	json_array_foreach(findings, i, f)
 	{
 		const char *s = json_string_value(f);
 		CHECK(!strstr(s, "the refill model predicts"));
-		if (strstr(s, "gp2 lat: 1960 IOPS after 1.3 s idle; predicted 2000, bound by "
+		if (strstr(s, "gp2 lat: 1960 IOPS after 1.3 s idle; predicted 1961, bound by "
 			      "latency"))
 			said = true;
 	}
@@ -85,6 +85,63 @@ static void test_qd1_latency_bound(struct checks *checks)
 	/* At qd32 the p50 latency is the throttle's queue: no latency bound. */
 	CHECK(json_is_null(json_object_get(
 		json_object_get(verdict_phase_of(run, "gp2", "randread"), "bounds"), "latency")));
+	json_decref(run);
+}
+
+/* gp3's lat in the qd1 fixture set to `iops` with a mean latency of
+ * mean_ms and a p50 of p50_ms, on a volume of 4,000 IOPS; analysed. */
+static json_t *qd1_waits(double iops, double mean_ms, double p50_ms)
+{
+	json_t *run = verdict_fixture_raw(FIXTURE_QD1);
+	struct ebs_prices prices = ebs_prices_default();
+	json_t *phase;
+	size_t k;
+
+	if (!run)
+		return NULL;
+	json_object_set_new(
+		json_object_get(json_array_get(json_object_get(run, "devices"), 1), "volume"),
+		"iops", json_real(4000));
+	json_array_foreach(json_object_get(run, "phases"), k, phase)
+	{
+		if (strcmp(json_string_value(json_object_get(phase, "phase")), "lat") ||
+		    strcmp(json_string_value(json_object_get(phase, "device")), "gp3"))
+			continue;
+		json_t *read = json_object_get(json_object_get(phase, "job"), "read");
+		json_object_set_new(read, "iops", json_real(iops));
+		json_object_set_new(read, "lat_ns", json_pack("{s:f}", "mean", mean_ms * 1e6));
+		json_object_set_new(json_object_get(json_object_get(read, "clat_ns"), "percentile"),
+				    "50.000000", json_real(p50_ms * 1e6));
+	}
+	analysis_build(run, &prices);
+	return run;
+}
+
+/* Issue 40's emulated gp3 of 4,000 IOPS at qd1: 3,345 IOPS, latency
+ * bimodal (p50 0.056 ms, mean 0.299 ms: a throttle's waits).  One I/O in
+ * flight allows 1 / 0.299 ms = 3,344: the latency bound it, as predicted,
+ * neither "worse" nor bound by the volume's 4,000 (which iodepth / p50,
+ * 17,857, left to bind).  At 3,800 IOPS (mean 0.263 ms) the waits are the
+ * volume's: its 4,000 lies within 10 % above 1 / 0.263 ms and is named. */
+static void test_qd1_bimodal_mean(struct checks *checks)
+{
+	json_t *run = qd1_waits(3345, 0.299, 0.056);
+	const json_t *lat = verdict_phase_of(run, "gp3", "lat");
+	const char *why = verdict_str(lat, "explanation");
+
+	CHECK_NEAR(verdict_num(lat, "predicted"), 1 / 0.299e-3, 1);
+	CHECK(!strcmp(verdict_str(lat, "bound"), "latency (iodepth / service time)"));
+	CHECK(!strcmp(verdict_str(lat, "verdict"), "as predicted"));
+	CHECK_NEAR(verdict_num(json_object_get(lat, "bounds"), "volume"), 4000, 1e-6);
+	CHECK(strstr(why, "qd1 / 0.299 ms (mean latency) 3344") != NULL);
+	CHECK(!strstr(why, "worse") && !strstr(why, "bound by volume IOPS"));
+	json_decref(run);
+
+	run = qd1_waits(3800, 1 / 3.8e3 * 1e3, 0.056);
+	lat = verdict_phase_of(run, "gp3", "lat");
+	CHECK_NEAR(verdict_num(lat, "predicted"), 4000, 1e-6);
+	CHECK(!strcmp(verdict_str(lat, "bound"), "volume IOPS"));
+	CHECK(!strcmp(verdict_str(lat, "verdict"), "as predicted"));
 	json_decref(run);
 }
 
@@ -280,5 +337,6 @@ static void test_not_applicable(struct checks *checks)
 }
 
 CHECK_MAIN(test_rated_phase, test_reference_gp2, test_refill_is_bucket_or_latency,
-	   test_qd1_latency_bound, test_sequential_verdicts, test_sequential_units,
-	   test_instance_bound, test_part_empty_start, test_little_at_qd1, test_not_applicable)
+	   test_qd1_latency_bound, test_qd1_bimodal_mean, test_sequential_verdicts,
+	   test_sequential_units, test_instance_bound, test_part_empty_start, test_little_at_qd1,
+	   test_not_applicable)

@@ -202,6 +202,11 @@ static void test_json_job_uses_the_same_table(struct checks *checks)
 	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'idle-prof'"));
 	json_decref(obj);
 	o.idle_prof = IDLE_PROF_NONE;
+	/* fio's steady state ends and reports only `ebsbench fio`'s jobs. */
+	obj = json_loads("{\"ss\": \"iops:10%\", \"ss_dur\": 30}", 0, &jerr);
+	CHECK(options_apply_json(&o, obj, err, sizeof(err)) < 0 && strstr(err, "'ss_dur'"));
+	json_decref(obj);
+	o.ss.dur_ns = 0;
 	obj = json_loads("{\"name\": \"x\", \"numjobs\": 1, \"stonewall\": true}", 0, &jerr);
 	CHECK(options_apply_json(&o, obj, err, sizeof(err)) == 0);
 	json_decref(obj);

@@ -90,6 +90,8 @@ static void test_benchmark_sections(struct checks *checks)
 	CHECK(has(md, "| EBS: throttled by | volume-iops, exceeded 699 s of 2,700 s |"));
 	CHECK(has(md, "| Little's law | 32.0 in flight at qd32: consistent |"));
 	CHECK(has(md, "| Kernel / engine I/Os | 6,210,543 / 6,210,540: agree |"));
+	/* The fixture's own analysis predates steady state: no row, no dashes. */
+	CHECK(!strstr(md, "| Steady state |"));
 	CHECK(has(md, "- gp2: 3,001 IOPS until 2,000 s, then 300 IOPS: the credit cliff"));
 	CHECK(has(md, "| gp2 (gp2, 100 GiB) | $11.40 | $114.00 |"));
 	CHECK(has(md, "| gp3 (gp3, 100 GiB) | $9.12 | $9.12 |"));
@@ -107,6 +109,25 @@ static void test_benchmark_sections(struct checks *checks)
 		CHECK(has(md, line));
 	}
 	CHECK(has(md, "| 5 | randwrite | gp3 | randwrite | 4k | 32 | 120 s | 2,700 s |"));
+	free(md);
+	json_decref(run);
+}
+
+/* Analysed again, each phase's table says its steady state: gp2 at its
+ * baseline from the first 90 s round wholly after its cliff (rounds 23..27
+ * of 30), gp3 flat from its start (rounds 0..4); the lat phases keep no
+ * histogram windows to take a p99 from. */
+static void test_steady_rows(struct checks *checks)
+{
+	json_t *run = fixture_load();
+	struct ebs_prices prices = ebs_prices_default();
+	char *md;
+
+	analysis_build(run, &prices);
+	md = render_summary(&run, 1);
+	CHECK(has(md, "| Steady state | steady after 2520 s | steady after 100 s |"));
+	CHECK(has(md, "| Steady state | not judged: no latency windows recorded | not judged: no "
+		      "latency windows recorded |"));
 	free(md);
 	json_decref(run);
 }
@@ -291,6 +312,31 @@ static void test_cmd_report(struct checks *checks)
 	check_remove_tree(dir);
 }
 
-CHECK_MAIN(test_counts_and_times, test_benchmark_tldr, test_benchmark_sections,
-	   test_cliff_status_names, test_without_analysis, test_sparse_documents_render_dashes,
-	   test_fleet, test_markdown_escaping_and_tldr_only, test_cmd_report)
+/* Devices that are not EBS volumes: the header says so, and what the
+ * instance line then is (QEMU's host says m5.xlarge, it is none). */
+static void test_devices_not_ebs(struct checks *checks)
+{
+	json_t *run = fixture_load();
+	char *md = render_summary(&run, 1);
+	CHECK(md && !strstr(md, "**Emulated.**") && !strstr(md, "**Not EBS.**"));
+	free(md);
+	json_t *second = json_array_get(json_object_get(run, "devices"), 1);
+	json_object_set_new(second, "model", json_string("QEMU NVMe Ctrl"));
+	md = render_summary(&run, 1);
+	CHECK(has(md, "> **Emulated.** The devices are QEMU NVMe Ctrl drives under QEMU, not "
+		      "Amazon EBS volumes: the instance above is what the emulated host's metadata "
+		      "said"));
+	free(md);
+	json_object_set_new(second, "model", json_string("Samsung SSD 980"));
+	md = render_summary(&run, 1);
+	CHECK(has(md, "> **Not EBS.** The devices are Samsung SSD 980 drives, not Amazon EBS "
+		      "volumes: the limits met are theirs"));
+	CHECK(md && !strstr(md, "**Emulated.**"));
+	free(md);
+	json_decref(run);
+}
+
+CHECK_MAIN(test_counts_and_times, test_benchmark_tldr, test_devices_not_ebs,
+	   test_benchmark_sections, test_steady_rows, test_cliff_status_names,
+	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet,
+	   test_markdown_escaping_and_tldr_only, test_cmd_report)

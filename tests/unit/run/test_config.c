@@ -288,14 +288,31 @@ static void test_load_file(struct checks *checks)
 	check_remove_tree(dir);
 }
 
+/* A config text and the one line it is refused with, or NULL: taken. */
+struct config_case {
+	const char *doc, *message;
+};
+
+/* Each case parsed: refused with exactly its message, or taken. */
+static void check_cases(struct checks *checks, const struct config_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct run_config c;
+		char err[256] = "";
+		int rc = config_of(&c, cases[i].doc, err, sizeof(err));
+		if (cases[i].message ? !CHECK(rc == -1 && !strcmp(err, cases[i].message))
+				     : !CHECK(rc == 0))
+			fprintf(stderr, "  case %zu: %s -> %d '%s'\n", i, cases[i].doc, rc, err);
+		config_free(&c);
+	}
+}
+
 /* Every number the config carries, just outside its range, is one line
  * naming the key, the value and the range (the EBS model's limits for a
  * volume's), and just inside it is taken. */
 static void test_ranges(struct checks *checks)
 {
-	static const struct {
-		const char *doc, *message; /* message NULL: accepted */
-	} cases[] = {
+	static const struct config_case cases[] = {
 		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp2\", \"size_gib\": "
 		  "22222222100}]}",
 		  "config: 'devices[0].size_gib' is 22222222100, outside 1..16384 GiB for gp2" },
@@ -341,16 +358,41 @@ static void test_ranges(struct checks *checks)
 		{ "{\"prices\": {\"gp3.mibs_included\": 1e7}}",
 		  "config: 'prices.gp3.mibs_included' is 10000000, outside 0..256000" },
 	};
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct run_config c;
-		char err[256];
-		int rc = config_of(&c, cases[i].doc, err, sizeof(err));
-		if (cases[i].message ? !CHECK(rc == -1 && !strcmp(err, cases[i].message))
-				     : !CHECK(rc == 0))
-			fprintf(stderr, "  case %zu: %s -> %d '%s'\n", i, cases[i].doc, rc, err);
-		config_free(&c);
-	}
+	check_cases(checks, cases, ARRAY_SIZE(cases));
+}
+
+/* A gp2's iops follow from its size: the figure `aws ec2 describe-volumes`
+ * reports (3 per GiB, 100..16,000) is taken with its size, any other is
+ * one line naming that figure; st1 and sc1 report none. */
+static void test_size_derived_iops(struct checks *checks)
+{
+	static const struct config_case cases[] = {
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp2\", \"size_gib\": 100, "
+		  "\"iops\": 300}]}",
+		  NULL },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp2\", \"size_gib\": 10, "
+		  "\"iops\": 100}]}",
+		  NULL },
+		{ "{\"devices\": [{\"iops\": 16000, \"path\": \"/d\", \"type\": \"gp2\", "
+		  "\"size_gib\": 6000}]}",
+		  NULL },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp2\", \"size_gib\": 100, "
+		  "\"iops\": 500}]}",
+		  "config: 'devices[0].iops' is 500: a gp2 of 100 GiB has 300 IOPS (3 per GiB, "
+		  "100..16000), what aws ec2 describe-volumes reports: give that or leave 'iops' "
+		  "out" },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"gp2\", \"iops\": 300}]}",
+		  "config: 'devices[0].iops' is 300: a gp2's IOPS follow from its size: give "
+		  "'size_gib' with it, or leave 'iops' out" },
+		{ "{\"devices\": [{\"path\": \"/d\", \"type\": \"st1\", \"size_gib\": 500, "
+		  "\"iops\": 20}]}",
+		  "config: 'devices[0].iops' is 20: st1's rate follows from its size (in MiB/s) "
+		  "and "
+		  "AWS documents no IOPS for it: leave 'iops' out" },
+	};
+	check_cases(checks, cases, ARRAY_SIZE(cases));
 }
 
 CHECK_MAIN(test_defaults, test_every_key, test_sizes, test_strictness, test_device_limit,
-	   test_region_prices, test_prices_apply, test_load_file, test_ranges)
+	   test_region_prices, test_prices_apply, test_load_file, test_ranges,
+	   test_size_derived_iops)

@@ -234,6 +234,32 @@ static void test_not_ebs(struct checks *checks)
 	plan_free(&p);
 }
 
+/* A device the model does not cover, typed gp2 with its size in its config
+ * (an emulated 100 GiB gp2 on a loop device): its steps from the baseline
+ * that size gives, 300 IOPS, as if its iops (300) were given; typed
+ * without a size, none. */
+static void test_not_ebs_typed(struct checks *checks)
+{
+	static const char doc[] =
+		"{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"gp2\", \"size_gib\": 100},"
+		"              {\"path\": \"/dev/nvme2n1\", \"type\": \"gp2\"}],"
+		" \"phases\": [{\"phase\": \"loadcurve\", \"loads\": [50, 100]}]}";
+	struct discovered_device found[2] = { volume("nvme1n1", false), volume("nvme2n1", false) };
+	struct plan p;
+	char err[256];
+	if (!CHECK(plan_of(&p, doc, found, 2, err, sizeof(err)) == 0)) {
+		fprintf(stderr, "  %s\n", err);
+		return;
+	}
+	CHECK_EQ_U64(p.count, 2);
+	CHECK_NEAR(p.steps[0].load.sustained_iops, 300, 1e-9);
+	CHECK(!strcmp(p.steps[0].load.sustained_from,
+		      "the baseline of the config's type and size"));
+	CHECK_NEAR(p.steps[0].load.offered_iops + p.steps[1].load.offered_iops, 450, 1e-9);
+	CHECK(strstr(p.notes, "no load curve on gp2-2: ") && !strstr(p.notes, "on gp2:"));
+	plan_free(&p);
+}
+
 /* The config may change the arrivals and the depth, never the rate. */
 static void test_config_options(struct checks *checks)
 {
@@ -303,4 +329,5 @@ static void test_load_json(struct checks *checks)
 }
 
 CHECK_MAIN(test_rates_order_and_lengths, test_time_scale, test_length_and_depth_rules,
-	   test_instance_and_depth, test_not_ebs, test_config_options, test_load_json)
+	   test_instance_and_depth, test_not_ebs, test_not_ebs_typed, test_config_options,
+	   test_load_json)

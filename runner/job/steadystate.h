@@ -1,0 +1,76 @@
+/* steadystate.h - fio's steady-state detection (its steadystate.c), for
+ * fio job files that set ss, ss_dur, ss_ramp and ss_interval.
+ *
+ * One sample per ss_interval of measured time, from ss_ramp on: the IOPS
+ * and bandwidth (bytes/s) of that interval.  Once ss_dur / ss_interval
+ * samples are in, each new one judges the window of the last ones by the
+ * job's criterion, fio's definitions (not SNIA's):
+ *   iops, bw: every sample within the limit of the window's mean (the
+ *     largest deviation below it; with %, a percentage of the mean);
+ *   iops_slope, bw_slope: the least-squares slope, per sample, below the
+ *     limit (with %, a percentage of the window's mean, as fio an integer
+ *     mean), so it does not scale with the window's length.
+ * With a percentage, a window whose mean is 0 is never steady (fio's
+ * 0 / 0). */
+#ifndef EBSBENCH_STEADYSTATE_H
+#define EBSBENCH_STEADYSTATE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job/options.h"
+
+/* What one window's judgement found (fio's ss->slope, deviation and
+ * criterion): the criterion in the limit's unit, compared with it. */
+struct ss_verdict {
+	double slope;	  /* slope mode: per sample; else 0 */
+	double deviation; /* deviation mode: the largest |sample - mean|; else 0 */
+	double criterion; /* the figure compared with the limit */
+	bool steady;
+};
+
+/* Judges the n samples y (oldest first) by o's criterion. */
+void steadystate_judge(const struct ss_options *o, const uint64_t *y, unsigned n,
+		       struct ss_verdict *v);
+
+/* A job's (or with group_reporting, its group's) detection: fio's td->ss,
+ * and what its JSON "steadystate" object reports. */
+struct steadystate {
+	struct ss_options opt;	/* opt.dur_ns 0: detection off, nothing else set */
+	unsigned n;		/* samples in a window: ss_dur / ss_interval */
+	uint64_t taken;		/* samples taken so far */
+	uint64_t *iops, *bw;	/* the last n samples, a ring indexed by taken % n */
+	uint64_t *scratch;	/* the judged window, in time order */
+	struct ss_verdict last; /* the last judgement; zeros before the window fills */
+	bool attained;
+};
+
+/* Sets ss up for o (off when o->dur_ns is 0).  0, or -1 out of memory. */
+int steadystate_init(struct steadystate *ss, const struct ss_options *o, char *err, size_t errlen);
+void steadystate_free(struct steadystate *ss);
+/* Takes one interval's sample; once the window is full judges it.
+ * Returns whether the job is now steady (and sets attained). */
+bool steadystate_add(struct steadystate *ss, uint64_t iops, uint64_t bw);
+/* Sample i (0..n-1) of the window fio reports, in time order: the last n
+ * samples, or those taken so far followed by zeros. */
+uint64_t steadystate_sample(const struct steadystate *ss, bool iops, unsigned i);
+/* The mean of those n values, as fio's (integer, zeros counted). */
+uint64_t steadystate_mean(const struct steadystate *ss, bool iops);
+
+/* A reporting group's shared detection (group_reporting): each member
+ * publishes its running counts, the last member samples their sum and
+ * judges it, and every member ends when it says steady, as fio's
+ * steadystate_check over a group. */
+struct ss_member {
+	_Atomic uint64_t ios;
+	_Atomic uint64_t bytes;
+};
+struct ss_group {
+	unsigned members;
+	struct ss_member *m;
+	atomic_bool attained;
+};
+
+#endif
