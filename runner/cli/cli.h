@@ -50,7 +50,8 @@ int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop);
 /* `ebsbench k8s`: one run on Block-mode PVCs as one List of Kubernetes
  * objects on stdout (its POST policy signed as presign signs), for
  * `kubectl apply -f -`.  2: usage, a bad volume, image or S3 destination,
- * missing credentials. */
+ * missing credentials.  --apply runs it end to end through the user's
+ * kubectl (launch/k8s_apply.h: its exit statuses K8S_APPLY_*, 0 to 7). */
 int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop);
 
 /* `ebsbench ec2`: one run on a stock Amazon Linux 2023 instance as the

@@ -148,34 +148,6 @@ static int split_url(const char *url, char *bucket, size_t bcap, char *prefix, s
 	return 0;
 }
 
-/* The prefix's last component ("runs/7/" -> "7"), else the bucket. */
-static void default_dir(const char *bucket, const char *prefix, char *out, size_t cap)
-{
-	size_t n = strlen(prefix);
-	if (!n) {
-		snprintf(out, cap, "%s", bucket);
-		return;
-	}
-	const char *last = prefix + n - 1;
-	while (last > prefix && last[-1] != '/')
-		last--;
-	snprintf(out, cap, "%.*s", (int)(prefix + n - 1 - last), last);
-}
-
-static void print_report_path(const char *dir)
-{
-	static const char *const names[] = { "report.html", "summary.md" };
-	char path[4200];
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (!access(path, R_OK)) {
-			printf("%s\n", path);
-			return;
-		}
-	}
-	printf("%s\n", dir);
-}
-
 /* Where to look and with what: the prefix, the credentials, the CA. */
 static struct s3_fetch fetch_target(const struct fetch_args *a, const struct presign_request *r)
 {
@@ -235,7 +207,9 @@ static int fetch(const struct fetch_args *a, const struct presign_request *r, co
 		f.objects, (unsigned long long)f.bytes, dir, f.unchanged);
 	if (a->fleet && fleet_report(a, dir))
 		return 1;
-	print_report_path(dir);
+	char path[4200];
+	s3_fetch_report_path(dir, path, sizeof(path));
+	printf("%s\n", path);
 	return fflush(stdout) ? 1 : 0;
 }
 
@@ -244,12 +218,10 @@ static int fetch(const struct fetch_args *a, const struct presign_request *r, co
 static int load_credentials(const struct fetch_args *a, struct presign_request *r)
 {
 	char err[1024];
-	if (aws_credentials_load(&r->aws, a->profile, time(NULL), err, sizeof(err))) {
+	if (presign_request_credentials(r, a->profile, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench fetch: %s\n", err);
 		return EXIT_USAGE;
 	}
-	r->cred = (struct sigv4_credentials){ r->aws.access_key_id, r->aws.secret_key,
-					      r->aws.session_token };
 	return 0;
 }
 
@@ -362,7 +334,7 @@ int cmd_fetch(int argc, char **argv, const volatile sig_atomic_t *stop)
 	if (a.dir)
 		snprintf(dir, sizeof(dir), "%s", a.dir);
 	else
-		default_dir(bucket, r.prefix, dir, sizeof(dir));
+		s3_fetch_default_dir(bucket, r.prefix, dir, sizeof(dir));
 	rc = fetch(&a, &r, dir);
 	presign_request_clear(&r);
 	return rc;

@@ -1,12 +1,15 @@
-/* cmd_k8s.c - `ebsbench k8s`'s options; the manifest is run/k8s.c's.
+/* cmd_k8s.c - `ebsbench k8s`'s options; the manifest is launch/k8s.c's, the
+ * --apply course launch/k8s_apply.c's.
  *
- * stdout is the manifest and nothing else, so it can be piped into
- * `kubectl apply -f -`; it is written only when everything was checked
- * and signed.  Errors are one line on stderr, exit 2.  The POST policy
- * is in the manifest only: stderr names the bucket, prefix and expiry. */
+ * Without --apply, stdout is the manifest and nothing else, so it can be
+ * piped into `kubectl apply -f -`; it is written only when everything was
+ * checked and signed.  Errors are one line on stderr, exit 2.  The POST
+ * policy is in the manifest only: stderr names the bucket, prefix and
+ * expiry.  With --apply, stdout is the path of the fetched report. */
 #include "cli/cli.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,8 @@ static const char usage[] =
 	"                    [--config FILE] [--plan NAME] [--encrypted] [--kms-key-id ARN]\n"
 	"                    [--toleration KEY[=VALUE][:EFFECT]]... [--node-selector "
 	"KEY=VALUE]...\n"
+	"                    [--apply [--keep] [--out DIR] [--context NAME] [--kubeconfig FILE]\n"
+	"                     [--ca-file PEM]]\n"
 	"Writes one run on Kubernetes as a List of objects for `kubectl apply -f -`:\n"
 	"the namespace, a StorageClass (EBS CSI driver) and a Block-mode PVC per\n"
 	"--volume (gp2, gp3, io1, io2, st1, sc1; sizes in GiB, in the order given:\n"
@@ -45,7 +50,33 @@ static const char usage[] =
 	"deletes (it must admit privileged pods; Kubernetes' own are refused).\n"
 	"The output grants write access to the prefix until the policy expires: do\n"
 	"not share it.  --region: the bucket's; else AWS_REGION, else AWS_DEFAULT_REGION,\n"
-	"else the profile's region in AWS_CONFIG_FILE (~/.aws/config).\n";
+	"else the profile's region in AWS_CONFIG_FILE (~/.aws/config).\n"
+	"--apply: one command to report.html through your own kubectl (on PATH; its\n"
+	"kubeconfig and context, or --kubeconfig FILE and --context NAME): checks that\n"
+	"the cluster answers, the ebs.csi.aws.com CSIDriver exists, a node of the\n"
+	"instance type exists or a Karpenter NodePool admits one (else a warning), and\n"
+	"the bucket lists the prefix (empty) with your credentials; applies the List\n"
+	"(on kubectl's stdin, never printed); shows the Job's state and the pod's\n"
+	"phase, percent and ETA on stderr; at the Job's end fetches the prefix into\n"
+	"DIR (--out, default: the prefix's last component, which must be new or\n"
+	"empty) as `ebsbench fetch` does, prints DIR/report.html on stdout, and\n"
+	"deletes every object it made (kubectl delete -f - of the same List).\n"
+	"--keep: leaves them, and writes the List to DIR/run.json (mode 0600: it holds\n"
+	"the upload policy) for `kubectl delete -f DIR/run.json`.  Ctrl-C or SIGTERM:\n"
+	"deletes the pod with its grace period (it stops its phase and uploads what it\n"
+	"measured), waits for that upload, fetches it and cleans up.  --ca-file: the\n"
+	"S3 endpoint's CA bundle for the checks and the fetch.  Not with --fleet.\n"
+	"Exit status with --apply: 0 the report fetched; 1 kubectl refused a call or\n"
+	"the fetch failed; 2 bad usage or credentials, a prefix that holds objects,\n"
+	"a DIR not empty; 3 no kubectl, or the cluster does not answer; 4 no EBS CSI\n"
+	"driver; 5 S3 refused the listing of the prefix; 6 the Job failed (what it\n"
+	"uploaded fetched); 7 stopped by Ctrl-C or SIGTERM (what it uploaded fetched).\n";
+
+/* What --apply adds to the manifest's request. */
+struct apply_args {
+	bool apply;
+	struct k8s_apply run;
+};
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -77,8 +108,31 @@ static int add_extra(const char *spec, const char *name, const char **list, size
 	return 0;
 }
 
-static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
+/* --apply's own options: 0 taken, 1 not one of them, 2 said. */
+static int parse_apply(int argc, char **argv, int *i, struct apply_args *x)
 {
+	static const char *const names[] = { "--out", "--context", "--kubeconfig", "--ca-file" };
+	const char **slots[] = { &x->run.out, &x->run.kube.context, &x->run.kube.kubeconfig,
+				 &x->run.ca_file };
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		int rc = cli_take_value("k8s", argc, argv, i, names[k], slots[k]);
+		if (rc != 1)
+			return rc;
+	}
+	if (!strcmp(argv[*i], "--apply"))
+		x->apply = true;
+	else if (!strcmp(argv[*i], "--keep"))
+		x->run.keep = true;
+	else
+		return 1;
+	return 0;
+}
+
+static int parse_one(int argc, char **argv, int *i, struct k8s_request *q, struct apply_args *x)
+{
+	int taken = parse_apply(argc, argv, i, x);
+	if (taken != 1)
+		return taken;
 	static const char *const names[] = { "--image",		"--s3",	       "--region",
 					     "--instance-type", "--namespace", "--endpoint",
 					     "--profile",	"--config",    "--plan",
@@ -115,14 +169,15 @@ static int parse_one(int argc, char **argv, int *i, struct k8s_request *q)
 }
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
-static int parse_args(int argc, char **argv, struct k8s_request *q, char *region, size_t cap)
+static int parse_args(int argc, char **argv, struct k8s_request *q, struct apply_args *x,
+		      char *region, size_t cap)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage, stdout);
 			return -1;
 		}
-		int rc = parse_one(argc, argv, &i, q);
+		int rc = parse_one(argc, argv, &i, q, x);
 		if (rc)
 			return rc;
 	}
@@ -131,6 +186,12 @@ static int parse_args(int argc, char **argv, struct k8s_request *q, char *region
 		return usage_error("--image, --volume and --s3 are required", NULL);
 	if (!q->region)
 		return usage_error(CLI_NO_REGION, NULL);
+	bool apply_only = x->run.keep || x->run.out || x->run.kube.context ||
+			  x->run.kube.kubeconfig || x->run.ca_file;
+	if (apply_only && !x->apply)
+		return usage_error("--keep, --out, --context, --kubeconfig and --ca-file go with "
+				   "--apply",
+				   NULL);
 	return 0;
 }
 
@@ -143,10 +204,7 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 		return 1;
 	}
 	if (m->unknown_instance)
-		fprintf(stderr,
-			"ebsbench k8s: %s is not in the EBS model's instance table: the plan "
-			"assumes no instance limit\n",
-			m->unknown_instance);
+		fprintf(stderr, K8S_UNKNOWN_INSTANCE_LINE, m->unknown_instance);
 	if (sigv4_iso_time(m->expires, until))
 		until[0] = '\0';
 	char pods[48] = "";
@@ -180,14 +238,18 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 
 int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-	(void)stop; /* short: it has nothing to stop early */
 	struct k8s_request q = { .instance_type = "m5.xlarge" };
+	struct apply_args x = { .apply = false };
 	struct k8s_made made;
 	char err[512], region[64];
 
-	int rc = parse_args(argc, argv, &q, region, sizeof(region));
+	int rc = parse_args(argc, argv, &q, &x, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if (x.apply) {
+		x.run.q = &q;
+		return k8s_apply(&x.run, stop);
+	}
 	json_t *list = k8s_manifest(&q, &made, err, sizeof(err));
 	if (!list) {
 		fprintf(stderr, "ebsbench k8s: %s\n", err);

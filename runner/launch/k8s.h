@@ -77,6 +77,11 @@ struct k8s_made {
 	const char *unknown_instance; /* not in the EBS model's table, or NULL */
 };
 
+/* What `ebsbench k8s` says of made.unknown_instance (printf, its name). */
+#define K8S_UNKNOWN_INSTANCE_LINE                                                                  \
+	"ebsbench k8s: %s is not in the EBS model's instance table: the plan assumes no "          \
+	"instance limit\n"
+
 /* The most pods in a fleet: each is a node and its volumes. */
 #define K8S_FLEET_MAX 100
 

@@ -13,6 +13,7 @@
 #include "launch/presign.h"
 #include "launch/ec2.h"
 #include "launch/k8s.h"
+#include "launch/k8s_apply.h"
 
 /* After the deadline's SIGTERM: ebsbench stops the phase and uploads what
  * it measured (image/k8s/README.md, Durations). */

@@ -104,6 +104,12 @@ struct presign_args {
 int presign_request_from_args(struct presign_request *r, const struct presign_args *a, char *err,
 			      size_t errlen);
 void presign_request_clear(struct presign_request *r);
+/* r's credentials as AWS's tools find them now (the environment, then the
+ * profile: NULL for AWS_PROFILE, else default), kept in r->aws; again
+ * after a long wait, as a credential_process renews them.  0, or -1 with
+ * a one-line reason. */
+int presign_request_credentials(struct presign_request *r, const char *profile, char *err,
+				size_t errlen);
 /* The upload block r signs for a's plan (see above); a line on warn when
  * the plan's estimate, with a margin for boot and upload, outlasts the
  * URLs.  NULL with a one-line reason. */

@@ -12,8 +12,8 @@
 /* Boot, discovery and the upload itself come on top of the plan. */
 #define EXPIRY_MARGIN_S 900.0
 
-/* Credentials as AWS's tools find them, kept in r (see aws_credentials.h). */
-static int credentials(struct presign_request *r, const char *profile, char *err, size_t errlen)
+int presign_request_credentials(struct presign_request *r, const char *profile, char *err,
+				size_t errlen)
 {
 	if (aws_credentials_load(&r->aws, profile, time(NULL), err, errlen))
 		return -1;
@@ -53,7 +53,7 @@ int presign_request_from_args(struct presign_request *r, const struct presign_ar
 	    presign_check_bucket(a->bucket, err, errlen) ||
 	    presign_prefix(a->prefix, r->prefix, sizeof(r->prefix), err, errlen) ||
 	    presign_endpoint(a->endpoint, a->region, &r->endpoint, err, errlen) ||
-	    credentials(r, a->profile, err, errlen))
+	    presign_request_credentials(r, a->profile, err, errlen))
 		return -1;
 	return signing_time(&r->when, err, errlen);
 }

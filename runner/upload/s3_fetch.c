@@ -335,3 +335,55 @@ int s3_fetch_run_ended(struct s3_fetch *f, const char *done_name, const char *re
 	http_response_free(&resp);
 	return rc;
 }
+
+/* The probe's page callback: any key under the prefix stops the page. */
+static int any_key(const char *key, uint64_t size, void *ctx)
+{
+	(void)key;
+	(void)size;
+	*(bool *)ctx = true;
+	return 0;
+}
+
+int s3_fetch_probe(struct s3_fetch *f, char *err, size_t errlen)
+{
+	char what[1200], token[TOKEN_MAX];
+	struct sigv4_param params[] = { { "list-type", "2" },
+					{ "max-keys", "1" },
+					{ "prefix", f->prefix } };
+	struct http_response resp;
+	bool found = false;
+	err[0] = '\0';
+	snprintf(what, sizeof(what), "the listing of s3://%s/%s", f->bucket, f->prefix);
+	int rc = get(f, NULL, params, ARRAY_SIZE(params), LIST_BODY_MAX, &resp, err, errlen);
+	if (!rc && resp.status != 200)
+		rc = refused(&resp, what, err, errlen);
+	else if (!rc && s3_fetch_parse_list(resp.body, any_key, &found, token, sizeof(token)))
+		rc = error_set(err, errlen, "%s: the reply is not a listing", what);
+	http_response_free(&resp);
+	return rc ? -1 : found;
+}
+
+void s3_fetch_default_dir(const char *bucket, const char *prefix, char *out, size_t cap)
+{
+	size_t n = strlen(prefix);
+	if (!n) {
+		snprintf(out, cap, "%s", bucket);
+		return;
+	}
+	const char *last = prefix + n - 1;
+	while (last > prefix && last[-1] != '/')
+		last--;
+	snprintf(out, cap, "%.*s", (int)(prefix + n - 1 - last), last);
+}
+
+void s3_fetch_report_path(const char *dir, char *path, size_t cap)
+{
+	static const char *const names[] = { "report.html", "summary.md" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, cap, "%s/%s", dir, names[i]);
+		if (!access(path, R_OK))
+			return;
+	}
+	snprintf(path, cap, "%s", dir);
+}

@@ -51,6 +51,19 @@ int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen);
 int s3_fetch_run_ended(struct s3_fetch *f, const char *done_name, const char *record_name,
 		       unsigned *listed, char *err, size_t errlen);
 
+/* One listing of at most one key under the prefix: whether the bucket
+ * answers to the credentials, and whether the prefix is in use.  1 the
+ * prefix holds an object, 0 it holds none, -1 with one line in err (S3
+ * refused: "S3 refused the listing of s3://B/P: HTTP 403 ..."). */
+int s3_fetch_probe(struct s3_fetch *f, char *err, size_t errlen);
+
+/* Where a run's files go when no directory is named: the prefix's last
+ * component ("runs/7/" -> "7"), else the bucket. */
+void s3_fetch_default_dir(const char *bucket, const char *prefix, char *out, size_t cap);
+/* The report among a fetched run's files: dir/report.html, else
+ * dir/summary.md, else dir itself, into path[cap]. */
+void s3_fetch_report_path(const char *dir, char *path, size_t cap);
+
 /* ---- building blocks, exposed for unit tests ---- */
 
 /* One page of a ListObjectsV2 reply: calls each(key, size, ctx) per
