@@ -2,13 +2,15 @@
 # example.sh - docs/example: a real run's report, kept equal to what the code renders.
 #
 #   example.sh update   `make demo` once (the appliance in QEMU, about 2 minutes once built),
-#                       then its summary.md, recommend.md, report.html, charts and results.json
-#                       into docs/example, and report.png: the top of report.html in Debian's
+#                       then every file the run wrote (results.json names each in its
+#                       uploads: the report files, the charts and the fio-format logs) into
+#                       docs/example, and report.png: the top of report.html in Debian's
 #                       headless Chromium (tests/tools/chromium_check.py), for the README
 #   example.sh check    `ebsbench report` on a copy of docs/example/results.json; every
 #                       committed file must be what it renders, byte for byte (the render
 #                       holds no time or path of its own: the times in it are the run's, from
 #                       results.json).  report.png is not compared: Chromium draws it.
+#                       Every file results.json says the run uploaded must be there.
 # Exit 0, or 1 naming each file that differs (and how to regenerate them).
 set -euo pipefail
 
@@ -23,8 +25,8 @@ update() {
 	local out=$root/build/example-demo
 	DEMO_OUT=$out bash "$root/tests/qemu/demo.sh" >/dev/null
 	mkdir -p "$example"
-	rm -f "$example"/*.md "$example"/*.svg "$example"/*.html "$example"/results.json
-	for f in results.json $FILES; do
+	rm -f "$example"/*.md "$example"/*.svg "$example"/*.html "$example"/*.log "$example"/results.json
+	for f in results.json $FILES $(jq -r '.uploads[].artifact' "$out/results.json"); do
 		[ -f "$out/$f" ] || { echo "example: the demo wrote no $f" >&2 && exit 1; }
 		cp "$out/$f" "$example/$f"
 	done
@@ -57,6 +59,13 @@ check() {
 			diff "$example/$f" "$tmp/$f" | head -n 8 >&2 || true
 			rc=1
 		fi
+	done
+	# Every file the run wrote (and uploaded) is in the example.
+	for f in $(jq -r '.uploads[].artifact' "$example/results.json"); do
+		[ -f "$example/$f" ] || {
+			echo "example: the run wrote $f (results.json's uploads), which ${example#"$root"/} lacks" >&2
+			rc=1
+		}
 	done
 	# Nothing the render writes is missing from the example, nor the other way round.
 	for f in "$tmp"/*.md "$tmp"/*.svg "$tmp"/*.html; do
