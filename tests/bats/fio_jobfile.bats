@@ -50,6 +50,16 @@ between() {
 		fail "$4 = $1, want $2 .. $3"
 }
 
+# stalled FILE I DIR: job I's slowest I/O in FILE took over a second (the
+# machine paused); says so on the test's output.
+stalled() {
+	local max
+	max=$(jnum "$1" ".jobs[$2].$3.lat_ns.max") || return 1
+	awk -v m="$max" 'BEGIN { exit !(m > 1e9) }' || return 1
+	printf '# job %s of %s: an I/O took %.1f s, the machine paused; its IOPS are not the cap'"'"'s\n' \
+		"$2" "$1" "$(awk -v m="$max" 'BEGIN { print m / 1e9 }')" >&3
+}
+
 show() {
 	printf '# %-40s %s\n' "$1" "$2" >&3
 }
@@ -136,7 +146,15 @@ in_cap() {
 			$(($(jnum ours.json ".jobs[$i].$dir.total_ios") * 4096))
 		show "$(jq -r ".jobs[$i].jobname" ours.json) $dir" \
 			"$(printf 'ebsbench %.1f IOPS, fio %.1f IOPS (%s %%)' "$ours" "$theirs" "$(pct_diff "$ours" "$theirs")")"
-		between "$theirs" 1500 $((3000 * 102 / 100)) "fio's IOPS of job $i under a cap of 3000"
+		# fio is the reference here: above the cap means the cap is not in
+		# force (fail); below it, only when fio's own record shows a stall
+		# (an I/O completing after a second, where the cap queues each for
+		# about 3 ms: the machine paused, as a shared 2-core VM can), is
+		# its figure the machine's, not the cap's, and noted instead.
+		if ! awk -v v="$theirs" 'BEGIN { exit !(v < 1500) }' ||
+			! stalled fio.json "$i" "$dir"; then
+			between "$theirs" 1500 $((3000 * 102 / 100)) "fio's IOPS of job $i under a cap of 3000"
+		fi
 		between "$ours" 1500 $((3000 * 102 / 100)) "ebsbench's IOPS of job $i under a cap of 3000"
 	done
 }
