@@ -2,7 +2,9 @@
  * ss_interval of measured time the I/Os and bytes since the last look
  * become a sample (IOPS, bytes/s over the time that passed), recorded once
  * ss_ramp and one interval are over, as fio; a steady window ends the job
- * (and, through the group's flag, every member of its group). */
+ * (and, through the group's flag, every member of its group).  snia_p99
+ * adds the interval's own p99 completion latency to each sample, and
+ * ss_floor holds the end back until that much measured time has passed. */
 #include "job/job_steady.h"
 
 #include <math.h>
@@ -38,6 +40,15 @@ static uint64_t per_second(uint64_t grown, uint64_t span_ns)
 	return span_ns ? (uint64_t)llround((double)grown * 1e9 / (double)span_ns) : 0;
 }
 
+/* The p99 of the completions since the last look (snia_p99). */
+static uint64_t interval_p99(struct job_loop *L)
+{
+	histogram_init(L->ss->hist_now);
+	for (int d = 0; d < DDIR_COUNT; d++)
+		histogram_merge(L->ss->hist_now, &L->s->dir[d].clat_hist);
+	return steadystate_round_p99(L->ss);
+}
+
 static void take_sample(struct job_loop *L, uint64_t rel, uint64_t ios, uint64_t bytes)
 {
 	const struct ss_options *o = &L->ss->opt;
@@ -53,7 +64,10 @@ static void take_sample(struct job_loop *L, uint64_t rel, uint64_t ios, uint64_t
 	/* The next look on the interval grid; a stall skips the ones missed. */
 	while (L->ss_next_ns <= rel)
 		L->ss_next_ns += o->interval_ns;
-	if (recording && steadystate_add(L->ss, iops, bw)) {
+	struct ss_round round = { .iops = iops, .bw = bw, .measured_ns = rel };
+	if (L->ss->p99) /* snia_p99: this interval's own completions */
+		round.p99_ns = interval_p99(L);
+	if (recording && steadystate_add_round(L->ss, &round)) {
 		L->stopping = true;
 		if (L->ss_group)
 			atomic_store_explicit(&L->ss_group->attained, true, memory_order_relaxed);

@@ -232,13 +232,15 @@ static const struct option_spec option_table[] = {
 	  "system or percpu (fio's calibrate is not supported)" },
 	{ "steadystate", VALUE_CUSTOM, 0, 0, options_set_steadystate,
 	  "iops, iops_slope, bw or bw_slope, a colon and a limit, such as iops:10% or "
-	  "bw_slope:1%" },
+	  "bw_slope:1%; or snia_iops, snia_bw or snia_p99 alone" },
 	{ "steadystate_duration", VALUE_DURATION, FIELD(ss.dur_ns), OPTIONS_MAX_DURATION_NS, NULL,
 	  "a duration such as 30 or 5m" },
 	{ "steadystate_ramp_time", VALUE_DURATION, FIELD(ss.ramp_ns), OPTIONS_MAX_DURATION_NS, NULL,
 	  "a duration such as 10 or 500ms" },
 	{ "steadystate_check_interval", VALUE_DURATION, FIELD(ss.interval_ns),
 	  OPTIONS_MAX_DURATION_NS, NULL, "a duration such as 1 or 30s" },
+	{ "steadystate_floor", VALUE_DURATION, FIELD(ss.floor_ns), OPTIONS_MAX_DURATION_NS, NULL,
+	  "a duration such as 10 or 500ms" },
 	{ "io_size", VALUE_SIZE, FIELD(io_size), OPTIONS_MAX_SIZE, NULL,
 	  "a size such as 8G, at most 1E" },
 	{ "number_ios", VALUE_SIZE, FIELD(number_ios), 0, NULL, "a number of I/Os" },
@@ -263,6 +265,7 @@ static const struct {
 	{ "ss_dur", "steadystate_duration" },
 	{ "ss_ramp", "steadystate_ramp_time" },
 	{ "ss_interval", "steadystate_check_interval" },
+	{ "ss_floor", "steadystate_floor" },
 	{ "io_limit", "io_size" },
 };
 

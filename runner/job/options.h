@@ -81,6 +81,13 @@ struct ss_options {
 	bool iops;	      /* the samples judged: IOPS, or bandwidth (bw, bw_slope) */
 	bool slope;	      /* the least-squares slope, or the largest deviation */
 	bool pct;	      /* limit in percent of the window's mean */
+	/* ebsbench's own criteria (ss=snia_iops, snia_bw, snia_p99): SNIA's
+	 * window test (stats/steady.h, limits fixed) on IOPS, bandwidth or
+	 * each sample's p99 completion latency; ss_floor holds a steady
+	 * window back until that much measured time has passed. */
+	bool snia;
+	bool p99;
+	uint64_t floor_ns;
 };
 
 /* An option as the user wrote it, echoed back in fio's "job options". */

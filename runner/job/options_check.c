@@ -60,8 +60,15 @@ static int validate_ss(const struct job_options *o, char *err, size_t errlen)
 	const struct ss_options *ss = &o->ss;
 	if (!ss->dur_ns)
 		return 0;
-	if (ss->interval_ns < 1000000000ull)
-		snprintf(err, errlen, "option 'ss_interval': must be at least 1 s, as fio's");
+	/* SNIA's criteria are ebsbench's: a time-scaled plan's rounds may be
+	 * shorter than fio's second. */
+	if (ss->interval_ns < (ss->snia ? 1000000ull : 1000000000ull))
+		snprintf(err, errlen, "option 'ss_interval': must be at least %s",
+			 ss->snia ? "1 ms" : "1 s, as fio's");
+	else if (ss->p99 && o->group_reporting)
+		snprintf(err, errlen,
+			 "option 'ss=snia_p99' judges one job's latencies: not with "
+			 "group_reporting");
 	else if (ss->dur_ns % ss->interval_ns || ss->dur_ns <= ss->interval_ns)
 		snprintf(err, errlen,
 			 "option 'ss_dur': must be a multiple of ss_interval (%.3f s) and longer",

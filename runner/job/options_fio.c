@@ -215,9 +215,25 @@ static int parse_limit(const char *text, double *out)
 	return *end || end == text || !isfinite(*out) ? -1 : 0;
 }
 
+/* ebsbench's SNIA criteria, which carry no limit (SNIA's are fixed). */
+static int set_snia(struct ss_options *ss, const char *v)
+{
+	static const char *const names[] = { "snia_iops", "snia_bw", "snia_p99" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(v, names[i])) {
+			ss->snia = true;
+			ss->iops = i == 0;
+			ss->p99 = i == 2;
+			ss->slope = ss->pct = false;
+			return 0;
+		}
+	return -1;
+}
+
 /* fio's steadystate (ss): CRITERION:LIMIT, the criterion iops, iops_slope,
  * bw or bw_slope; the limit a percentage of the window's mean ("10%"), or
- * for iops an IOPS figure ("2"), for bw bytes per second as a size ("1m"). */
+ * for iops an IOPS figure ("2"), for bw bytes per second as a size ("1m").
+ * Or one of ebsbench's SNIA criteria, alone. */
 int options_set_steadystate(struct job_options *o, const char *v)
 {
 	static const struct {
@@ -231,7 +247,9 @@ int options_set_steadystate(struct job_options *o, const char *v)
 	char limit[64];
 	size_t len;
 	struct ss_options ss = o->ss;
-	if (!colon || strlen(colon + 1) >= sizeof(limit))
+	if (!colon)
+		return set_snia(&o->ss, v);
+	if (strlen(colon + 1) >= sizeof(limit))
 		return -1;
 	len = (size_t)(colon - v);
 	size_t i = 0;
@@ -242,6 +260,7 @@ int options_set_steadystate(struct job_options *o, const char *v)
 		return -1;
 	ss.iops = criteria[i].iops;
 	ss.slope = criteria[i].slope;
+	ss.snia = ss.p99 = false;
 	snprintf(limit, sizeof(limit), "%s", colon + 1);
 	len = strlen(limit);
 	ss.pct = len && limit[len - 1] == '%';

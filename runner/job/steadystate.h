@@ -11,7 +11,14 @@
  *     limit (with %, a percentage of the window's mean, as fio an integer
  *     mean), so it does not scale with the window's length.
  * With a percentage, a window whose mean is 0 is never steady (fio's
- * 0 / 0). */
+ * 0 / 0).
+ *
+ * ebsbench's snia_iops, snia_bw and snia_p99 judge the window as SNIA's
+ * measurement window instead (stats/steady.h: the range within 20 % and
+ * the fitted line's rise across it within 10 % of the mean), on the
+ * samples' IOPS, bandwidth or p99 completion latency (ns; each interval's
+ * own I/Os).  With ss_floor, a steady window ends the job only once that
+ * much measured time has passed; until then the window slides on. */
 #ifndef EBSBENCH_STEADYSTATE_H
 #define EBSBENCH_STEADYSTATE_H
 
@@ -21,6 +28,7 @@
 #include <stdint.h>
 
 #include "job/options.h"
+#include "stats/stats.h"
 
 /* What one window's judgement found (fio's ss->slope, deviation and
  * criterion): the criterion in the limit's unit, compared with it. */
@@ -28,6 +36,9 @@ struct ss_verdict {
 	double slope;	  /* slope mode: per sample; else 0 */
 	double deviation; /* deviation mode: the largest |sample - mean|; else 0 */
 	double criterion; /* the figure compared with the limit */
+	/* SNIA's criteria: the window's range and rise, % of its mean (the
+	 * criterion is the larger); 0 otherwise. */
+	double range_pct, slope_pct;
 	bool steady;
 };
 
@@ -38,11 +49,15 @@ void steadystate_judge(const struct ss_options *o, const uint64_t *y, unsigned n
 /* A job's (or with group_reporting, its group's) detection: fio's td->ss,
  * and what its JSON "steadystate" object reports. */
 struct steadystate {
-	struct ss_options opt;	/* opt.dur_ns 0: detection off, nothing else set */
-	unsigned n;		/* samples in a window: ss_dur / ss_interval */
-	uint64_t taken;		/* samples taken so far */
-	uint64_t *iops, *bw;	/* the last n samples, a ring indexed by taken % n */
-	uint64_t *scratch;	/* the judged window, in time order */
+	struct ss_options opt; /* opt.dur_ns 0: detection off, nothing else set */
+	unsigned n;	       /* samples in a window: ss_dur / ss_interval */
+	uint64_t taken;	       /* samples taken so far */
+	uint64_t *iops, *bw;   /* the last n samples, a ring indexed by taken % n */
+	uint64_t *p99;	       /* snia_p99's: each sample's p99 (ns); else NULL */
+	uint64_t *scratch;     /* the judged window, in time order */
+	/* snia_p99's: the completion histogram at the last sample, and room
+	 * for the one now (a sample's p99 is of the difference). */
+	struct histogram *hist_prev, *hist_now;
 	struct ss_verdict last; /* the last judgement; zeros before the window fills */
 	bool attained;
 };
@@ -53,9 +68,21 @@ void steadystate_free(struct steadystate *ss);
 /* Takes one interval's sample; once the window is full judges it.
  * Returns whether the job is now steady (and sets attained). */
 bool steadystate_add(struct steadystate *ss, uint64_t iops, uint64_t bw);
+/* One sample as the SNIA criteria take it: also the interval's p99 (ns;
+ * snia_p99) and the measured time at its end, held to ss_floor. */
+struct ss_round {
+	uint64_t iops, bw, p99_ns, measured_ns;
+};
+bool steadystate_add_round(struct steadystate *ss, const struct ss_round *r);
+/* snia_p99's sample: the caller merges the job's completion histograms
+ * (every direction, cumulative) into *hist_now; returns the p99 of the
+ * completions since the last call, 0 when there were none. */
+uint64_t steadystate_round_p99(struct steadystate *ss);
 /* Sample i (0..n-1) of the window fio reports, in time order: the last n
  * samples, or those taken so far followed by zeros. */
 uint64_t steadystate_sample(const struct steadystate *ss, bool iops, unsigned i);
+/* The same of the metric the criterion judges (IOPS, bandwidth or p99). */
+uint64_t steadystate_judged(const struct steadystate *ss, unsigned i);
 /* The mean of those n values, as fio's (integer, zeros counted). */
 uint64_t steadystate_mean(const struct steadystate *ss, bool iops);
 

@@ -57,3 +57,8 @@ void output_run_of_job(struct run_report *run, struct job_report *one, const str
 				    .start_unix_ms = s->start_unix_ms,
 				    .idle_prof = IDLE_PROF_NONE };
 }
+
+const char *output_ss_metric(const struct ss_options *o)
+{
+	return o->p99 ? "p99" : o->iops ? "iops" : "bw";
+}

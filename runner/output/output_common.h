@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "job/job.h"
 #include "stats/stats.h"
 
 /* fio keeps runtimes in us and rounds them up to whole ms. */
@@ -20,5 +21,7 @@ void output_format_time(char *buf, size_t len, int64_t unix_ms);
 /* unified_rw_reporting's "mixed" direction: read, write and trim as one, on the
  * heap (a direction holds histograms); NULL when out of memory. */
 struct direction_stats *output_mixed_direction(const struct job_stats *s);
+/* The metric an SNIA steady-state criterion judges: "iops", "bw", "p99". */
+const char *output_ss_metric(const struct ss_options *o);
 
 #endif

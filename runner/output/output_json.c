@@ -320,8 +320,11 @@ static json_t *steadystate_json(const struct steadystate *ss)
 	const char *pct = o->pct ? "%" : "";
 	char text[64];
 
-	snprintf(text, sizeof(text), "%s%s:%f%s", o->iops ? "iops" : "bw", o->slope ? "_slope" : "",
-		 (double)(float)o->limit, pct);
+	if (o->snia) /* ebsbench's own: SNIA's fixed limits, no figure to print */
+		snprintf(text, sizeof(text), "snia_%s", output_ss_metric(o));
+	else
+		snprintf(text, sizeof(text), "%s%s:%f%s", o->iops ? "iops" : "bw",
+			 o->slope ? "_slope" : "", (double)(float)o->limit, pct);
 	set_str(obj, "ss", text);
 	set_int(obj, "duration", o->dur_ns / 1000000000u);
 	set_int(obj, "attained", ss->attained);
@@ -339,6 +342,16 @@ static json_t *steadystate_json(const struct steadystate *ss)
 	set_int(data, "iops_mean", steadystate_mean(ss, true));
 	json_object_set_new(data, "iops", iops);
 	json_object_set_new(data, "bw", bw);
+	if (o->snia) { /* the window SNIA's test judged, and what it found */
+		json_t *judged = json_array();
+		for (unsigned i = 0; i < ss->n; i++)
+			json_array_append_new(judged,
+					      json_integer((json_int_t)steadystate_judged(ss, i)));
+		json_object_set_new(data, "judged", judged);
+		set_real(obj, "range_pct", ss->last.range_pct);
+		set_real(obj, "slope_pct", ss->last.slope_pct);
+		set_real(obj, "floor", (double)o->floor_ns / 1e9);
+	}
 	json_object_set_new(obj, "data", data);
 	return obj;
 }

@@ -400,7 +400,12 @@ static void print_steadystate(FILE *out, const struct steadystate *ss)
 		num2str_at(bw, sizeof(bw), kib, SIG_FIGS, true, UNIT_BYTE_PER_SEC, 1),
 		num2str_at(bwalt, sizeof(bwalt), kib, SIG_FIGS, false, UNIT_BYTE_PER_SEC, 1),
 		num2str(iops, sizeof(iops), steadystate_mean(ss, true), SIG_FIGS, false, UNIT_NONE),
-		ss->opt.iops ? "iops" : "bw", ss->opt.slope ? " slope" : " mean dev",
+		ss->opt.snia   ? output_ss_metric(&ss->opt)
+		: ss->opt.iops ? "iops"
+			       : "bw",
+		ss->opt.snia	? " snia"
+		: ss->opt.slope ? " slope"
+				: " mean dev",
 		ss->last.criterion, ss->opt.pct ? "%" : "");
 }
 

@@ -189,5 +189,143 @@ static void test_options(struct checks *checks)
 	CHECK(options_validate(&o, err, sizeof(err)) == 0);
 }
 
+/* SNIA's window (stats/steady.h): the range within 20 % of the mean and
+ * the fitted line's rise across the 5 samples within 10 %, both needed. */
+static struct ss_options snia(bool iops, bool p99)
+{
+	return (struct ss_options){ .dur_ns = 5000000000ull,
+				    .interval_ns = 1000000000ull,
+				    .iops = iops,
+				    .snia = true,
+				    .p99 = p99 };
+}
+
+static void test_snia_window(struct checks *checks)
+{
+	const uint64_t flat[] = { 3000, 3010, 2990, 3005, 2995 };
+	struct ss_verdict v = judge(snia(true, false), flat, 5);
+	CHECK(v.steady);
+	CHECK(v.range_pct < 1 && v.slope_pct < 1);
+	/* A range of 22 % of the mean, no trend: the range fails alone. */
+	const uint64_t wide[] = { 1000, 1250, 1000, 1250, 1125 };
+	v = judge(snia(true, false), wide, 5);
+	CHECK(!v.steady);
+	CHECK_NEAR(v.range_pct, 100.0 * 250 / 1125, 1e-9);
+	CHECK_NEAR(v.slope_pct, 100.0 * 100 / 1125, 1e-9);
+	/* Rising 30 a sample from 1000: range 120 of 1060 (11 %) passes, the
+	 * line's rise across the window (4 x 30 = 120, 11 %) does not. */
+	const uint64_t rising[] = { 1000, 1030, 1060, 1090, 1120 };
+	v = judge(snia(true, false), rising, 5);
+	CHECK(!v.steady);
+	CHECK_NEAR(v.slope_pct, 100.0 * 120 / 1060, 1e-9);
+	/* Rising 20 a sample: the rise is 80 of 1040 (7.7 %), steady. */
+	const uint64_t slow[] = { 1000, 1020, 1040, 1060, 1080 };
+	CHECK(judge(snia(true, false), slow, 5).steady);
+	/* fio's iops:10% deviation criterion would call the rising one steady. */
+	CHECK(judge(crit(true, false, true, 10), rising, 5).steady);
+	/* Exactly at the range's limit passes: 20 of a mean of 100. */
+	const uint64_t edge[] = { 90, 110, 100, 90, 110 };
+	CHECK(judge(snia(true, false), edge, 5).steady);
+	const uint64_t zeros[] = { 0, 0, 0, 0, 0 };
+	CHECK(!judge(snia(true, false), zeros, 5).steady);
+}
+
+/* The ring judges the metric asked for, and ss_floor holds a steady window
+ * back until the measured time reaches it. */
+static void test_snia_floor_and_metric(struct checks *checks)
+{
+	struct steadystate ss;
+	struct ss_options o = snia(false, false); /* snia_bw */
+	char err[128];
+	o.floor_ns = 7000000000ull;
+	CHECK(steadystate_init(&ss, &o, err, sizeof(err)) == 0);
+	CHECK(ss.p99 == NULL);
+	/* IOPS all over the place, bandwidth flat: snia_bw is steady. */
+	const uint64_t iops[] = { 10, 500, 90, 3000, 7, 60, 1 };
+	for (unsigned i = 0; i < 5; i++) {
+		struct ss_round r = { .iops = iops[i],
+				      .bw = 1000000,
+				      .measured_ns = (i + 1) * 1000000000ull };
+		CHECK(!steadystate_add_round(&ss, &r)); /* the floor: 7 s */
+	}
+	CHECK(ss.last.steady && !ss.attained);
+	struct ss_round r = { .iops = 60, .bw = 1000000, .measured_ns = 6000000000ull };
+	CHECK(!steadystate_add_round(&ss, &r));
+	r.measured_ns = 7000000000ull;
+	CHECK(steadystate_add_round(&ss, &r));
+	CHECK(ss.attained);
+	steadystate_free(&ss);
+	/* snia_p99 judges the p99 ring, whatever IOPS and bandwidth do. */
+	CHECK(steadystate_init(&ss,
+			       &(struct ss_options){ .dur_ns = 5000000000ull,
+						     .interval_ns = 1000000000ull,
+						     .snia = true,
+						     .p99 = true },
+			       err, sizeof(err)) == 0);
+	CHECK(ss.p99 != NULL);
+	const uint64_t p99[] = { 900000, 1000000, 1000000, 1000000, 1000000 };
+	for (unsigned i = 0; i < 5; i++) {
+		struct ss_round q = { .iops = iops[i],
+				      .bw = i * 100000,
+				      .p99_ns = p99[i],
+				      .measured_ns = (i + 1) * 1000000000ull };
+		CHECK(steadystate_add_round(&ss, &q) == (i == 4));
+	}
+	CHECK_EQ_U64(steadystate_judged(&ss, 0), 900000);
+	steadystate_free(&ss);
+}
+
+/* A sample's p99 is of the completions since the last one, not of all. */
+static void test_snia_round_p99(struct checks *checks)
+{
+	struct steadystate ss;
+	char err[128];
+	CHECK(steadystate_init(&ss,
+			       &(struct ss_options){ .dur_ns = 5000000000ull,
+						     .interval_ns = 1000000000ull,
+						     .snia = true,
+						     .p99 = true },
+			       err, sizeof(err)) == 0);
+	struct histogram cumulative;
+	histogram_init(&cumulative);
+	const uint64_t round_ns[] = { 1000, 2000, 1000 };
+	for (unsigned r = 0; r < 3; r++) {
+		for (int i = 0; i < 1000; i++)
+			histogram_add(&cumulative, round_ns[r]);
+		*ss.hist_now = cumulative;
+		uint64_t p99 = steadystate_round_p99(&ss);
+		CHECK(p99 > round_ns[r] * 99 / 100 && p99 < round_ns[r] * 101 / 100);
+	}
+	/* All of it: 3,000 I/Os whose p99 is 2 us; the last round's was 1 us. */
+	CHECK(histogram_percentile(&cumulative, 99) > 1900);
+	*ss.hist_now = cumulative; /* nothing since */
+	CHECK_EQ_U64(steadystate_round_p99(&ss), 0);
+	steadystate_free(&ss);
+}
+
+static void test_snia_options(struct checks *checks)
+{
+	struct job_options o;
+	char err[256];
+	options_defaults(&o);
+	CHECK(set(&o, "name", "x") == 0 && set(&o, "filename", "f") == 0);
+	CHECK(set(&o, "ss", "snia_p99") == 0 && o.ss.snia && o.ss.p99 && !o.ss.slope);
+	CHECK(set(&o, "ss", "snia_bw") == 0 && o.ss.snia && !o.ss.p99 && !o.ss.iops);
+	CHECK(set(&o, "ss", "snia_iops") == 0 && o.ss.snia && o.ss.iops);
+	CHECK(set(&o, "ss", "snia_lat") != 0 && set(&o, "ss", "snia_iops:10%") != 0);
+	CHECK(set(&o, "ss", "iops:10%") == 0 && !o.ss.snia); /* fio's again */
+	CHECK(set(&o, "ss", "snia_iops") == 0);
+	CHECK(set(&o, "ss_floor", "10s") == 0 && o.ss.floor_ns == 10000000000ull);
+	CHECK(set(&o, "steadystate_floor", "250ms") == 0 && o.ss.floor_ns == 250000000ull);
+	/* A time-scaled plan's rounds: shorter than fio's second, SNIA's only. */
+	CHECK(set(&o, "ss_interval", "100ms") == 0 && set(&o, "ss_dur", "500ms") == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) == 0);
+	CHECK(set(&o, "ss", "iops:10%") == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) != 0 && strstr(err, "ss_interval"));
+	CHECK(set(&o, "ss", "snia_p99") == 0 && set(&o, "group_reporting", NULL) == 0);
+	CHECK(options_validate(&o, err, sizeof(err)) != 0 && strstr(err, "group_reporting"));
+}
+
 CHECK_MAIN(test_flat_is_steady_by_every_criterion, test_drift, test_noise, test_step,
-	   test_integer_mean_and_zeros, test_ring, test_options)
+	   test_integer_mean_and_zeros, test_ring, test_options, test_snia_window,
+	   test_snia_floor_and_metric, test_snia_round_p99, test_snia_options)
