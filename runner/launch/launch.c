@@ -66,8 +66,10 @@ json_t *launch_config(const struct launch_config *lc, char *err, size_t errlen)
 		struct run_config named;
 		config_defaults(&named);
 		int bad = plan_select(&named, lc->plan, err, errlen);
-		if (!bad)
+		if (!bad && named.phases)
 			json_object_set(c, "phases", named.phases);
+		if (!bad && named.quick) /* the config's own key for it */
+			json_object_set_new(c, "plan", json_string(PLAN_QUICK));
 		config_free(&named);
 		if (bad) {
 			json_decref(c);

@@ -392,9 +392,10 @@ static json_t *job_json(const struct job_options *o, const struct job_stats *s, 
 	return job;
 }
 
-json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus)
+json_t *output_job_json(const struct job_options *o, const struct job_stats *s,
+			const struct steadystate *ss, bool plus)
 {
-	return job_json(o, s, 0, NULL, plus);
+	return job_json(o, s, 0, ss, plus);
 }
 
 /* fio's "disk_util" array: one entry, or none without kernel statistics. */

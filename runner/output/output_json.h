@@ -9,7 +9,9 @@
 #include "job/job.h"
 #include "stats/stats.h"
 
-/* One element of fio's "jobs" array. */
-json_t *output_job_json(const struct job_options *o, const struct job_stats *s, bool plus);
+/* One element of fio's "jobs" array; ss: the job's steady-state record
+ * (its "steadystate" object), or NULL. */
+json_t *output_job_json(const struct job_options *o, const struct job_stats *s,
+			const struct steadystate *ss, bool plus);
 
 #endif

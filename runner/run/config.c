@@ -347,6 +347,10 @@ static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *
 		snprintf(value, sizeof(value), "%" PRIu64 " bytes", c->test_size);
 		return config_out_of_range(key, value, TEST_SIZE_RANGE, err, errlen);
 	}
+	if (!strcmp(key, "plan")) /* the one plan a config names; --plan names the others */
+		return json_is_string(v) && !strcmp(json_string_value(v), "quick")
+			       ? (c->quick = true, 0)
+			       : error_set(err, errlen, "config: 'plan' must be \"quick\"");
 	return error_set(err, errlen, "config: unknown key '%s'", key);
 }
 

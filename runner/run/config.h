@@ -51,6 +51,7 @@ struct run_config {
 	char ioengine[16];
 	char output_dir[1024];
 	json_t *phases; /* array of phase objects replacing the default plan, or NULL */
+	bool quick;	/* "plan": "quick" or --plan quick (run/plan_quick.h) */
 	struct ebs_prices prices;
 	bool prices_overridden;
 	char instance_type[32];

@@ -10,6 +10,7 @@
 #include "lib/lib.h"
 #include "run/artifacts.h"
 #include "run/plan_loadcurve.h"
+#include "run/plan_quick.h"
 #include "run/plan_step.h"
 
 /* The reference benchmark's fio block, in its order. */
@@ -135,7 +136,9 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 {
 	struct plan_step *s = &p->steps[p->count++];
 	double seconds = runtime_s >= 0 ? runtime_s : t ? t->runtime_s : 0;
-	if (runtime_s < 0 && t && !strcmp(t->phase, "randread"))
+	if (runtime_s < 0 && c->quick && seconds > 0) /* the ceiling: no cliff to pass */
+		seconds = plan_quick_seconds(PLAN_QUICK_CEILING_S, c);
+	else if (runtime_s < 0 && t && !strcmp(t->phase, "randread"))
 		seconds = randread_seconds(dev, seconds);
 	snprintf(s->phase, sizeof(s->phase), "%s", phase);
 	snprintf(s->short_name, sizeof(s->short_name), "%s", t ? t->short_name : phase);
@@ -143,7 +146,8 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 	if (artifacts_iops_log(s->iops_log, sizeof(s->iops_log), dev->label, s->short_name, err,
 			       errlen) ||
 	    plan_step_job(s, t, overrides, c, dev, seconds, p->log_avg_msec, err, errlen) ||
-	    plan_step_hist_log(s, dev->label, p->log_avg_msec, err, errlen))
+	    plan_step_hist_log(s, dev->label, p->log_avg_msec, err, errlen) ||
+	    (c->quick && plan_quick_stop(s, c, dev, err, errlen)))
 		return -1;
 	s->planned_ns = plan_step_estimate_ns(s, dev);
 	plan_add_time(p, s->planned_ns);
@@ -190,8 +194,12 @@ bool plan_has_phase(const struct plan *p, const char *phase)
 
 int plan_select(struct run_config *c, const char *name, char *err, size_t errlen)
 {
+	if (!strcmp(name, PLAN_QUICK)) {
+		c->quick = true;
+		return 0;
+	}
 	if (strcmp(name, PLAN_SWEEP))
-		return error_set(err, errlen, "--plan '%s': the plans are: sweep", name);
+		return error_set(err, errlen, "--plan '%s': the plans are: sweep, quick", name);
 	json_decref(c->phases);
 	c->phases = json_pack("[s]", PLAN_SWEEP);
 	return c->phases ? 0 : (snprintf(err, errlen, "plan: out of memory"), -1);

@@ -48,6 +48,7 @@ struct plan_load {
 	bool above_sustained;	    /* can only be served on burst credits */
 	bool bursting;		    /* the device has a credit bucket */
 	double ramp_s;		    /* set by the run: plan_load_ramp_ns */
+	bool no_ramp;		    /* the quick plan: no bucket was drained to start on */
 };
 
 struct plan_step {
@@ -86,9 +87,13 @@ struct plan {
 };
 
 /* `run --plan NAME`: the named plan's phases in place of the config's
- * ("sweep": the block-size sweep alone).  Returns 0, or -1 naming the
- * plans there are. */
+ * ("sweep": the block-size sweep alone), or "quick": the phases ended when
+ * steady (run/plan_quick.h).  Returns 0, or -1 naming the plans there are. */
 int plan_select(struct run_config *c, const char *name, char *err, size_t errlen);
+#define PLAN_QUICK "quick"
+/* The test region the plan uses: the config's, at most 1 GiB in the quick
+ * plan. */
+uint64_t plan_test_size(const struct run_config *c);
 /* Builds the plan, each step's IOPS log named by artifacts_iops_log; the
  * randread and lat steps (the latency heatmap's) also keep a histogram log
  * of the same windows, named by artifacts_hist_log.

@@ -8,6 +8,7 @@
 #include "lib/lib.h"
 #include "run/plan.h"
 #include "run/plan_loadcurve.h"
+#include "run/plan_quick.h"
 
 /* Offered loads in percent of the sustained rate: the knee is expected
  * between 90 and 110 %, so the steps are densest there. */
@@ -80,7 +81,7 @@ double plan_sustained_iops(const struct run_device *d, const struct instance_ebs
 uint64_t plan_load_ramp_ns(const struct plan_step *s, uint64_t idle_ns)
 {
 	const struct plan_load *l = &s->load;
-	if (!l->bursting || !l->above_sustained || !idle_ns)
+	if (!l->bursting || !l->above_sustained || !idle_ns || l->no_ramp)
 		return 0;
 	double ramp_ns =
 		(double)idle_ns * l->sustained_iops / (l->offered_iops - l->sustained_iops);
@@ -152,8 +153,10 @@ static int loadcurve_step(struct plan *p, const struct phase_template *t, json_t
 	snprintf(s->short_name, sizeof(s->short_name), "lc%.0f", load->percent);
 	s->device = di;
 	s->load = *load;
-	double seconds = runtime_s >= 0
-				 ? runtime_s
+	double seconds = runtime_s >= 0 ? runtime_s
+			 : c->quick /* its ceiling, and the real time a step needs */
+				 ? fmax(plan_quick_seconds(PLAN_QUICK_LC_CEILING_S, c),
+					ceil(LOADCURVE_STEP_MIN_REAL_S / c->time_scale))
 				 : plan_loadcurve_step_seconds(load->offered_iops, c->time_scale);
 	int rc = artifacts_iops_log(s->iops_log, sizeof(s->iops_log), devices[di].label,
 				    s->short_name, err, errlen);
@@ -161,10 +164,10 @@ static int loadcurve_step(struct plan *p, const struct phase_template *t, json_t
 		rc = plan_step_job(s, t, opts, c, &devices[di], seconds, p->log_avg_msec, err,
 				   errlen);
 	json_decref(opts);
-	if (rc)
+	if (rc || (c->quick && plan_quick_stop(s, c, &devices[di], err, errlen)))
 		return -1;
 	s->planned_ns = plan_step_estimate_ns(s, &devices[di]);
-	if (load->bursting && load->above_sustained) /* room for its lead-in */
+	if (load->bursting && load->above_sustained && !load->no_ramp) /* room for its lead-in */
 		s->planned_ns += (uint64_t)(LOADCURVE_RAMP_MAX_S * 1e9);
 	plan_add_time(p, s->planned_ns);
 	return 0;
@@ -180,7 +183,7 @@ static int loadcurve_device(struct plan *p, const struct phase_template *t, json
 			    const double *pct, size_t k, double runtime_s, char *err, size_t errlen)
 {
 	const struct run_device *d = &devices[di];
-	struct plan_load load = { .bursting = d->randread.bursts };
+	struct plan_load load = { .bursting = d->randread.bursts, .no_ramp = c->quick };
 	load.sustained_iops = plan_sustained_iops(d, ebs_instance_limits_find(c->instance_type),
 						  &load.sustained_from);
 	if (!(load.sustained_iops > 0)) {

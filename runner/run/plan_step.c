@@ -80,7 +80,8 @@ int plan_step_job(struct plan_step *s, const struct phase_template *t, json_t *o
 {
 	struct job_options *o = &s->job;
 	char name[96];
-	uint64_t size = c->test_size < d->info.size_bytes ? c->test_size : d->info.size_bytes;
+	uint64_t test_size = plan_test_size(c);
+	uint64_t size = test_size < d->info.size_bytes ? test_size : d->info.size_bytes;
 	options_defaults(o);
 	snprintf(name, sizeof(name), "%s-%s", d->label, s->phase);
 	if (set_option(o, "name", name, err, errlen) ||

@@ -26,9 +26,12 @@ static json_t *plan_json(const struct run_state *st)
 	json_t *phases = json_array();
 	for (size_t i = 0; i < st->plan.phase_count; i++)
 		json_array_append_new(phases, json_string(st->plan.phases[i]));
-	return json_pack("{sfsssIsosb}", "time_scale", st->cfg.time_scale, "region", st->cfg.region,
-			 "test_size", (json_int_t)st->cfg.test_size, "phases", phases, "read_only",
-			 !st->plan.writes);
+	json_t *o = json_pack("{sfsssIsosb}", "time_scale", st->cfg.time_scale, "region",
+			      st->cfg.region, "test_size", (json_int_t)plan_test_size(&st->cfg),
+			      "phases", phases, "read_only", !st->plan.writes);
+	if (st->cfg.quick) /* the default plan's record stays as it was */
+		json_object_set_new(o, "name", json_string(PLAN_QUICK));
+	return o;
 }
 
 /* results.json before the first phase. */

@@ -35,9 +35,27 @@ static json_t *hist_json(const struct run_state *st, const struct plan_step *s)
 }
 
 /* Step s's record in results.json's "phases". */
+/* The quick plan's record of how a step ended (docs/results-json.md):
+ * steady by SNIA's test after its floor, or at its ceiling; a step with
+ * no stop rule may have drawn on a credit bucket (run/plan_quick.h). */
+static json_t *stop_json(const struct plan_step *s, const struct steadystate *ss)
+{
+	const struct ss_options *o = &s->job.ss;
+	if (!o->dur_ns)
+		return json_pack("{sbsbsfss}", "when_steady", false, "steady", false, "ceiling_s",
+				 (double)s->job.runtime_ns / 1e9, "why",
+				 s->job.time_based ? "it may draw on burst credit" : "one pass");
+	return json_pack("{sbsbsssfsfsf}", "when_steady", true, "steady", ss->attained, "metric",
+			 o->p99	   ? "p99"
+			 : o->iops ? "IOPS"
+				   : "bandwidth",
+			 "round_s", (double)o->interval_ns / 1e9, "floor_s",
+			 (double)o->floor_ns / 1e9, "ceiling_s", (double)s->job.runtime_ns / 1e9);
+}
+
 static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
-			  const struct job_stats *js, json_t *ebs, int64_t start_ms,
-			  uint64_t idle_ns)
+			  const struct job_stats *js, const struct steadystate *ss, json_t *ebs,
+			  int64_t start_ms, uint64_t idle_ns)
 {
 	char log_path[IOLOG_PATH_MAX], err[256];
 	const struct job_options *o = &s->job;
@@ -54,7 +72,9 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 	json_object_set_new(p, "rw", json_string(options_rw_name(o->rw)));
 	json_object_set_new(p, "runtime_s", json_real((double)o->runtime_ns / 1e9));
 	json_object_set_new(p, "window_ms", json_integer(o->log_avg_msec));
-	json_object_set_new(p, "job", output_job_json(o, js, false));
+	json_object_set_new(p, "job", output_job_json(o, js, o->ss.dur_ns ? ss : NULL, false));
+	if (st->cfg.quick)
+		json_object_set_new(p, "stop", stop_json(s, ss));
 	json_object_set_new(p, "iops_log", json_string(s->iops_log));
 	json_object_set_new(p, "iops_series", series ? series : json_array());
 	json_object_set_new(p, "clat_hist", hist_json(st, s));
@@ -109,9 +129,11 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 	struct iolog_paths *paths = calloc(1, sizeof(*paths));
 	char label[160];
 	struct job_stats *js = malloc(sizeof(*js));
-	if (!js || !paths) {
+	struct steadystate *ss = calloc(1, sizeof(*ss)); /* job_run sets it up */
+	if (!js || !paths || !ss) {
 		free(js);
 		free(paths);
+		free(ss);
 		return error_set(err, errlen, "out of memory");
 	}
 	stats_job_init(js);
@@ -120,7 +142,8 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 		 d->label, d->info.dev_path);
 	struct job_context ctx = { .stop = stop,
 				   .label = label,
-				   .remaining_after_ns = planned_after(&st->plan, k) };
+				   .remaining_after_ns = planned_after(&st->plan, k),
+				   .ss = ss };
 	run_record_ebs_sample(d->info.dev_path, &before);
 	uint64_t start_ns = clock_now_ns();
 	int64_t start_ms = run_record_wall_ms();
@@ -154,8 +177,10 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 	if (js->runtime_ns) {
 		json_t *ebs = run_record_ebs_stats(&before, &after, js->runtime_ns / 1000);
 		json_array_append_new(json_object_get(st->results, "phases"),
-				      phase_json(st, s, js, ebs, start_ms, idle));
+				      phase_json(st, s, js, ss, ebs, start_ms, idle));
 	}
+	steadystate_free(ss);
+	free(ss);
 	free(js);
 	free(paths);
 	return rc;
