@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/cliff.h"
+#include "analysis/cliff_predicted.h"
 #include "analysis/delivered.h"
 #include "analysis/design_target.h"
 #include "analysis/finding.h"
@@ -122,9 +123,12 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 						: expected ? "cliff missing"
 							   : "as predicted"));
 		/* A missing cliff puts the volume facts, and so every prediction,
-		 * in doubt: as decisive as the start state it contradicts. */
-		finding_add(findings, spent || expected ? FINDING_START_STATE : FINDING_DETAIL,
-			    line);
+		 * in doubt: as decisive as the start state it contradicts.  A
+		 * bucket that outlasted the phase: cliff_predicted.c says when it
+		 * would have run dry, from the ledger's balance. */
+		if (spent || expected || !pred->bursts)
+			finding_add(findings,
+				    spent || expected ? FINDING_START_STATE : FINDING_DETAIL, line);
 	}
 	return o;
 }
@@ -335,6 +339,7 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	json_object_set_new(o, "cliff", cliff);
 	json_t *credit_state, *delivered = json_null();
 	json_t *phases = inferred_phases(results, &vd, findings, &credit_state, &delivered);
+	cliff_predicted_add(cliff, &v, phases, credit_state, time_scale, label, findings);
 	steady_state_add(results, &vd, cliff, phases);
 	json_object_set_new(o, "delivered", delivered);
 	json_object_set_new(o, "instance_burst_spent", json_boolean(vd.instance_spent));

@@ -67,6 +67,34 @@ static void write_delivered_notes(FILE *out, const struct results_columns *c)
 	}
 }
 
+/* A credit cliff the run stopped short of (the quick plan's randread):
+ * the model's second, from analysis.devices[].cliff.predicted; NULL when
+ * the cliff was measured or none was predicted. */
+static const char *predicted_cliff(const json_t *run, const char *label)
+{
+	return json_string_value(
+		RESULTS_GET(results_analysis_device(run, label), "cliff", "predicted", "sentence"));
+}
+
+/* Said under the TL;DR and again in the randread section, so no reader
+ * takes the burst figure for what the volume sustains. */
+static void write_predicted_cliff(FILE *out, const char *sentence)
+{
+	fputs("\n> **Credit cliff:** ", out);
+	md_text(out, sentence);
+	fputc('\n', out);
+}
+
+static void write_predicted_cliffs(FILE *out, const struct results_columns *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		const char *label = results_label(c->col[i].device);
+		const char *sentence = predicted_cliff(c->col[i].run, label);
+		if (sentence)
+			write_predicted_cliff(out, sentence);
+	}
+}
+
 /* Whose each cliff was, the volume's or the instance's EBS burst's, once
  * per run (analysis.instance_cliff). */
 static void write_cliff_causes(FILE *out, const struct results_columns *c)
@@ -92,6 +120,7 @@ static void write_tldr(FILE *out, const struct results_columns *c)
 	summary_table_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count,
 			   NULL);
 	write_credit_notes(out, c);
+	write_predicted_cliffs(out, c);
 	write_delivered_notes(out, c);
 	write_cliff_causes(out, c);
 }
@@ -273,8 +302,11 @@ static void write_phase_section(FILE *out, const struct results_column *cols, si
 	for (i = 0; !strcmp(phase, "randread") && i < n; i++) {
 		const char *label = results_label(ran[i].device);
 		const json_t *cliff = results_cliff_found(ran[i].run, label);
+		const char *predicted = predicted_cliff(ran[i].run, label);
 		if (cliff)
 			write_cliff(out, ran[i].run, label, cliff);
+		else if (predicted)
+			write_predicted_cliff(out, predicted);
 	}
 	fputc('\n', out);
 	free(ran);

@@ -134,6 +134,32 @@ static void test_steady_rows(struct checks *checks)
 
 /* analysis.c names a found cliff "cliff" (cliff_result_name), results.h
  * says "found": both render. */
+/* A cliff the quick plan's 15 s randread stopped short of: the TL;DR and
+ * the randread section say it is predicted, not measured, and when; no
+ * before/after table claims a measured cliff. */
+static void test_predicted_cliff(struct checks *checks)
+{
+	json_t *run = fixture_load();
+	struct ebs_prices prices = ebs_prices_default();
+	if (!CHECK(run != NULL))
+		return;
+	fixture_cut_gp2_randread(run, 15);
+	analysis_build(run, &prices);
+	char *md = render_summary(&run, 1);
+	const char *note = "> **Credit cliff:** gp2: the credit cliff is predicted, not measured: "
+			   "randread ran 15.0 s";
+	const char *first = md ? strstr(md, note) : NULL;
+	const char *layout = md ? strstr(md, "## Layout") : NULL;
+	const char *randread = md ? strstr(md, "## Random read: the credit cliff") : NULL;
+	CHECK(first && layout && first < layout); /* under the TL;DR */
+	const char *second = first ? strstr(first + 1, note) : NULL;
+	CHECK(second && randread && second > randread); /* and in the randread section */
+	CHECK(has(md, "so measuring it takes a randread of"));
+	CHECK(md && !strstr(md, "Before the cliff"));
+	free(md);
+	json_decref(run);
+}
+
 static void test_cliff_status_names(struct checks *checks)
 {
 	json_t *run = fixture_load();
@@ -336,7 +362,7 @@ static void test_devices_not_ebs(struct checks *checks)
 	json_decref(run);
 }
 
-CHECK_MAIN(test_counts_and_times, test_benchmark_tldr, test_devices_not_ebs,
+CHECK_MAIN(test_predicted_cliff, test_counts_and_times, test_benchmark_tldr, test_devices_not_ebs,
 	   test_benchmark_sections, test_steady_rows, test_cliff_status_names,
 	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet,
 	   test_markdown_escaping_and_tldr_only, test_cmd_report)
