@@ -39,6 +39,9 @@
 #   --security-group-id SG  repeatable (default: the VPC's default group)
 #   --instance-type T       default m5.xlarge
 #   --name NAME             Name tag (default ebsbench)
+#   --plan NAME             run that plan, as `ebsbench run --plan`: quick
+#                           ("plan": "quick" in the user-data's config) or
+#                           sweep ("phases": ["sweep"]); --print-plan shows it
 #   --wait                  after the start, wait for the instance to end
 #                           and print the appliance's verdict (exit 0 only
 #                           for an "OK" verdict)
@@ -71,10 +74,10 @@ STANDIN_GP3=vol-00000000000000003 STANDIN_GP2=vol-00000000000000002
 
 REGION=${AWS_REGION:-${AWS_DEFAULT_REGION:-}}
 AMI='' CONFIG='' ZONE='' SUBNET='' SGS=() TYPE=m5.xlarge NAME=ebsbench
-WAIT=0 DRY_RUN=0 PRINT_PLAN=0
+WAIT=0 DRY_RUN=0 PRINT_PLAN=0 PLAN=
 while (($#)); do
 	case $1 in
-	--region | --ami | --config | --zone | --subnet-id | --security-group-id | --instance-type | --name)
+	--region | --ami | --config | --zone | --subnet-id | --security-group-id | --instance-type | --name | --plan)
 		(($# >= 2)) || die "$1 needs a value" 2
 		case $1 in
 		--region) REGION=$2 ;;
@@ -85,6 +88,7 @@ while (($#)); do
 		--security-group-id) SGS+=("$2") ;;
 		--instance-type) TYPE=$2 ;;
 		--name) NAME=$2 ;;
+		--plan) PLAN=$2 ;;
 		esac
 		shift 2
 		;;
@@ -97,19 +101,22 @@ while (($#)); do
 done
 
 # with_devices GP3_ID GP2_ID: CONFIG, compact, with the devices added
-# (facts as created, gp3 first as in the seed) and the launch's region
-# when it names none (results.json records it).
+# (facts as created, gp3 first as in the seed), the launch's region
+# when it names none (results.json records it) and --plan's plan.
 with_devices() {
-	jq -c --arg gp3 "$1" --arg gp2 "$2" --arg region "$REGION" \
+	jq -c --arg gp3 "$1" --arg gp2 "$2" --arg region "$REGION" --arg plan "$PLAN" \
 		--argjson gp3_gib "$GP3_GIB" --argjson iops "$GP3_IOPS" --argjson mibs "$GP3_MIBS" \
 		--argjson gp2_gib "$GP2_GIB" '
 		{devices: [{volume_id: $gp3, label: "gp3", type: "gp3", size_gib: $gp3_gib, iops: $iops,
 		            throughput_mibs: $mibs},
 		           {volume_id: $gp2, label: "gp2", type: "gp2", size_gib: $gp2_gib}]}
-		+ . + (if has("region") or $region == "" then {} else {region: $region} end)' "$CONFIG"
+		+ . + (if has("region") or $region == "" then {} else {region: $region} end)
+		+ (if $plan == "quick" then {plan: "quick"} elif $plan == "sweep" then {phases: ["sweep"]}
+		   else {} end)' "$CONFIG"
 }
 
 # ---- the config ---------------------------------------------------------------------
+[[ -z $PLAN || $PLAN == quick || $PLAN == sweep ]] || die "--plan '$PLAN': the plans are: sweep, quick" 2
 [[ -n $CONFIG ]] || die "no config: give --config FILE (the ebsbench run config, with its upload block)" 2
 [[ -e $CONFIG ]] || die "config $CONFIG not found" 2
 [[ -f $CONFIG && -r $CONFIG ]] || die "config $CONFIG is not a readable file" 2

@@ -33,7 +33,7 @@ static const char usage[] =
 	"s3://BUCKET/PREFIX` downloads the results when the run has ended.\n"
 	"--config: a run config without devices or upload (phases, time_scale ...).\n"
 	"--plan NAME: that plan in place of the config's phases, as `ebsbench run\n"
-	"--plan` runs it (sweep).\n"
+	"--plan` runs it (sweep, quick).\n"
 	"--binary: upload that binary instead of this one.  --user-data: print only\n"
 	"the filled script (for your own launch tooling; gzip it when it is over\n"
 	"EC2's 16 KB).  --region: else AWS_REGION, else AWS_DEFAULT_REGION, else the\n"

@@ -36,7 +36,7 @@ static const char usage[] =
 	"--config FILE: a run config without devices, upload and output_dir (a plan,\n"
 	"phases, a time scale, prices: docs/run.md); the deadline and the policy follow\n"
 	"its plan.  --plan NAME runs that plan in place of the config's phases, as\n"
-	"`ebsbench run --plan` does (sweep).\n"
+	"`ebsbench run --plan` does (sweep, quick).\n"
 	"--encrypted: encrypted volumes (the account's default EBS key); --kms-key-id\n"
 	"ARN: with that KMS key.  --toleration KEY[=VALUE][:EFFECT] lets the pod onto\n"
 	"nodes with that taint (kubectl taint's syntax; no value: any value, no effect:\n"

@@ -74,9 +74,16 @@ int plan_quick_stop(struct plan_step *s, const struct run_config *c, const struc
 		    char *err, size_t errlen)
 {
 	char round[32], window[32], floor_[32];
-	if (!s->job.time_based || may_borrow(s, c, d))
+	if (!s->job.time_based)
 		return 0;
 	duration(round, sizeof(round), PLAN_QUICK_ROUND_S, 1, c);
+	/* One round unmeasured: the queue filling, a throttle's first tenth
+	 * of a second, weigh on a 15 s phase as they do not on 600 s.  A
+	 * load-curve step's lead-in is its own (plan_load_ramp_ns). */
+	if (s->load.percent == 0 && set(s, "ramp_time", round, err, errlen))
+		return -1;
+	if (may_borrow(s, c, d))
+		return 0;
 	duration(window, sizeof(window), PLAN_QUICK_ROUND_S, STEADY_ROUNDS, c);
 	duration(floor_, sizeof(floor_),
 		 s->load.percent > 0 ? PLAN_QUICK_LC_FLOOR_S : PLAN_QUICK_FLOOR_S, 1, c);

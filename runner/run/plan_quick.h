@@ -8,8 +8,9 @@
  * PLAN_QUICK_MIN_SCALE: a round stays long enough to hold a few hundred
  * I/Os and outlast a throttle's first tenth of a second):
  *   round 1 s, window 5 rounds (SNIA's), floor 10 s, ceiling 15 s for a
- *   phase of the table that has a runtime; floor 5 s, ceiling 10 s for a
- *   load-curve step (which keeps its 3 s of real time at least).
+ *   phase of the table that has a runtime, after one unmeasured round
+ *   (ramp_time); floor 5 s, ceiling 10 s for a load-curve step (which
+ *   keeps its 3 s of real time at least).
  * The layout, one pass, stays one pass over the smaller region.
  *
  * Never steady on borrowed credit: a step that may be served from a credit
@@ -34,9 +35,9 @@
 /* The unscaled seconds that run `seconds` of the quick plan at c's time
  * scale, held to PLAN_QUICK_MIN_SCALE. */
 double plan_quick_seconds(double seconds, const struct run_config *c);
-/* Gives step s on device d its stop rule (the step's runtime is its
- * ceiling), unless it may be served from a credit bucket or is one pass.
- * 0, or -1 with a reason. */
+/* Gives timed step s on device d its unmeasured round (a load-curve step
+ * aside) and its stop rule (its runtime is the ceiling), unless it may be
+ * served from a credit bucket.  0, or -1 with a reason. */
 int plan_quick_stop(struct plan_step *s, const struct run_config *c, const struct run_device *d,
 		    char *err, size_t errlen);
 

@@ -109,7 +109,7 @@ static void loadcurve_ramp(struct run_state *st, size_t k)
 		uint64_t idle = last ? clock_now_ns() - last : 0;
 		s->job.ramp_ns = plan_load_ramp_ns(s, idle);
 		s->load.ramp_s = (double)s->job.ramp_ns / 1e9;
-		if (s->load.bursting && s->load.above_sustained)
+		if (s->load.bursting && s->load.above_sustained && !s->load.no_ramp)
 			fprintf(stderr,
 				"ebsbench run: %s loadcurve %.0f %%: lead-in %.2f s for a gap of "
 				"%.2f s\n",

@@ -389,6 +389,15 @@ ec2 describe-images"
 	run --separate-stderr -0 "$EBSBENCH" presign --bucket my-results --prefix p/ --region ap-northeast-2 \
 		--expires 3h --plan user-data.json
 	jq_true '.upload.put | has("gp3_rr_iops.1.log") and has("gp2_rr_iops.1.log")' <<<"$output"
+	# --plan quick: the config's own key, which presign plans in minutes.
+	run --separate-stderr -0 "${LAUNCH_RUN[@]}" --print-plan --config post.json --plan quick
+	echo "$output" >quick.json
+	jq_true '.plan == "quick" and (.devices | length) == 2' quick.json
+	run --separate-stderr -0 "$EBSBENCH" presign --bucket my-results --prefix runs/1/ \
+		--region ap-northeast-2 --expires 3h --plan quick.json
+	run --separate-stderr "${LAUNCH_RUN[@]}" --print-plan --config post.json --plan slow
+	one_line_error 2
+	[[ $stderr == *"--plan 'slow': the plans are: sweep, quick"* ]] || fail "$stderr"
 }
 
 @test "make-ami against the recording: a failed import is one line with AWS's reason, exit 1" {

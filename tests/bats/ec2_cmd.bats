@@ -141,9 +141,16 @@ in_s3() {
 	short=$(jq -r .upload.post.fields.policy config.json | base64 -d | jq -r .expiration)
 	echo "policy until $short (sweep) and $full (the default plan)"
 	(($(date -ud "$short" +%s) < $(date -ud "$full" +%s)))
+	# quick: the config's own key, the default phases ended when steady.
+	ec2 --volume gp3:100 --plan quick --user-data
+	assert_success
+	awk '/^\tcat <<.CONFIG.$/ { f = 1; next } /^CONFIG$/ { f = 0 } f' <<<"$output" >quick.json
+	assert_equal "$(jq -c '[.plan, .phases]' quick.json)" '["quick",null]'
+	short=$(jq -r .upload.post.fields.policy quick.json | base64 -d | jq -r .expiration)
+	(($(date -ud "$short" +%s) < $(date -ud "$full" +%s)))
 	ec2 --volume gp3:100 --plan nosuch --user-data
 	assert_failure 2
-	assert_equal "$stderr" "ebsbench ec2: --plan 'nosuch': the plans are: sweep"
+	assert_equal "$stderr" "ebsbench ec2: --plan 'nosuch': the plans are: sweep, quick"
 	assert_equal "$output" ""
 }
 

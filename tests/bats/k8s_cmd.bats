@@ -448,7 +448,40 @@ process_creds() {
 	done
 	k8s --volume gp3:100 --plan nosuch
 	assert_equal "$status" 2
-	assert_equal "$stderr" "ebsbench k8s: --plan 'nosuch': the plans are: sweep"
+	assert_equal "$stderr" "ebsbench k8s: --plan 'nosuch': the plans are: sweep, quick"
+}
+
+@test "--plan quick: the README's two volumes plan at most 6 minutes, not 5,363 s, in the Job and the dry run" {
+	k8s --volume gp3:100:3000:125 --volume gp2:100
+	assert_success
+	local full
+	full=$(plan_of "$stderr")
+	k8s --volume gp3:100:3000:125 --volume gp2:100 --plan quick
+	assert_success
+	echo "$output" >manifest.json
+	config_of manifest.json >config.json
+	assert_equal "$(jq -r '.plan' config.json)" quick
+	dry_run_in_pod config.json >plan.json
+	local said deadline
+	said=$(plan_of "$stderr")
+	deadline=$(jq -r '.items[] | select(.kind == "Job") | .spec.activeDeadlineSeconds' manifest.json)
+	echo "default plan $full s, quick plan $said s (dry run $(jq .planned_s plan.json) s), deadline $deadline s"
+	assert_equal "$full" 5363
+	((said <= 360))
+	assert_equal "$said" "$(jq -r '.planned_s | . + 0.5 | floor' plan.json)"
+	assert_equal "$deadline" "$(jq -r '.planned_s * 1.1 | ceil + 1500' plan.json)"
+	# Every phase of the default plan, on a 1 GiB region; gp3's timed steps
+	# stop when steady (the analysis's metric), gp2's run to their ceiling on
+	# its bucket, bar its load steps at or below its 300 IOPS baseline.
+	assert_equal "$(jq -r '[.steps[].phase] | unique | join(" ")' plan.json)" \
+		"lat layout loadcurve randread randwrite seqread seqwrite"
+	assert_equal "$(jq -r '[.steps[].options.size] | unique | join(" ")' plan.json)" 1073741824
+	assert_equal "$(jq -r '[.steps[] | select(.device == "gp3" and .phase != "layout") | .phase + "=" + .options.steadystate] | unique | join(" ")' plan.json)" \
+		"lat=snia_p99 loadcurve=snia_p99 randread=snia_iops randwrite=snia_iops seqread=snia_bw seqwrite=snia_bw"
+	assert_equal "$(jq -r '[.steps[] | select(.device == "gp2" and .options.steadystate) | .load.percent] | join(" ")' plan.json)" \
+		"100 90 75 50 25"
+	assert_equal "$(jq -r '[.steps[] | select(.options.steadystate) | .options.steadystate_floor] | unique | join(" ")' plan.json)" \
+		"10000000us 5000000us"
 }
 
 @test "--encrypted, --kms-key-id, --toleration, --node-selector: in the classes and the pod, schema-valid; bad ones one line" {

@@ -62,7 +62,9 @@ static void test_gp3_gp2_quick(struct checks *checks)
 			continue;
 		}
 		CHECK_EQ_U64(s->job.runtime_ns, (lc ? 10 : 15) * S);
-		CHECK_EQ_U64(s->planned_ns, s->job.runtime_ns); /* no lead-in on gp2's 110 % */
+		CHECK_EQ_U64(s->job.ramp_ns, lc ? 0 : S); /* one round, unmeasured */
+		/* No lead-in on gp2's 110 %: its bucket is not drained. */
+		CHECK_EQ_U64(s->planned_ns, s->job.ramp_ns + s->job.runtime_ns);
 		if (gp3 || (lc && !s->load.above_sustained))
 			want = lc || !strcmp(s->phase, "lat") ? "p99"
 			       : !strncmp(s->phase, "seq", 3) ? "bw"
@@ -82,9 +84,9 @@ static void test_gp3_gp2_quick(struct checks *checks)
 	CHECK(!p.steps[10].job.ss.dur_ns);
 	CHECK(plan_load_ramp_ns(&p.steps[10], 60 * S) == 0);
 	/* Both 1 GiB regions laid out and read first at the volumes' baseline
-	 * throughput (8.19 s, 13.65 s each), 75 s of phases and 60 s of load
-	 * curve per volume: 313.7 s, the default's 5,363 s in minutes. */
-	CHECK_NEAR((double)p.total_ns / 1e9, 2 * (1024.0 / 125 + 1024.0 / 75) + 2 * (75 + 60),
+	 * throughput (8.19 s, 13.65 s each), 5 x 16 s of phases and 60 s of
+	 * load curve per volume: 323.7 s, the default's 5,363 s in minutes. */
+	CHECK_NEAR((double)p.total_ns / 1e9, 2 * (1024.0 / 125 + 1024.0 / 75) + 2 * (80 + 60),
 		   1e-6);
 	CHECK(p.total_ns <= 360 * S);
 	plan_free(&p);
@@ -127,6 +129,7 @@ static void test_time_scale(struct checks *checks)
 	const struct plan_step *rr = &p.steps[2], *lc = &p.steps[3];
 	CHECK(!strcmp(rr->phase, "randread") && !strcmp(lc->phase, "loadcurve"));
 	CHECK_EQ_U64(rr->job.runtime_ns, 3 * S);
+	CHECK_EQ_U64(rr->job.ramp_ns, S / 5);
 	CHECK_EQ_U64(rr->job.ss.interval_ns, S / 5);
 	CHECK_EQ_U64(rr->job.ss.dur_ns, S);
 	CHECK_EQ_U64(rr->job.ss.floor_ns, 2 * S);
