@@ -33,6 +33,7 @@ struct phase_ctx {
 	double instance_base;	    /* the instance's EBS baseline, I/O per second; NaN */
 	bool instance_burst;	    /* inside the instance's daily burst */
 	bool cliff_here;	    /* the device's randread cliff fell in this phase */
+	bool at_least;		    /* the ledger's balances are lower bounds (cliff_predicted.h) */
 	double cliff_end_s;	    /* when, its drop over; NaN: none in this phase */
 };
 
@@ -230,7 +231,9 @@ static void judge_rounds(const struct phase_ctx *c, const double *y, struct judg
 }
 
 /* "the bucket ran dry at 19.9 s", "would run dry at 13 s", or "" when the
- * ledger's balance cannot say (it would have run dry before the window). */
+ * ledger's balance cannot say (it would have run dry before the window).
+ * A ledger started from a lower bound (a randread on burst to its end, as
+ * the quick plan's) gives the earliest it would. */
 static void dry_text(char *buf, size_t len, const struct phase_ctx *c, const struct judged *j,
 		     double *dry_s, bool *measured)
 {
@@ -255,9 +258,11 @@ static void dry_text(char *buf, size_t len, const struct phase_ctx *c, const str
 	buf[0] = '\0';
 	if (isfinite(*dry_s)) {
 		char t[32];
-		snprintf(buf, len, " (%s %s dry at %s)",
+		bool earliest = !*measured && j->credit == CREDIT_VOLUME && c->at_least;
+		snprintf(buf, len, " (%s %s dry at %s%s)",
 			 j->credit == CREDIT_VOLUME ? "the bucket" : "it",
-			 *measured ? "ran" : "would run", secs(t, sizeof(t), *dry_s));
+			 *measured ? "ran" : "would run", secs(t, sizeof(t), *dry_s),
+			 earliest ? " at the earliest" : "");
 	}
 }
 
@@ -425,6 +430,9 @@ void steady_state_add(const json_t *results, const struct verdict_device *d, con
 				   1000 / d->time_scale,
 			.bs = results_num(json_object_get(phase, "bs")),
 			.cliff_here = first_randread && isfinite(d->cliff_s),
+			/* A cliff predicted from a full start: the run showed only
+			 * a lower bound of the balance the ledger starts from. */
+			.at_least = json_is_true(RESULTS_GET(cliff, "predicted", "full_start")),
 			.cliff_end_s = NAN,
 		};
 		if (c.cliff_here)
