@@ -72,7 +72,7 @@ C_FILES := $(wildcard runner/*.[ch] runner/*/*.[ch] init/*.[ch] tests/unit/*.h t
 	tests/tools/*.c tests/fuzz/*.[ch])
 
 .SECONDARY:
-.PHONY: all deps deps-build example example-check test unit unit-musl unit-asan bats bench bench-parity bench-drift \
+.PHONY: all deps deps-build example example-check test unit unit-musl unit-asan bats bench bench-parity bench-quick bench-drift \
 	bench-rate bench-demand demo lint format clean kernel initramfs image oci release asan fuzz fuzz-build fuzz-smoke
 
 all: build/ebsbench build/ebsbench-init
@@ -266,6 +266,11 @@ bench-demand: $(DEPS_STAMP) build/ebsbench
 
 bench-parity: $(DEPS_STAMP) build/ebsbench
 	bash tests/bench/parity.sh
+
+# The quick plan against the default, wall time per phase (tests/bench/quick.sh,
+# the table in docs/run.md); about 6 minutes.
+bench-quick: $(DEPS_STAMP) build/ebsbench
+	bash tests/bench/quick.sh
 
 # 30 minutes: one row per second, exactly, beside fio's rows.
 # Rate-limited latency beside fio's (tests/bench/rate.sh): printed, not asserted.

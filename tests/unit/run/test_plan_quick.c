@@ -144,6 +144,30 @@ static void test_time_scale(struct checks *checks)
 	plan_free(&p);
 }
 
+/* The config's phases, quick: the sweep's 30 s writes end at the ceiling
+ * or when their MiB/s is steady; its 3 s read (hdparm's) stays 3 s. */
+static void test_sweep_quick(struct checks *checks)
+{
+	struct discovered_device found[1] = { plan_fixture_volume("nvme1n1", 100 * GIB) };
+	struct run_device devices[CONFIG_MAX_DEVICES];
+	struct plan p;
+	char err[256];
+	if (!CHECK(plan_fixture_build(&p,
+				      "{\"plan\": \"quick\", \"phases\": [\"sweep\"], \"devices\": "
+				      "[{\"path\": \"/dev/nvme1n1\", \"type\": \"gp3\"}]}",
+				      found, 1, devices, err, sizeof(err)) == 0)) {
+		fprintf(stderr, "  %s\n", err);
+		return;
+	}
+	CHECK_EQ_U64(p.count, 8);
+	for (size_t i = 0; i < p.count; i++) {
+		bool read = i == p.count - 1;
+		CHECK_EQ_U64(p.steps[i].job.runtime_ns, (read ? 3 : 15) * S);
+		CHECK(!strcmp(criterion(&p.steps[i]), "bw"));
+	}
+	plan_free(&p);
+}
+
 /* --plan quick and the config's "plan": the same plan; nothing else is a
  * config's plan, and --plan names the plans there are. */
 static void test_select(struct checks *checks)
@@ -170,4 +194,4 @@ static void test_select(struct checks *checks)
 	config_free(&c);
 }
 
-CHECK_MAIN(test_gp3_gp2_quick, test_instance_burst, test_time_scale, test_select)
+CHECK_MAIN(test_gp3_gp2_quick, test_instance_burst, test_time_scale, test_sweep_quick, test_select)
