@@ -107,7 +107,7 @@ nothing_secret() {
 	ns=$(jq -r '.items[] | select(.kind == "Job") | .metadata.namespace' "$FAKE_KUBECTL_DIR/apply.json")
 	run=$(jq -r '.items[] | select(.kind == "Job") | .metadata.name' "$FAKE_KUBECTL_DIR/apply.json")
 	grep -qx -- "--context eks-test --request-timeout=60s get csidriver ebs.csi.aws.com -o name" "$FAKE_KUBECTL_DIR/calls.log"
-	grep -qx -- "--context eks-test --request-timeout=60s get nodes -l node.kubernetes.io/instance-type=m5.xlarge -o name" "$FAKE_KUBECTL_DIR/calls.log"
+	grep -qx -- "--context eks-test --request-timeout=60s get nodes -l node.kubernetes.io/instance-type=m5.xlarge -o json" "$FAKE_KUBECTL_DIR/calls.log"
 	grep -qx -- "--context eks-test logs -f -n $ns job/$run" "$FAKE_KUBECTL_DIR/calls.log"
 	grep -qx -- "--context eks-test --request-timeout=60s get job -n $ns $run -o json" "$FAKE_KUBECTL_DIR/calls.log"
 	grep -qx -- "--context eks-test --request-timeout=60s delete -f - --ignore-not-found --wait=false" "$FAKE_KUBECTL_DIR/calls.log"
@@ -222,6 +222,48 @@ nothing_secret() {
 	assert_success
 	[[ $stderr == *"ebsbench k8s: no m6i.large node yet: Karpenter's NodePool general can make one"* ]] || fail "$stderr"
 	[[ $stderr != *warning* ]]
+}
+
+@test "the node check weighs --node-selector and --toleration: a tainted node, a pool without the label, one that makes it" {
+	cat >nodes.json <<-'EOF'
+		{"items": [
+		  {"metadata": {"name": "cordoned"}, "spec": {"unschedulable": true}},
+		  {"metadata": {"name": "gpu-only"}, "spec": {"taints": [
+		    {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"},
+		    {"key": "soft", "effect": "PreferNoSchedule"}]}}
+		]}
+	EOF
+	FAKE_NODES=$PWD/nodes.json apply --node-selector team=storage
+	assert_success
+	grep -qx -- "--request-timeout=60s get nodes -l node.kubernetes.io/instance-type=m5.xlarge,team=storage -o json" "$FAKE_KUBECTL_DIR/calls.log"
+	[[ $stderr == *"ebsbench k8s: warning: every m5.xlarge node with the pod's labels carries taint nvidia.com/gpu=present:NoSchedule, which the pod does not tolerate, and no Karpenter NodePool can make another: the pod stays Pending (--toleration nvidia.com/gpu=present:NoSchedule lets it on)"* ]] || fail "$stderr"
+	# Tolerated (by key alone, any value): no warning.
+	PREFIX=$PREFIX-tolerated
+	rm -rf "$FAKE_KUBECTL_DIR"
+	FAKE_NODES=$PWD/nodes.json apply --node-selector team=storage --toleration nvidia.com/gpu:NoSchedule
+	assert_success
+	[[ $stderr != *warning* && $stderr != *"node yet"* ]] || fail "$stderr"
+	# A pool that admits the type but not the label, then one whose template gives it.
+	cat >pools.json <<-'EOF'
+		{"items": [
+		  {"metadata": {"name": "general"}, "spec": {"template": {"spec": {"requirements": [
+		    {"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": ["t3.micro"]}]}}}},
+		  {"metadata": {"name": "tainted"}, "spec": {"template": {"metadata": {"labels": {"team": "storage"}},
+		    "spec": {"taints": [{"key": "dedicated", "value": "db", "effect": "NoExecute"}]}}}},
+		  {"metadata": {"name": "storage"}, "spec": {"template": {"spec": {"requirements": [
+		    {"key": "team", "operator": "In", "values": ["storage", "db"]}]}}}}
+		]}
+	EOF
+	PREFIX=$PREFIX-pool
+	rm -rf "$FAKE_KUBECTL_DIR"
+	FAKE_NODES=none FAKE_NODEPOOLS=$PWD/pools.json apply --node-selector team=storage
+	assert_success
+	[[ $stderr == *"ebsbench k8s: no m5.xlarge node yet: Karpenter's NodePool storage can make one"* ]] || fail "$stderr"
+	PREFIX=$PREFIX-none
+	rm -rf "$FAKE_KUBECTL_DIR"
+	FAKE_NODES=none FAKE_NODEPOOLS=$PWD/pools.json apply --node-selector team=web
+	assert_success
+	[[ $stderr == *"ebsbench k8s: warning: no node of instance type m5.xlarge with the --node-selector labels and no Karpenter NodePool that admits one"* ]] || fail "$stderr"
 }
 
 @test "--keep: nothing deleted, DIR/run.json (0600) is the List applied" {
