@@ -14,7 +14,7 @@
 
 /* kubectl ARGS; 0 when it ran and succeeded, else -1 with its reason (its
  * stderr's last line, or why it could not run) in why. */
-static int call(const struct kubectl *k, const char *const *args, struct kubectl_result *res,
+static int call(const struct kubectl *k, const char *const *args, struct child_result *res,
 		char *why, size_t cap)
 {
 	if (kubectl_run(k, args, NULL, 0, res, why, cap))
@@ -22,7 +22,7 @@ static int call(const struct kubectl *k, const char *const *args, struct kubectl
 	if (!res->status)
 		return 0;
 	snprintf(why, cap, "%s", res->why[0] ? res->why : "it failed");
-	kubectl_result_free(res);
+	child_result_free(res);
 	return -1;
 }
 
@@ -60,7 +60,7 @@ static bool admits(const json_t *requirements, const char *type)
 static int nodepool_for(const struct kubectl *k, const char *type, char *name, size_t cap)
 {
 	const char *args[] = { "get", "nodepools.karpenter.sh", "-o", "json", NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	char why[400];
 	if (call(k, args, &res, why, sizeof(why)))
 		return 0;
@@ -79,7 +79,7 @@ static int nodepool_for(const struct kubectl *k, const char *type, char *name, s
 		}
 	}
 	json_decref(list);
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	return found;
 }
 
@@ -90,10 +90,10 @@ static void check_node(const struct kubectl *k, const char *type)
 	char selector[128], why[400], pool[256];
 	snprintf(selector, sizeof(selector), INSTANCE_LABEL "=%s", type);
 	const char *args[] = { "get", "nodes", "-l", selector, "-o", "name", NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	if (!call(k, args, &res, why, sizeof(why))) {
 		bool any = res.out_len && strstr(res.out, "node/");
-		kubectl_result_free(&res);
+		child_result_free(&res);
 		if (any)
 			return;
 	}
@@ -113,7 +113,7 @@ int k8s_apply_preflight(const struct k8s_apply *a)
 {
 	const char *version[] = { "version", "-o", "json", NULL };
 	const char *csi[] = { "get", "csidriver", "ebs.csi.aws.com", "-o", "name", NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	char why[400];
 	if (call(&a->kube, version, &res, why, sizeof(why))) {
 		fprintf(stderr,
@@ -122,7 +122,7 @@ int k8s_apply_preflight(const struct k8s_apply *a)
 			why);
 		return K8S_APPLY_NO_CLUSTER;
 	}
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	if (call(&a->kube, csi, &res, why, sizeof(why))) {
 		fprintf(stderr,
 			"ebsbench k8s: no EBS CSI driver (kubectl get csidriver ebs.csi.aws.com: "
@@ -131,7 +131,7 @@ int k8s_apply_preflight(const struct k8s_apply *a)
 			why);
 		return K8S_APPLY_NO_CSI;
 	}
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	check_node(&a->kube, a->q->instance_type);
 	return 0;
 }
