@@ -16,6 +16,7 @@
 #include "launch/k8s_apply.h"
 #include "launch/launch_reader.h"
 #include "launch/child.h"
+#include "launch/ec2_launch.h"
 
 /* After the deadline's SIGTERM: ebsbench stops the phase and uploads what
  * it measured (image/k8s/README.md, Durations). */
