@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "launch/launch.h"
+#include "launch/launch_line.h"
 #include "lib/lib.h"
 
 /* Seconds between looks (EBSBENCH_EC2_POLL_S: tests). */
@@ -30,13 +31,7 @@ static unsigned poll_seconds(void)
 	return s ? s : 1;
 }
 
-/* What the line shows. */
-struct view {
-	char shown[512];
-	bool live, drawn;
-};
-
-static void show(struct view *v, const struct ec2_watch *w)
+static void show(struct launch_line *l, const struct ec2_watch *w)
 {
 	char line[512], files[64] = "";
 	if (strcmp(w->in.state, "pending"))
@@ -44,30 +39,17 @@ static void show(struct view *v, const struct ec2_watch *w)
 			 w->uploaded == 1 ? "" : "s");
 	snprintf(line, sizeof(line), "ebsbench ec2: instance %s %s%s%s", w->in.id, w->in.state,
 		 files, w->run_ended ? ", the run has ended" : "");
-	if (!strcmp(line, v->shown))
-		return;
-	snprintf(v->shown, sizeof(v->shown), "%s", line);
-	fprintf(stderr, v->live ? "\r\033[K%s" : "%s\n", line);
-	fflush(stderr);
-	v->drawn = true;
-}
-
-/* A newline after a line drawn in place, before another line is said. */
-static void end_line(struct view *v)
-{
-	if (v->drawn && v->live)
-		fputc('\n', stderr);
-	v->drawn = false;
+	launch_line_show(l, line);
 }
 
 /* The run's uploads so far, and whether it has ended: 0, or -1 said. */
-static int look(struct s3_fetch *s3, struct ec2_watch *w, struct view *v)
+static int look(struct s3_fetch *s3, struct ec2_watch *w, struct launch_line *l)
 {
 	char err[1024];
 	unsigned listed = 0;
 	int rc = s3_fetch_run_ended(s3, DONE_NAME, RECORD_NAME, &listed, err, sizeof(err));
 	if (rc < 0) {
-		end_line(v);
+		launch_line_end(l);
 		fprintf(stderr, "ebsbench ec2: %s\n", err);
 		return -1;
 	}
@@ -79,15 +61,16 @@ static int look(struct s3_fetch *s3, struct ec2_watch *w, struct view *v)
 void ec2_launch_watch(const struct ec2_request *q, const char *run, struct s3_fetch *s3,
 		      long deadline_s, struct ec2_watch *w, const volatile sig_atomic_t *stop)
 {
-	struct view v = { .live = isatty(STDERR_FILENO) };
+	struct launch_line l;
 	unsigned poll_s = poll_seconds(), failures = 0;
 	char why[512];
 	time_t start = time(NULL);
+	launch_line_init(&l);
 	const char *prefix = s3->prefix;
 	for (;;) {
 		if (ec2_launch_describe(q, run, prefix, &w->in, why, sizeof(why))) {
 			if (++failures >= DESCRIBE_TRIES) {
-				end_line(&v);
+				launch_line_end(&l);
 				fprintf(stderr,
 					"ebsbench ec2: aws ec2 describe-instances %s failed: %s\n",
 					w->in.id, why);
@@ -99,8 +82,8 @@ void ec2_launch_watch(const struct ec2_request *q, const char *run, struct s3_fe
 		}
 		/* The run uploads once the instance runs; a last look once it ends. */
 		if (strcmp(w->in.state, "pending"))
-			look(s3, w, &v);
-		show(&v, w);
+			look(s3, w, &l);
+		show(&l, w);
 		if (w->run_ended || ec2_launch_ended(&w->in))
 			break;
 		if (time(NULL) - start > deadline_s + OVERDUE_S) {
@@ -112,5 +95,5 @@ void ec2_launch_watch(const struct ec2_request *q, const char *run, struct s3_fe
 		if ((w->stopped = *stop))
 			break;
 	}
-	end_line(&v);
+	launch_line_end(&l);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "launch/launch.h"
+#include "launch/launch_line.h"
 #include "lib/lib.h"
 
 /* Seconds between `kubectl get job` calls (EBSBENCH_K8S_POLL_S: tests). */
@@ -112,8 +113,8 @@ struct view {
 	struct child logs;
 	char buf[8192];
 	size_t len;
-	char phase[512], shown[640];
-	bool live, drawn;
+	char phase[512];
+	struct launch_line line;
 	bool log_ended; /* its stdout closed: the pod may have ended */
 };
 
@@ -123,12 +124,7 @@ static void show(struct view *v)
 	bool phase = v->phase[0] && v->w->state < K8S_JOB_COMPLETE;
 	snprintf(line, sizeof(line), "ebsbench k8s: Job %s%s%s", state_names[v->w->state],
 		 phase ? ", " : "", phase ? v->phase : "");
-	if (!strcmp(line, v->shown))
-		return;
-	snprintf(v->shown, sizeof(v->shown), "%s", line);
-	fprintf(stderr, v->live ? "\r\033[K%s" : "%s\n", line);
-	fflush(stderr);
-	v->drawn = true;
+	launch_line_show(&v->line, line);
 }
 
 /* One line of the pod's log: progress, else kept among the last lines. */
@@ -199,7 +195,7 @@ int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *
 	memset(w, 0, sizeof(*w));
 	v->w = w;
 	v->logs = (struct child){ 0, -1 };
-	v->live = isatty(STDERR_FILENO);
+	launch_line_init(&v->line);
 	snprintf(job, sizeof(job), "job/%s", run);
 	const char *logs_args[] = { "logs", "-f", "-n", namespace, job, NULL };
 	unsigned poll_s = poll_seconds(), failures = 0;
@@ -212,8 +208,9 @@ int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *
 			next_get = now + poll_s;
 			failures = got > 0 ? failures + 1 : 0;
 			if (failures >= GET_TRIES) {
-				fprintf(stderr, "%sebsbench k8s: kubectl get job %s failed: %s\n",
-					v->drawn && v->live ? "\n" : "", run, why);
+				launch_line_end(&v->line);
+				fprintf(stderr, "ebsbench k8s: kubectl get job %s failed: %s\n",
+					run, why);
 				rc = -1;
 				break;
 			}
@@ -242,8 +239,7 @@ int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *
 		last_lines(k, namespace, run, v);
 	child_stop(&v->logs);
 	show(v);
-	if (v->drawn && v->live)
-		fputc('\n', stderr);
+	launch_line_end(&v->line);
 	free(v);
 	return rc;
 }
