@@ -16,7 +16,8 @@
 #     nothing launched;
 #   - SIGINT mid-run: the instance terminated, what it uploaded fetched,
 #     exit 7; an instance that ends before the run's report: exit 6;
-#   - --keep: no terminate-instances.
+#   - --keep: no terminate-instances; nor for an instance whose tags are
+#     not this run's (exit 1).
 
 bats_require_minimum_version 1.5.0
 
@@ -52,7 +53,7 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 	export PATH=$BATS_FILE_TMPDIR/bin:$PATH FAKE_AWS_DIR=$BATS_TEST_TMPDIR/aws
 	export FAKE_CACERT=$CA_FILE EBSBENCH_EC2_POLL_S=1
-	unset FAKE_CREDS FAKE_SSM FAKE_LAUNCH FAKE_RUN_MODE
+	unset FAKE_CREDS FAKE_SSM FAKE_LAUNCH FAKE_RUN_MODE FAKE_TAGS
 	PREFIX=runs/launch-$BATS_TEST_NUMBER-$RANDOM
 }
 
@@ -178,6 +179,14 @@ nothing_secret() {
 	assert_equal "$output" kept/report.html
 	run ! grep -q 'terminate-instances' "$FAKE_AWS_DIR/calls.log"
 	[[ $stderr == *"ebsbench ec2: kept instance i-0fa4e5c0ffee12345 (it powers itself off at the run's end"* ]] || fail "$stderr"
+}
+
+@test "an instance without this run's tags is not terminated: said, exit 1" {
+	FAKE_TAGS=foreign launch --out back
+	assert_failure 1
+	assert_equal "$output" back/report.html
+	run ! grep -q 'terminate-instances' "$FAKE_AWS_DIR/calls.log"
+	[[ $stderr == *"ebsbench ec2: instance i-0fa4e5c0ffee12345 does not carry this run's tags (Name ebsbench-"*", ebsbench:prefix $PREFIX/): not terminated"* ]] || fail "$stderr"
 }
 
 @test "bad usage: --launch's options alone, with --user-data, a used prefix, a DIR not empty" {
