@@ -15,7 +15,7 @@
 
 /* kubectl ARGS; 0 when it ran and succeeded, else -1 with its reason (its
  * stderr's last line, or why it could not run) in why. */
-static int call(const struct kubectl *k, const char *const *args, struct kubectl_result *res,
+static int call(const struct kubectl *k, const char *const *args, struct child_result *res,
 		char *why, size_t cap)
 {
 	if (kubectl_run(k, args, NULL, 0, res, why, cap))
@@ -23,7 +23,7 @@ static int call(const struct kubectl *k, const char *const *args, struct kubectl
 	if (!res->status)
 		return 0;
 	snprintf(why, cap, "%s", res->why[0] ? res->why : "it failed");
-	kubectl_result_free(res);
+	child_result_free(res);
 	return -1;
 }
 
@@ -160,7 +160,7 @@ static void pod_labels(const struct k8s_request *q, struct pod_labels *l)
 static int nodepool_for(const struct kubectl *k, const struct pod_labels *l, char *name, size_t cap)
 {
 	const char *args[] = { "get", "nodepools.karpenter.sh", "-o", "json", NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	char why[400], taint[400];
 	if (call(k, args, &res, why, sizeof(why)))
 		return 0;
@@ -183,7 +183,7 @@ static int nodepool_for(const struct kubectl *k, const struct pod_labels *l, cha
 		}
 	}
 	json_decref(list);
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	return found;
 }
 
@@ -199,7 +199,7 @@ static int node_for(const struct kubectl *k, const struct pod_labels *l, char *t
 		used += (size_t)snprintf(selector + used, sizeof(selector) - used, "%s%s=%s",
 					 i ? "," : "", l->keys[i], l->values[i]);
 	const char *args[] = { "get", "nodes", "-l", selector, "-o", "json", NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	taint[0] = '\0';
 	if (call(k, args, &res, why, sizeof(why)))
 		return 0;
@@ -214,7 +214,7 @@ static int node_for(const struct kubectl *k, const struct pod_labels *l, char *t
 			found = 1;
 	}
 	json_decref(list);
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	return found;
 }
 
@@ -252,7 +252,7 @@ int k8s_apply_preflight(const struct k8s_apply *a)
 {
 	const char *version[] = { "version", "-o", "json", NULL };
 	const char *csi[] = { "get", "csidriver", "ebs.csi.aws.com", "-o", "name", NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	char why[400];
 	if (call(&a->kube, version, &res, why, sizeof(why))) {
 		fprintf(stderr,
@@ -261,7 +261,7 @@ int k8s_apply_preflight(const struct k8s_apply *a)
 			why);
 		return K8S_APPLY_NO_CLUSTER;
 	}
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	if (call(&a->kube, csi, &res, why, sizeof(why))) {
 		fprintf(stderr,
 			"ebsbench k8s: no EBS CSI driver (kubectl get csidriver ebs.csi.aws.com: "
@@ -270,7 +270,7 @@ int k8s_apply_preflight(const struct k8s_apply *a)
 			why);
 		return K8S_APPLY_NO_CSI;
 	}
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	check_node(&a->kube, a->q);
 	return 0;
 }
