@@ -3,8 +3,9 @@
 # (SIGKILL) in its third phase and resumed ends with every phase once, the
 # gap stated (results.json, stderr, summary.md) and counted in the next
 # phase's idle time; another config, another device or a finished run is
-# refused with one line before any I/O; and the write guard still holds
-# on resume (foreign data written in the gap refuses it, nothing written).
+# refused with one line before any I/O; the write guard still holds on
+# resume (foreign data written in the gap refuses it, nothing written); and
+# the analysis refills gp2's credit ledger over a gap (the demo's record).
 
 bats_require_minimum_version 1.5.0
 
@@ -122,4 +123,34 @@ kill_in_step() {
 	assert_failure 3
 	[[ $stderr == *"$DEV"*"unrecognised data at byte 1048576"* ]] || fail "$stderr"
 	assert_equal "$(sha256sum "$DEV" | cut -d' ' -f1)" "$sum"
+}
+
+@test "the analysis takes the gap: gp2's credit ledger refills over it for the later phases" {
+	# The demo's gp2 (docs/example, time scale 0.01, 300 IOPS baseline),
+	# resumed 3 s before its randwrite: that phase and the next start with
+	# 3 s / 0.01 x 300 = 90,000 credits more than in the run without the gap.
+	cp -r "$BATS_TEST_DIRNAME/../../docs/example" whole
+	cp -r whole resumed
+	jq '(.phases | map(.phase == "randwrite" and .device == "gp2") | index(true)) as $k
+		| .phases[$k].idle_before_s += 3
+		| .phases |= [to_entries[] | .value + (if .key >= $k then
+			{started_ms: (.value.started_ms + 3000), ended_ms: (.value.ended_ms + 3000)} else {} end)]
+		| .resumes = [{stopped_ms: (.phases[$k].started_ms - 3000), resumed_ms: .phases[$k].started_ms,
+			gap_s: 3, steps_done: $k, steps: (.phases | length),
+			cut: {step: $k, phase: "randwrite", device: "gp2", started_ms: 0}}]' \
+		whole/results.json >resumed/results.json
+	credits() { # DIR PHASE
+		"$EBSBENCH" report --json "$1" 2>/dev/null |
+			jq -er --arg p "$2" '.analysis.devices[] | select(.device == "gp2") | .phases[]
+				| select(.phase == $p) | .credits_at_start | numbers'
+	}
+	for phase in randwrite lat; do
+		a=$(credits whole "$phase")
+		b=$(credits resumed "$phase")
+		awk -v a="$a" -v b="$b" 'BEGIN { exit !(b - a > 89999 && b - a < 90001) }' ||
+			fail "$phase: credits at start $a without the gap, $b with it"
+	done
+	"$EBSBENCH" report resumed 2>/dev/null
+	run grep -c '^> \*\*Resumed\.\*\* The run stopped with 16 of 24 steps done (randwrite on gp2 was cut and ran again whole) and resumed 3.0 s later' resumed/summary.md
+	assert_output 1
 }
