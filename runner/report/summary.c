@@ -122,10 +122,14 @@ static void write_resumes(FILE *out, const json_t *run, bool fleet)
 			md_text(out, device);
 			fputs(" was cut and ran again whole)", out);
 		}
+		/* The ledger never saw the cut step's I/O: say so rather than
+		 * let its balance pass for the whole truth. */
 		fprintf(out,
 			" and resumed %.1f s later; each device's idle time before its next phase "
-			"includes the gap, over which a gp2's credit ledger refills.\n\n",
-			gap);
+			"includes the gap, over which a gp2's credit ledger refills%s.\n\n",
+			gap,
+			phase && device ? " (not counting what the cut step spent before the stop)"
+					: "");
 	}
 }
 
