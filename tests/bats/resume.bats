@@ -32,14 +32,16 @@ config_for() {
 }
 
 # kill_in_step K: `ebsbench run --config cfg.json` in the background,
-# killed with SIGKILL once results.json says step K (0-based) is running.
+# killed with SIGKILL 0.15 s after results.json says step K (0-based) is
+# running (some 15 of its 10-ms windows at time scale 0.01: less than one
+# stdio buffer of its IOPS log, which only a flush per window puts on disk).
 kill_in_step() {
 	local pid i
 	"$EBSBENCH" run --config cfg.json >/dev/null 2>first.err &
 	pid=$!
 	for ((i = 0; i < 300; i++)); do
 		if [ "$(jq -r '.running.step // empty' out/results.json 2>/dev/null)" = "$1" ]; then
-			sleep 0.5 # into the step's I/O
+			sleep 0.15 # into the step's I/O
 			kill -9 "$pid"
 			wait "$pid" || true
 			return 0
@@ -59,6 +61,9 @@ kill_in_step() {
 	assert_equal "$(jq -c '[.phases[].step]' out/results.json)" '[0,1]'
 	assert_equal "$(jq -c '.running.step' out/results.json)" 2
 	before=$(jq -c '.phases[0:2]' out/results.json)
+	started=$(jq '.running.started_ms' out/results.json)
+	# The cut step's IOPS log holds its windows up to the kill (each on disk as it closed).
+	[ "$(wc -l <out/vol_rw_iops.1.log)" -ge 5 ] || fail "the cut step's log has $(wc -l <out/vol_rw_iops.1.log) rows"
 	sleep 2 # the gap
 	run --separate-stderr "$EBSBENCH" run --config cfg.json --resume
 	assert_success
@@ -74,6 +79,9 @@ kill_in_step() {
 	awk -v g="$gap" 'BEGIN { exit !(g >= 2 && g < 60) }' || fail "gap_s $gap"
 	assert_equal "$(jq -c '.resumes[0] | [.steps_done, .steps, .cut.step, .cut.phase]' out/results.json)" \
 		'[2,4,2,"randwrite"]'
+	# The stop is dated by the cut step's log, killed 0.15 s in, not by its start.
+	stopped=$(jnum out/results.json '.resumes[0].stopped_ms')
+	[ $((stopped - started)) -ge 100 ] || fail "stopped $((stopped - started)) ms after the step began"
 	idle=$(jnum out/results.json '.phases[2].idle_before_s')
 	awk -v i="$idle" -v g="$gap" 'BEGIN { exit !(i >= g) }' || fail "idle_before_s $idle < gap $gap"
 	# The rerun's log alone: a row per window of its record, nothing of the cut run.
