@@ -166,11 +166,13 @@ int run_resume_read(const json_t *prev, const json_t *fresh, const struct plan *
 		if (phase_step(p, i, fresh, plan, &k, err, errlen))
 			goto fail;
 		size_t dev = plan->steps[k].device;
-		later(&r->device_end_ms[dev], (int64_t)results_num(json_object_get(p, "ended_ms")));
+		later(&r->device_end_ms[dev],
+		      (int64_t)json_integer_value(json_object_get(p, "ended_ms")));
 		later(&r->stopped_ms, r->device_end_ms[dev]);
 		if (json_is_true(json_object_get(p, "cut"))) {
 			r->cut = (long)k; /* a SIGTERM's: its record is dropped */
-			r->cut_started_ms = (int64_t)results_num(json_object_get(p, "started_ms"));
+			r->cut_started_ms =
+				(int64_t)json_integer_value(json_object_get(p, "started_ms"));
 		} else if (r->done[k]) {
 			error_set(err, errlen, "results.json records step %zu twice", k + 1);
 			goto fail;
