@@ -96,6 +96,43 @@ static void write_tldr(FILE *out, const struct results_columns *c)
 	write_cliff_causes(out, c);
 }
 
+/* A run continued by `run --resume` (results.json's "resumes"): one
+ * sentence per gap, stating it and what it did to the ledger. */
+static void write_resumes(FILE *out, const json_t *run, bool fleet)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(json_object_get(run, "resumes"), i, r)
+	{
+		double gap = results_num(json_object_get(r, "gap_s"));
+		const json_t *cut = json_object_get(r, "cut");
+		if (fleet) {
+			fprintf(out, DOT "**resumed after %.1f s**", gap);
+			continue;
+		}
+		fprintf(out, "> **Resumed.** The run stopped with %.0f of %.0f steps done",
+			results_num(json_object_get(r, "steps_done")),
+			results_num(json_object_get(r, "steps")));
+		const char *phase = json_string_value(json_object_get(cut, "phase"));
+		const char *device = json_string_value(json_object_get(cut, "device"));
+		if (phase && device) {
+			fputs(" (", out);
+			md_text(out, phase);
+			fputs(" on ", out);
+			md_text(out, device);
+			fputs(" was cut and ran again whole)", out);
+		}
+		/* The ledger never saw the cut step's I/O: say so rather than
+		 * let its balance pass for the whole truth. */
+		fprintf(out,
+			" and resumed %.1f s later; each device's idle time before its next phase "
+			"includes the gap, over which a gp2's credit ledger refills%s.\n\n",
+			gap,
+			phase && device ? " (not counting what the cut step spent before the stop)"
+					: "");
+	}
+}
+
 /* The first device whose NVMe model is not EBS's (an emulator's, another
  * drive's), or NULL: then the instance line holds what the host said, not
  * an EC2 instance's facts. */
@@ -152,6 +189,7 @@ static void write_run_notes(FILE *out, const json_t *run, bool fleet)
 			    : "> **Stopped early.** Only the phases that finished are "
 			      "reported.\n\n",
 		      out);
+	write_resumes(out, run, fleet);
 }
 
 static void write_environment(FILE *out, const json_t *run, bool fleet)
