@@ -342,8 +342,9 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	json_decref((json_t *)vd.unloaded);
 	if (!json_is_null(init))
 		json_object_set_new(o, "initialization", init);
-	else
-		json_decref(init);
+	json_t *pass = initialization_pass(results, label, findings);
+	if (!json_is_null(pass))
+		json_object_set_new(o, "initialize", pass);
 	json_object_set_new(o, "delivered", delivered);
 	json_object_set_new(o, "instance_burst_spent", json_boolean(vd.instance_spent));
 	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());

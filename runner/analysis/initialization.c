@@ -147,8 +147,8 @@ json_t *initialization_judge(const json_t *results, const char *label, const jso
 	if (!state)
 		return json_null();
 	snprintf(probe, sizeof(probe),
-		 "its probe at the run's start read %.0f blocks in %.2f ms at the median, the "
-		 "same blocks again in %.2f ms",
+		 "its probe at the run's start read %.0f blocks in %.3g ms at the median, the "
+		 "same blocks again in %.3g ms",
 		 results_num_or(rec, "blocks", 0), results_num_or(rec, "first_read_ms", 0),
 		 results_num_or(rec, "second_read_ms", 0));
 	size_t short_n = short_phases(verdicts, shortfall, sizeof(shortfall));
@@ -183,4 +183,24 @@ json_t *initialization_judge(const json_t *results, const char *label, const jso
 			 json_object_get(rec, "second_read_ms"), "blocks",
 			 json_object_get(rec, "blocks"), "unloaded_phases", names, "sentence",
 			 line);
+}
+
+json_t *initialization_pass(const json_t *results, const char *label, json_t *findings)
+{
+	const json_t *p = results_phase(results, "initialize", label);
+	const json_t *read = RESULTS_GET(p, "job", "read");
+	double bytes = results_num_or(read, "io_bytes", 0);
+	double seconds = results_num_or(RESULTS_GET(p, "job"), "job_runtime", 0) / 1000.0;
+	char line[320];
+
+	if (!p || !(bytes > 0) || !(seconds > 0))
+		return json_null();
+	double mibs = bytes / seconds / 1048576.0;
+	snprintf(
+		line, sizeof(line),
+		"%s: the initialize phase read %.1f GiB once, sequentially, in %.1f s: %.0f MiB/s.",
+		label, bytes / 1073741824.0, seconds, mibs);
+	finding_add(findings, FINDING_MEASUREMENT, line);
+	return json_pack("{s:f,s:f,s:f,s:s}", "bytes", bytes, "seconds", seconds, "mibs", mibs,
+			 "sentence", line);
 }

@@ -24,4 +24,9 @@ json_t *initialization_unloaded(const json_t *results, const char *label);
 json_t *initialization_judge(const json_t *results, const char *label, const json_t *verdicts,
 			     const json_t *unloaded, json_t *findings);
 
+/* analysis.devices[].initialize: what the opt-in initialize phase (the
+ * whole device read once) read, in how long, at what rate, its sentence
+ * added to findings; JSON null when the device ran none. */
+json_t *initialization_pass(const json_t *results, const char *label, json_t *findings);
+
 #endif

@@ -83,8 +83,8 @@ void init_probe_describe(const struct init_probe *r, char *buf, size_t len)
 							      : "initialization unknown";
 	if (r->blocks)
 		snprintf(buf, len,
-			 "%s: the first read of %llu blocks took %.2f ms (median), the same "
-			 "blocks again %.2f ms",
+			 "%s: the first read of %llu blocks took %.3g ms (median), the same "
+			 "blocks again %.3g ms",
 			 what, (unsigned long long)r->blocks, r->first_ms, r->second_ms);
 	else
 		snprintf(buf, len, "%s: no block read", what);
