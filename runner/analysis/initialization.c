@@ -77,6 +77,9 @@ json_t *initialization_unloaded(const json_t *results, const char *label)
 	if (!results_str_is(RESULTS_GET(dev, "initialization", "state"), "loading"))
 		return NULL;
 	uint64_t size = (uint64_t)results_num_or(dev, "size_bytes", 0);
+	/* A record without its job's size (an old one): the plan's test_size. */
+	uint64_t plan_size =
+		(uint64_t)results_num_or(json_object_get(results, "plan"), "test_size", 0);
 	uint64_t at = (uint64_t)results_num_or(first, "offset", 0);
 	loaded_add(&l, at, at + (uint64_t)results_num_or(first, "bytes_read", 0));
 	json_t *marks = json_array();
@@ -87,6 +90,7 @@ json_t *initialization_unloaded(const json_t *results, const char *label)
 		bool mine = results_str_is(json_object_get(phase, "device"), label);
 		uint64_t from = bytes_of(json_object_get(opts, "offset"));
 		uint64_t len = bytes_of(json_object_get(opts, "size"));
+		len = len ? len : plan_size;
 		uint64_t to = len && from + len < size ? from + len : size;
 		json_array_append_new(
 			marks, json_boolean(mine && rw_reads(rw) && !loaded_covers(&l, from, to)));
