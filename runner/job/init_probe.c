@@ -27,6 +27,16 @@ static int probe_options(struct job_options *o, const char *path, uint64_t regio
 		       : 0;
 }
 
+const char *init_probe_state(uint64_t blocks, double first_ms, double second_ms)
+{
+	if (blocks < INIT_PROBE_MIN_BLOCKS)
+		return "unknown";
+	return first_ms >= INIT_PROBE_RATIO * second_ms &&
+			       first_ms - second_ms >= INIT_PROBE_MIN_GAP_MS
+		       ? "loading"
+		       : "not loading";
+}
+
 int init_probe_device(struct init_probe *r, const char *path, uint64_t size,
 		      const struct job_context *ctx, char *err, size_t errlen)
 {
@@ -56,12 +66,7 @@ int init_probe_device(struct init_probe *r, const char *path, uint64_t size,
 		r->first_mean_ms = a->clat.mean / 1e6;
 		r->second_mean_ms = b->clat.mean / 1e6;
 		r->seconds = (double)(s[0].elapsed_ns + s[1].elapsed_ns) / 1e9;
-		if (r->blocks >= INIT_PROBE_MIN_BLOCKS)
-			r->state =
-				r->first_ms >= INIT_PROBE_RATIO * r->second_ms &&
-						r->first_ms - r->second_ms >= INIT_PROBE_MIN_GAP_MS
-					? "loading"
-					: "not loading";
+		r->state = init_probe_state(r->blocks, r->first_ms, r->second_ms);
 	}
 	free(o);
 	free(s);

@@ -43,6 +43,9 @@ struct init_probe {
 	double seconds;			      /* both passes */
 };
 
+/* The state blocks read in each pass, at those medians, say. */
+const char *init_probe_state(uint64_t blocks, double first_ms, double second_ms);
+
 /* Probes the block device path of size bytes (read-only).  ctx gives the
  * stop flag and the progress label.  0 with r filled, or -1 with err when
  * the device could not be read. */

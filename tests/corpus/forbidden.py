@@ -80,7 +80,7 @@ CLAIMS = [
             "runs dry, never steady"},
     {"id": "loading-blamed-on-volume",
      "patterns": [r"\bworse\b", r"likely causes", r"modification still optimizing",
-                  r"less than it is sold as", r"\bas delivered\b"],
+                  r"less than it is sold as", r"\bas delivered\b", r"\bmissed in this run\b"],
      "when": lambda t: t.get("loading", False),
      "scope": "device",
      "why": "the volume was still loading from its snapshot (its probe's first reads 50x "
