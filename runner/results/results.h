@@ -14,7 +14,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#define RESULTS_SCHEMA 3
+#define RESULTS_SCHEMA 4
 #define RESULTS_SCHEMA_OLDEST 1
 #define RESULTS_FILE "results.json"
 /* The block-size sweep's steps: "phase": "sweep", told apart by rw and bs. */

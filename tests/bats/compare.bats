@@ -50,9 +50,9 @@ bad_usage() {
 	assert_equal "$stderr" "ebsbench compare: needs two results: A and B (try ebsbench compare --help)"
 	bad_usage "$SEED" "$BATS_TEST_TMPDIR/nothing-here"
 	assert_equal "$stderr" "ebsbench compare: $BATS_TEST_TMPDIR/nothing-here: No such file or directory"
-	jq '.schema = 4' "$SEED" >"$BATS_TEST_TMPDIR/newer.json"
+	jq '.schema = 5' "$SEED" >"$BATS_TEST_TMPDIR/newer.json"
 	bad_usage "$BATS_TEST_TMPDIR/newer.json" "$SEED"
-	[[ $stderr == *"written by a newer ebsbench: schema 4, this one reads 1 to 3" ]] ||
+	[[ $stderr == *"written by a newer ebsbench: schema 5, this one reads 1 to 4" ]] ||
 		fail "the newer schema is not named: $stderr"
 	bad_usage "$SEED" "$SEED" --out
 	assert_equal "$stderr" "ebsbench compare: --out needs a directory (try ebsbench compare --help)"

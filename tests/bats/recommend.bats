@@ -125,14 +125,14 @@ pick() {
 	assert_equal "$(pick gp2 '.candidates[] | select(.chosen) | [.type, .iops, .throughput_mibs, .monthly_usd] | @tsv')" \
 		"$(printf 'gp3\t3000\t125\t9.12')"
 	mkdir new
-	jq '.schema = 4' "$SEED" >new/results.json
+	jq '.schema = 5' "$SEED" >new/results.json
 	run --separate-stderr "$EBSBENCH" recommend new
 	assert_failure 2
 	assert_output ""
-	assert_equal "$stderr" "ebsbench recommend: new/results.json: written by a newer ebsbench: schema 4, this one reads 1 to 3"
+	assert_equal "$stderr" "ebsbench recommend: new/results.json: written by a newer ebsbench: schema 5, this one reads 1 to 4"
 	run --separate-stderr "$EBSBENCH" report new
 	assert_failure 1
-	[[ $stderr == *"schema 4, this one reads 1 to 3" ]]
+	[[ $stderr == *"schema 5, this one reads 1 to 4" ]]
 }
 
 @test "report writes recommend.md: the text recommend prints for the same results" {

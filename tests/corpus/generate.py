@@ -544,6 +544,7 @@ def loading_state(name, vol, instance, scale, gaps):
             t["bound_by"] = "volume"  # the model's bound; the snapshot held it below
     doc = document(run, phases)
     doc["plan"]["read_only"] = True
+    doc["schema"] = 4  # devices[].initialization
     doc["devices"][0]["initialization"] = {
         "state": "loading", "first_read_ms": 21.3, "second_read_ms": 0.41,
         "first_read_mean_ms": 22.0, "second_read_mean_ms": 0.45, "blocks": 64, "seconds": 0.36}

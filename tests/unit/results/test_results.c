@@ -19,12 +19,13 @@ static void test_versions(struct checks *checks)
 {
 	char err[200];
 
-	CHECK(RESULTS_SCHEMA == 3 && RESULTS_SCHEMA_OLDEST == 1);
+	CHECK(RESULTS_SCHEMA == 4 && RESULTS_SCHEMA_OLDEST == 1);
 	CHECK(check_version(json_integer(1), err, sizeof(err)) == 0);
 	CHECK(check_version(json_integer(2), err, sizeof(err)) == 0);
 	CHECK(check_version(json_integer(3), err, sizeof(err)) == 0);
-	CHECK(check_version(json_integer(4), err, sizeof(err)) == -1);
-	CHECK(!strcmp(err, "written by a newer ebsbench: schema 4, this one reads 1 to 3"));
+	CHECK(check_version(json_integer(4), err, sizeof(err)) == 0);
+	CHECK(check_version(json_integer(5), err, sizeof(err)) == -1);
+	CHECK(!strcmp(err, "written by a newer ebsbench: schema 5, this one reads 1 to 4"));
 	CHECK(check_version(json_integer(0), err, sizeof(err)) == -1);
 	CHECK(strstr(err, "not an ebsbench results file") != NULL);
 	CHECK(check_version(json_string("2"), err, sizeof(err)) == -1);
