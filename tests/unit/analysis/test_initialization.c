@@ -58,18 +58,6 @@ static const char *verdict_of(const json_t *run, const char *phase)
 	return "";
 }
 
-static int count_with(const json_t *list, const char *needle)
-{
-	const json_t *s;
-	size_t i;
-	int n = 0;
-	json_array_foreach(list, i, s)
-	{
-		n += json_string_value(s) && strstr(json_string_value(s), needle) != NULL;
-	}
-	return n;
-}
-
 static void test_loading(struct checks *checks)
 {
 	struct ebs_prices prices = ebs_prices_default();
@@ -81,14 +69,14 @@ static void test_loading(struct checks *checks)
 	CHECK(!strcmp(verdict_of(run, "randread"), "still loading"));
 	CHECK(json_is_null(json_object_get(gp3, "delivered")));
 	const json_t *findings = RESULTS_GET(run, "analysis", "findings");
-	CHECK_EQ_U64(count_with(findings, "gp3 is still loading from its snapshot"), 1);
-	CHECK_EQ_U64(count_with(findings, "randread 1502 IOPS (predicted 3000)"), 1);
-	CHECK_EQ_U64(count_with(findings, "likely causes"), 0);
-	CHECK_EQ_U64(count_with(RESULTS_GET(run, "analysis", "details"),
-				"gp3 randread: 1502 IOPS; "
-				"predicted 3000, bound by "
-				"volume IOPS: below it: still "
-				"loading from its snapshot"),
+	CHECK_EQ_U64(fixture_count_with(findings, "gp3 is still loading from its snapshot"), 1);
+	CHECK_EQ_U64(fixture_count_with(findings, "randread 1502 IOPS (predicted 3000)"), 1);
+	CHECK_EQ_U64(fixture_count_with(findings, "likely causes"), 0);
+	CHECK_EQ_U64(fixture_count_with(RESULTS_GET(run, "analysis", "details"),
+					"gp3 randread: 1502 IOPS; "
+					"predicted 3000, bound by "
+					"volume IOPS: below it: still "
+					"loading from its snapshot"),
 		     1);
 	CHECK(!strcmp(json_string_value(RESULTS_GET(gp3, "initialization", "state")), "loading"));
 	/* AWS's design target is not judged on randread's loading seconds (and
