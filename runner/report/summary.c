@@ -67,6 +67,25 @@ static void write_delivered_notes(FILE *out, const struct results_columns *c)
 	}
 }
 
+/* A volume still loading from its snapshot says so under the TL;DR, once:
+ * what its probe saw and what that did to the phases. */
+static void write_initialization_notes(FILE *out, const struct results_columns *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		const char *label = results_label(c->col[i].device);
+		const json_t *d = json_object_get(results_analysis_device(c->col[i].run, label),
+						  "initialization");
+		const char *sentence = json_string_value(json_object_get(d, "sentence"));
+		if (!results_str_is(json_object_get(d, "state"), "loading") || !sentence)
+			continue;
+		fputs("\n> **", out);
+		md_text(out, label);
+		fputs(" is still loading from its snapshot:** ", out);
+		md_text(out, sentence);
+		fputc('\n', out);
+	}
+}
+
 /* Whose each cliff was, the volume's or the instance's EBS burst's, once
  * per run (analysis.instance_cliff). */
 static void write_cliff_causes(FILE *out, const struct results_columns *c)
@@ -92,6 +111,7 @@ static void write_tldr(FILE *out, const struct results_columns *c)
 	summary_table_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count,
 			   NULL);
 	write_credit_notes(out, c);
+	write_initialization_notes(out, c);
 	write_delivered_notes(out, c);
 	write_cliff_causes(out, c);
 }

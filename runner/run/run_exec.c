@@ -231,6 +231,8 @@ static int finish(struct run_state *st, const struct run_reporter *report, bool 
 int run_exec_steps(struct run_state *st, const struct run_reporter *report,
 		   const volatile sig_atomic_t *stop)
 {
+	run_devices_probe(st->devices, st->device_count, json_object_get(st->results, "devices"),
+			  stop);
 	int code = read_first(st, stop);
 	if (code)
 		return code;
