@@ -11,6 +11,7 @@
 #include "analysis/delivered.h"
 #include "analysis/design_target.h"
 #include "analysis/finding.h"
+#include "analysis/initialization.h"
 #include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 #include "analysis/loadcurve.h"
@@ -334,13 +335,21 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 		.time_scale = time_scale,
 		.cliff_s = dried ? results_num(json_object_get(cliff, "second")) : NAN,
 		.bucket_empty =
-			results_str_is(json_object_get(cliff, "verdict"), ANALYSIS_BUCKET_EMPTY)
+			results_str_is(json_object_get(cliff, "verdict"), ANALYSIS_BUCKET_EMPTY),
+		.unloaded = initialization_unloaded(results, label)
 	};
 	json_object_set_new(o, "cliff", cliff);
 	json_t *credit_state, *delivered = json_null();
 	json_t *phases = inferred_phases(results, &vd, findings, &credit_state, &delivered);
 	cliff_predicted_add(cliff, &v, phases, credit_state, time_scale, label, findings);
 	steady_state_add(results, &vd, cliff, phases);
+	json_t *init = initialization_judge(results, label, phases, vd.unloaded, findings);
+	json_decref((json_t *)vd.unloaded);
+	if (!json_is_null(init))
+		json_object_set_new(o, "initialization", init);
+	json_t *pass = initialization_pass(results, label, findings);
+	if (!json_is_null(pass))
+		json_object_set_new(o, "initialize", pass);
 	json_object_set_new(o, "delivered", delivered);
 	json_object_set_new(o, "instance_burst_spent", json_boolean(vd.instance_spent));
 	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());

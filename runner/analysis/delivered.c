@@ -17,6 +17,7 @@ static bool binds_at_full_demand(const json_t *p, const char *unit)
 	const char *bound = json_string_value(json_object_get(p, "bound"));
 
 	return results_str_is(json_object_get(p, "unit"), unit) &&
+	       !results_str_is(json_object_get(p, "verdict"), ebs_verdict_name(EBS_LOADING)) &&
 	       json_is_null(json_object_get(p, "offered")) &&
 	       json_is_null(json_object_get(p, "credits_at_start")) &&
 	       results_num_or(p, "iodepth", 1) > VERDICT_LOW_DEPTH && bound &&

@@ -54,7 +54,7 @@ json_t *design_target_judge(const json_t *results, const struct verdict_device *
 	bool throughput = d->volume.type == EBS_ST1 || d->volume.type == EBS_SC1;
 	const char *unit = throughput ? "MiB/s" : "IOPS";
 	double share_of_time = of_time(d->volume.type), level = DESIGN_TARGET_LEVEL * provisioned;
-	size_t seconds = 0, at_level = 0, i;
+	size_t seconds = 0, at_level = 0, loading = 0, i;
 	const json_t *p;
 	char line[400];
 
@@ -66,16 +66,29 @@ json_t *design_target_judge(const json_t *results, const struct verdict_device *
 		const json_t *phase = name ? results_phase(results, name, d->label) : NULL;
 		if (!phase || !at_full_demand(p, unit))
 			continue;
+		/* Blocks still loading from a snapshot: not what the target is about. */
+		if (results_str_is(json_object_get(p, "verdict"), ebs_verdict_name(EBS_LOADING))) {
+			loading++;
+			continue;
+		}
 		double bs = results_num_or(phase, "bs", NAN);
 		count_seconds(phase, throughput ? bs / MIB : 1, level, &seconds, &at_level);
 	}
 	/* Fewer seconds than this and one slow second is already a miss. */
 	double needed = ceil(1 / (1 - share_of_time) - 1e-9);
 	double share = seconds ? (double)at_level / (double)seconds : NAN;
-	const char *verdict = (double)seconds < needed ? "too short to judge"
-			      : share >= share_of_time ? "met"
-						       : "missed";
-	if (!seconds)
+	const char *verdict = !seconds && loading	 ? "not judged: still loading"
+			      : (double)seconds < needed ? "too short to judge"
+			      : share >= share_of_time	 ? "met"
+							 : "missed";
+	if (!seconds && loading)
+		snprintf(line, sizeof(line),
+			 "%s: AWS's design target (%.0f %% of its %.0f %s %.1f %% of the time) "
+			 "cannot be judged: its phases at full demand read blocks still loading "
+			 "from its snapshot, which the target is not about.",
+			 d->label, DESIGN_TARGET_LEVEL * 100, provisioned, unit,
+			 share_of_time * 100);
+	else if (!seconds)
 		snprintf(line, sizeof(line),
 			 "%s: AWS's design target (%.0f %% of its %.0f %s %.1f %% of the time) "
 			 "cannot be judged: no phase at full demand against its own limit "
@@ -98,7 +111,8 @@ json_t *design_target_judge(const json_t *results, const struct verdict_device *
 			 d->label, at_level, seconds, 100 * share, level, unit,
 			 DESIGN_TARGET_LEVEL * 100, provisioned, share_of_time * 100, verdict);
 	finding_add(findings,
-		    strcmp(verdict, "too short to judge") ? FINDING_DESIGN_TARGET : FINDING_DETAIL,
+		    strcmp(verdict, "too short to judge") && !loading ? FINDING_DESIGN_TARGET
+								      : FINDING_DETAIL,
 		    line);
 	return json_pack("{s:f,s:f,s:s,s:f,s:I,s:I,s:o,s:s,s:s}", "target", DESIGN_TARGET_LEVEL,
 			 "of_time", share_of_time, "unit", unit, "level", level, "seconds",

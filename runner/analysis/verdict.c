@@ -9,6 +9,7 @@
 
 #include "analysis/finding.h"
 #include "analysis/little.h"
+#include "analysis/off_model.h"
 #include "lib/lib.h"
 #include "results/results.h"
 #include "stats/stats.h"
@@ -25,6 +26,7 @@ struct phase_facts {
 	double offered;		   /* a rated phase's rate_iops, both directions; 0: none */
 	double plateau;		   /* median of its real seconds (the first left out); NaN: none */
 	bool sequential;
+	bool unloaded; /* read blocks not yet loaded from a snapshot (initialization.h) */
 };
 
 /* The gp2 bucket followed from phase to phase, in credits (units), and
@@ -274,7 +276,9 @@ static void phase_sentence(char *buf, size_t len, const struct verdict_device *d
 		snprintf(idle, sizeof(idle), " after %s idle",
 			 seconds_text(secs, sizeof(secs), f->idle_s * d->time_scale));
 	}
-	if (v == EBS_AS_PREDICTED || v == EBS_AS_DELIVERED)
+	if (v == EBS_LOADING)
+		snprintf(verdict, sizeof(verdict), "below it: still loading from its snapshot");
+	else if (v == EBS_AS_PREDICTED || v == EBS_AS_DELIVERED)
 		snprintf(verdict, sizeof(verdict), "%s (within %.0f %%)", ebs_verdict_name(v),
 			 VERDICT_TOLERANCE * 100);
 	else
@@ -322,6 +326,8 @@ static json_t *phase_json(const struct verdict_device *d, const struct phase_fac
 
 	if (v == EBS_AS_PREDICTED && b->predicted.bound == EBS_BOUND_DELIVERED)
 		v = EBS_AS_DELIVERED;
+	if (v == EBS_BELOW_PREDICTION && f->unloaded)
+		v = EBS_LOADING; /* the snapshot's cause, not the volume's level */
 
 	phase_sentence(line, sizeof(line), d, f, b, v, pct, l, note);
 	finding_add(findings, FINDING_DETAIL, line);
@@ -420,46 +426,6 @@ static bool on_burst_throughout(const struct phase_facts *f, const struct phase_
 	return b->p.bursts && isfinite(f->plateau) &&
 	       f->plateau >= b->p.burst.ops * (1 - VERDICT_TOLERANCE) &&
 	       spent <= b->p.bucket * (1 + VERDICT_TOLERANCE);
-}
-
-/* One finding for the phases the model did not explain, each with its
- * figures; their own sentences stay details.  The sweep has its own. */
-static void off_model_finding(const struct verdict_device *d, const json_t *list, json_t *findings)
-{
-	char line[640], more[64] = "";
-	const json_t *p;
-	size_t i, off = 0, named = 0;
-	int n = 0;
-
-	json_array_foreach(list, i, p)
-	{
-		const char *name = json_string_value(json_object_get(p, "phase"));
-		bool worse = results_str_is(json_object_get(p, "verdict"), "worse");
-		if (!name || !strcmp(name, RESULTS_PHASE_SWEEP) ||
-		    !(worse || results_str_is(json_object_get(p, "verdict"), "better")))
-			continue;
-		if (++off > 6 || n < 0 || (size_t)n >= sizeof(line))
-			continue;
-		char at[48] = "";
-		if (json_is_number(json_object_get(p, "offered")))
-			snprintf(at, sizeof(at), " at %.0f offered",
-				 results_num(json_object_get(p, "offered")));
-		n += snprintf(line + n, sizeof(line) - (size_t)n,
-			      "%s %s%s %.0f %s (predicted %.0f)", named++ ? "," : ":", name, at,
-			      results_num(json_object_get(p, "measured")),
-			      json_string_value(json_object_get(p, "unit")),
-			      results_num(json_object_get(p, "predicted")));
-	}
-	if (!off || n < 0 || (size_t)n >= sizeof(line))
-		return;
-	if (off > named)
-		snprintf(more, sizeof(more), " and %zu more", off - named);
-	char out[1024];
-	if (snprintf(out, sizeof(out),
-		     "%s: %zu phase%s off the model by more than %.0f %%%s%s; each phase's "
-		     "bounds are in its table.",
-		     d->label, off, off == 1 ? "" : "s", VERDICT_TOLERANCE * 100, line, more) > 0)
-		finding_add(findings, FINDING_OFF_MODEL, out);
 }
 
 /* The cliff phase's finding on its start balance, and for its own
@@ -572,6 +538,7 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 		if (!results_str_is(json_object_get(phase, "device"), d->label))
 			continue;
 		phase_facts_read(phase, d->time_scale, start_ms, &f);
+		f.unloaded = json_is_true(json_array_get(d->unloaded, i));
 		if (!f.name)
 			continue;
 		json_t *said = strcmp(f.name, RESULTS_PHASE_SWEEP) ? findings : unsaid;

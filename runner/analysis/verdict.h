@@ -54,6 +54,9 @@ struct verdict_device {
 	/* The phases held the instance's EBS baseline where its burst was
 	 * assumed unused (delivered.h): it was spent before the run. */
 	bool instance_spent;
+	/* One JSON boolean per results.json phase: it read blocks not yet
+	 * loaded from a snapshot (initialization.h); NULL: none did. */
+	const json_t *unloaded;
 };
 
 /* One object per phase of the device, in run order (see results.h,

@@ -58,7 +58,8 @@ int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop);
  * input of `aws ec2 run-instances --cli-input-json` on stdout, after
  * uploading this binary under the run's prefix.  2: usage, a bad volume,
  * config or S3 destination, missing credentials; 1: S3 refused the
- * binary. */
+ * binary.  --launch runs it end to end through the user's aws CLI
+ * (launch/ec2_launch.h: its exit statuses EC2_LAUNCH_*, 0 to 7). */
 int cmd_ec2(int argc, char **argv, const volatile sig_atomic_t *stop);
 
 /* "ebsbench COMMAND: WHAT ARG (try ebsbench COMMAND --help)" on stderr

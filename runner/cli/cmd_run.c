@@ -11,6 +11,7 @@
 
 static const char usage[] =
 	"usage: ebsbench run --config FILE|- [--out DIR] [--dry-run] [--plan sweep|quick]\n"
+	"       ebsbench run --config FILE|- --resume [DIR]\n"
 	"Runs the EKS gp2/gp3 benchmark sequence on the configured (or discovered) EBS volumes,\n"
 	"one device at a time, and writes results.json, fio-format IOPS logs, summary.md and\n"
 	"SVG charts to DIR.  Before its first write it reads all it will overwrite, and writes\n"
@@ -21,6 +22,10 @@ static const char usage[] =
 	"\"plan\": \"quick\" in the config) runs every phase on a 1 GiB region, each ended\n"
 	"once steady (SNIA's test, after a floor; its ceiling 15 s), no burst bucket drained:\n"
 	"minutes, with a gp2's cliff predicted, not measured (docs/run.md, The quick plan).\n"
+	"--resume continues a run stopped before its end (SIGTERM, SIGKILL, eviction) whose\n"
+	"results.json is in DIR (default: --out, else the config's output_dir): the same config\n"
+	"and devices, refused with one line otherwise; it reads first again, skips the steps\n"
+	"that finished, runs a step that was cut again whole, and records the gap.\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
 	"written (see docs/upload.md).\n"
 	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed (the\n"
@@ -29,9 +34,11 @@ static const char usage[] =
 	"an output_dir that cannot be made, expiring URLs included), 3 refused to write to a\n"
 	"device, 4 an upload failed (every file is kept in DIR); 1 wins over 4.\n";
 
-/* --plan NAME: another plan than the config's. */
+/* --plan NAME: another plan than the config's; --resume [DIR]: DIR is
+ * the output directory (an argument not starting with '-'). */
 static int parse_args(int argc, char **argv, struct run_request *a)
 {
+	const char *resume_dir = NULL;
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--config") && i + 1 < argc)
 			a->config = argv[++i];
@@ -41,7 +48,11 @@ static int parse_args(int argc, char **argv, struct run_request *a)
 			a->out = argv[++i];
 		else if (!strcmp(argv[i], "--dry-run"))
 			a->dry_run = true;
-		else {
+		else if (!strcmp(argv[i], "--resume")) {
+			a->resume = true;
+			if (i + 1 < argc && argv[i + 1][0] != '-')
+				resume_dir = argv[++i];
+		} else {
 			fprintf(stderr, "ebsbench run: unknown or incomplete argument '%s'\n",
 				argv[i]);
 			return -1;
@@ -51,6 +62,17 @@ static int parse_args(int argc, char **argv, struct run_request *a)
 		fprintf(stderr, "ebsbench run: --config FILE is required (- reads stdin)\n");
 		return -1;
 	}
+	if (a->resume && a->dry_run) {
+		fprintf(stderr, "ebsbench run: --resume runs; --dry-run shows a plan: give one\n");
+		return -1;
+	}
+	if (resume_dir && a->out && strcmp(resume_dir, a->out)) {
+		fprintf(stderr, "ebsbench run: --resume %s and --out %s name two directories\n",
+			resume_dir, a->out);
+		return -1;
+	}
+	if (resume_dir)
+		a->out = resume_dir;
 	return 0;
 }
 

@@ -88,6 +88,11 @@ void iolog_window(struct iolog *l, uint64_t end_ns, uint64_t span_ns, const stru
 				0);
 		}
 	}
+	/* Each window on disk as it closes (one small write a window): a run
+	 * killed mid-step leaves its IOPS log up to its last window, and the
+	 * log's time of last change dates the kill (run --resume). */
+	if (f[IOLOG_IOPS])
+		fflush(f[IOLOG_IOPS]);
 }
 
 void iolog_hist_window(struct iolog *l, uint64_t end_ns,

@@ -327,3 +327,28 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 	loop_free(&L);
 	return ret;
 }
+
+int job_run_once(const struct job_options *o, struct job_stats *s, const struct job_context *ctx,
+		 char *err, size_t errlen)
+{
+	struct iolog_paths *none = calloc(1, sizeof(*none));
+	struct target t;
+	struct iolog logs;
+	int rc = -1;
+
+	stats_job_init(s);
+	if (!none)
+		snprintf(err, errlen, "out of memory");
+	else if (target_open(&t, o, err, errlen) == 0) {
+		rc = iolog_open(&logs, o, none, err, errlen);
+		if (rc == 0) {
+			rc = job_run(o, &t, &logs, s, ctx, err, errlen);
+			iolog_close(&logs, NULL, 0);
+		}
+		if (rc == 0 && s->error)
+			rc = -1; /* err names the failed I/O */
+		target_close(&t);
+	}
+	free(none);
+	return rc;
+}

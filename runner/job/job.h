@@ -41,8 +41,15 @@ struct job_context {
 int job_run(const struct job_options *o, const struct target *t, struct iolog *logs,
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen);
 
+/* job_run without logs, on its own target (opened and closed here): for
+ * the reads the run makes besides its phases (read_first.h, init_probe.h).
+ * s is initialised here.  0, or -1 with err (a failed I/O included). */
+int job_run_once(const struct job_options *o, struct job_stats *s, const struct job_context *ctx,
+		 char *err, size_t errlen);
+
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "job/jobfile.h"
+#include "job/init_probe.h"
 #include "job/jobs.h"
 #include "job/options_json.h"
 #include "job/read_first.h"

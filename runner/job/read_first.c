@@ -50,31 +50,18 @@ static int read_span(struct read_first *r, const char *path, uint64_t offset, ui
 {
 	struct job_options *o = malloc(sizeof(*o));
 	struct job_stats *s = malloc(sizeof(*s));
-	struct iolog_paths *none = calloc(1, sizeof(*none));
 	struct job_context checked = *ctx;
-	struct target t;
-	struct iolog logs;
 	int rc = -1;
 	checked.check_reads = seen;
-	if (!o || !s || !none)
+	if (!o || !s)
 		snprintf(err, errlen, "out of memory");
-	else if (span_options(o, path, offset, length, bs, err, errlen) == 0 &&
-		 target_open(&t, o, err, errlen) == 0) {
-		stats_job_init(s);
-		rc = iolog_open(&logs, o, none, err, errlen);
-		if (rc == 0) {
-			rc = job_run(o, &t, &logs, s, &checked, err, errlen);
-			iolog_close(&logs, NULL, 0);
-		}
-		if (rc == 0 && s->error)
-			rc = -1; /* err names the failed read */
+	else if (span_options(o, path, offset, length, bs, err, errlen) == 0) {
+		rc = job_run_once(o, s, &checked, err, errlen);
 		r->bytes_read += s->dir[DDIR_READ].bytes;
 		r->elapsed_ns += s->elapsed_ns;
-		target_close(&t);
 	}
 	free(o);
 	free(s);
-	free(none);
 	return rc;
 }
 

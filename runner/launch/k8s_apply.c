@@ -5,7 +5,6 @@
  * user needs it to delete by hand. */
 #include "launch/k8s_apply.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,38 +13,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "launch/presign.h"
+#include "launch/launch_reader.h"
 #include "lib/lib.h"
 
 /* Everything one --apply holds. */
 struct course {
 	const struct k8s_apply *a;
 	struct k8s_made made;
-	struct presign_request r; /* the user's credentials, to read the prefix */
-	char *list;		  /* the List, as kubectl gets it */
-	char dir[1100];
+	struct launch_reader rd; /* the user's credentials, to read the prefix, and DIR */
+	char *list;		 /* the List, as kubectl gets it */
 };
-
-static bool dir_in_use(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	bool used = false;
-	if (!d)
-		return errno != ENOENT;
-	while (!used && (e = readdir(d)))
-		used = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return used;
-}
 
 /* The List into DIR/run.json, readable by the user alone (it holds the
  * upload policy).  0, or -1 said on stderr. */
 static int save_list(const struct course *c, char *path, size_t cap)
 {
-	snprintf(path, cap, "%s/run.json", c->dir);
+	snprintf(path, cap, "%s/run.json", c->rd.dir);
 	int fd = -1;
-	if (mkdir(c->dir, 0755) && errno != EEXIST)
+	if (mkdir(c->rd.dir, 0755) && errno != EEXIST)
 		goto fail;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	size_t len = strlen(c->list);
@@ -64,13 +49,13 @@ static int feed(const struct course *c, const char *verb, const char *extra, con
 		char *why, size_t cap)
 {
 	const char *args[] = { verb, "-f", "-", extra, extra2, NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	if (kubectl_run(&c->a->kube, args, c->list, strlen(c->list), &res, why, cap))
 		return -1;
 	int rc = res.status ? -1 : 0;
 	if (rc)
 		snprintf(why, cap, "%s", res.why[0] ? res.why : "it failed");
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	return rc;
 }
 
@@ -80,7 +65,7 @@ static int clean_up(const struct course *c)
 {
 	char why[512], path[1200];
 	if (c->a->keep) {
-		snprintf(path, sizeof(path), "%s/run.json", c->dir);
+		snprintf(path, sizeof(path), "%s/run.json", c->rd.dir);
 		fprintf(stderr,
 			"ebsbench k8s: kept the run's objects: kubectl delete -f %s removes them "
 			"(it holds the upload policy: keep it private)\n",
@@ -100,78 +85,6 @@ static int clean_up(const struct course *c)
 		"run's objects, then delete that file (it holds the upload policy)\n",
 		why, path);
 	return 1;
-}
-
-/* The fetch's target: the run's prefix with the user's credentials. */
-static struct s3_fetch target(const struct course *c)
-{
-	return (struct s3_fetch){ .cred = &c->r.cred,
-				  .region = c->a->q->region,
-				  .scheme = c->r.endpoint.scheme,
-				  .host = c->r.endpoint.host,
-				  .bucket = c->made.bucket,
-				  .prefix = c->r.prefix,
-				  .dir = c->dir,
-				  .ca_file = c->a->ca_file,
-				  .progress = stderr };
-}
-
-/* The reader's request (its prefix set), and the prefix checked: the bucket answers to the
- * credentials and nothing is there yet.  0, or an exit status said. */
-static int check_s3(struct course *c)
-{
-	const struct k8s_request *q = c->a->q;
-	char err[1024];
-	c->r.bucket = c->made.bucket;
-	c->r.region = q->region;
-	if (presign_endpoint(q->endpoint, q->region, &c->r.endpoint, err, sizeof(err)) ||
-	    presign_request_credentials(&c->r, q->profile, err, sizeof(err))) {
-		fprintf(stderr, "ebsbench k8s: %s\n", err);
-		return K8S_APPLY_USAGE;
-	}
-	struct s3_fetch f = target(c);
-	int rc = s3_fetch_probe(&f, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr,
-			"ebsbench k8s: %s: check the bucket, its region and the credentials "
-			"(--profile)\n",
-			err);
-		return K8S_APPLY_S3_REFUSED;
-	}
-	if (rc > 0) {
-		fprintf(stderr,
-			"ebsbench k8s: s3://%s/%s holds objects already: give --s3 a prefix of its "
-			"own to this run\n",
-			c->made.bucket, c->r.prefix);
-		return K8S_APPLY_USAGE;
-	}
-	return 0;
-}
-
-/* The run's files into DIR and the report's path on stdout.  0, or 1 said
- * on stderr. */
-static int fetch(struct course *c)
-{
-	char err[1024], path[1200];
-	if (presign_request_credentials(&c->r, c->a->q->profile, err, sizeof(err))) {
-		fprintf(stderr, "ebsbench k8s: the fetch: %s\n", err);
-		return 1;
-	}
-	struct s3_fetch f = target(c);
-	int rc = s3_fetch_run(&f, err, sizeof(err));
-	if (rc) {
-		if (rc > 0)
-			fprintf(stderr, "ebsbench k8s: nothing was uploaded under s3://%s/%s\n",
-				c->made.bucket, c->r.prefix);
-		else
-			fprintf(stderr, "ebsbench k8s: the fetch: %s\n", err);
-		return 1;
-	}
-	fprintf(stderr, "ebsbench k8s: %u objects, %llu bytes into %s\n", f.objects,
-		(unsigned long long)f.bytes, c->dir);
-	s3_fetch_report_path(c->dir, path, sizeof(path));
-	printf("%s\n", path);
-	return fflush(stdout) ? 1 : 0;
 }
 
 /* Why the Job failed: its condition, and the log's last lines. */
@@ -197,7 +110,7 @@ static int lost_track(const struct course *c)
 		"uploaded: ebsbench fetch --wait s3://%s/%s %s (with this command's --region, "
 		"--profile, --endpoint); then kubectl delete -f %s removes its objects, and delete "
 		"that file (it holds the upload policy)\n",
-		c->made.bucket, c->r.prefix, c->dir, path);
+		c->made.bucket, c->rd.r.prefix, c->rd.dir, path);
 	return K8S_APPLY_FAILED;
 }
 
@@ -225,7 +138,7 @@ static int drive(struct course *c, const volatile sig_atomic_t *stop)
 		fprintf(stderr, "ebsbench k8s: stopped before the pod ran: nothing measured\n");
 		rc = K8S_APPLY_STOPPED;
 	} else if (w.stopped) {
-		struct s3_fetch f = target(c);
+		struct s3_fetch f = launch_reader_target(&c->rd);
 		k8s_apply_stop_job(&c->a->kube, m->namespace, m->run, &f);
 		rc = K8S_APPLY_STOPPED;
 	} else if (w.state == K8S_JOB_FAILED) {
@@ -233,7 +146,7 @@ static int drive(struct course *c, const volatile sig_atomic_t *stop)
 		rc = K8S_APPLY_JOB_FAILED;
 	}
 	bool measured = !(w.stopped && w.state == K8S_JOB_PENDING);
-	if (measured && fetch(c) && rc == K8S_APPLY_OK)
+	if (measured && launch_reader_fetch(&c->rd) && rc == K8S_APPLY_OK)
 		rc = K8S_APPLY_FAILED;
 	if (clean_up(c) && rc == K8S_APPLY_OK)
 		rc = K8S_APPLY_FAILED;
@@ -250,29 +163,27 @@ int k8s_apply(const struct k8s_apply *a, const volatile sig_atomic_t *stop)
 	if (!c)
 		return K8S_APPLY_FAILED;
 	c->a = a;
+	c->rd = (struct launch_reader){ .who = "ebsbench k8s",
+					.bucket = c->made.bucket,
+					.region = a->q->region,
+					.endpoint = a->q->endpoint,
+					.profile = a->q->profile,
+					.ca_file = a->ca_file };
 	json_t *list = a->q->fleet ? NULL : k8s_manifest(a->q, &c->made, err, sizeof(err));
 	if (a->q->fleet)
 		fprintf(stderr, "ebsbench k8s: --apply runs one run: apply a --fleet's List "
 				"with kubectl\n");
-	else if (!list ||
-		 presign_prefix(c->made.prefix, c->r.prefix, sizeof(c->r.prefix), err, sizeof(err)))
+	else if (!list || launch_reader_init(&c->rd, c->made.prefix, a->out, err, sizeof(err)))
 		fprintf(stderr, "ebsbench k8s: %s\n", err);
-	else if (a->out)
-		snprintf(c->dir, sizeof(c->dir), "%s", a->out);
-	else
-		s3_fetch_default_dir(c->made.bucket, c->r.prefix, c->dir, sizeof(c->dir));
 	if (list && c->made.unknown_instance)
 		fprintf(stderr, K8S_UNKNOWN_INSTANCE_LINE, c->made.unknown_instance);
-	c->list = list && c->dir[0] ? json_dumps(list, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	c->list =
+		list && c->rd.dir[0] ? json_dumps(list, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(list);
 	if (!c->list)
 		goto out;
-	if (dir_in_use(c->dir)) {
-		fprintf(stderr, "ebsbench k8s: %s is not empty: give --out a new directory\n",
-			c->dir);
-		goto out;
-	}
-	if ((rc = k8s_apply_preflight(a)) || (rc = check_s3(c)))
+	if ((rc = launch_reader_check_dir(&c->rd)) || (rc = k8s_apply_preflight(a)) ||
+	    (rc = launch_reader_check(&c->rd)))
 		goto out;
 	if (*stop) {
 		fprintf(stderr, "ebsbench k8s: interrupted before the apply: nothing was made\n");
@@ -286,7 +197,7 @@ out:
 	if (c->list)
 		memset(c->list, 0, strlen(c->list));
 	free(c->list);
-	presign_request_clear(&c->r);
+	launch_reader_clear(&c->rd);
 	free(c);
 	return rc;
 }

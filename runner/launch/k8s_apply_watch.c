@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "launch/launch.h"
+#include "launch/launch_line.h"
 #include "lib/lib.h"
 
 /* Seconds between `kubectl get job` calls (EBSBENCH_K8S_POLL_S: tests). */
@@ -86,7 +87,7 @@ static int get_job(const struct kubectl *k, const char *ns, const char *run, str
 		   char *why, size_t cap)
 {
 	const char *args[] = { "get", "job", "-n", ns, run, "-o", "json", NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	if (kubectl_run(k, args, NULL, 0, &res, why, cap))
 		return 1;
 	int rc = 0;
@@ -102,18 +103,18 @@ static int get_job(const struct kubectl *k, const char *ns, const char *run, str
 		rc = 1;
 	}
 	json_decref(job);
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	return rc;
 }
 
 /* What the watch reads and shows. */
 struct view {
 	struct k8s_watch *w;
-	struct kubectl_child logs;
+	struct child logs;
 	char buf[8192];
 	size_t len;
-	char phase[512], shown[640];
-	bool live, drawn;
+	char phase[512];
+	struct launch_line line;
 	bool log_ended; /* its stdout closed: the pod may have ended */
 };
 
@@ -123,12 +124,7 @@ static void show(struct view *v)
 	bool phase = v->phase[0] && v->w->state < K8S_JOB_COMPLETE;
 	snprintf(line, sizeof(line), "ebsbench k8s: Job %s%s%s", state_names[v->w->state],
 		 phase ? ", " : "", phase ? v->phase : "");
-	if (!strcmp(line, v->shown))
-		return;
-	snprintf(v->shown, sizeof(v->shown), "%s", line);
-	fprintf(stderr, v->live ? "\r\033[K%s" : "%s\n", line);
-	fflush(stderr);
-	v->drawn = true;
+	launch_line_show(&v->line, line);
 }
 
 /* One line of the pod's log: progress, else kept among the last lines. */
@@ -155,7 +151,7 @@ static void read_logs(struct view *v, int ms)
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
-		kubectl_stop(&v->logs);
+		child_stop(&v->logs);
 		v->log_ended = true;
 		return;
 	}
@@ -179,14 +175,14 @@ static void last_lines(const struct kubectl *k, const char *ns, const char *run,
 	char job[128], err[256];
 	snprintf(job, sizeof(job), "job/%s", run);
 	const char *args[] = { "logs", "-n", ns, job, "--tail=3", NULL };
-	struct kubectl_result res;
+	struct child_result res;
 	if (kubectl_run(k, args, NULL, 0, &res, err, sizeof(err)))
 		return;
 	char *save = NULL;
 	for (char *line = strtok_r(res.out, "\n", &save); line && !res.status;
 	     line = strtok_r(NULL, "\n", &save))
 		log_line(v, line);
-	kubectl_result_free(&res);
+	child_result_free(&res);
 }
 
 int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *run,
@@ -198,8 +194,8 @@ int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *
 		return -1;
 	memset(w, 0, sizeof(*w));
 	v->w = w;
-	v->logs = (struct kubectl_child){ 0, -1 };
-	v->live = isatty(STDERR_FILENO);
+	v->logs = (struct child){ 0, -1 };
+	launch_line_init(&v->line);
 	snprintf(job, sizeof(job), "job/%s", run);
 	const char *logs_args[] = { "logs", "-f", "-n", namespace, job, NULL };
 	unsigned poll_s = poll_seconds(), failures = 0;
@@ -212,8 +208,9 @@ int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *
 			next_get = now + poll_s;
 			failures = got > 0 ? failures + 1 : 0;
 			if (failures >= GET_TRIES) {
-				fprintf(stderr, "%sebsbench k8s: kubectl get job %s failed: %s\n",
-					v->drawn && v->live ? "\n" : "", run, why);
+				launch_line_end(&v->line);
+				fprintf(stderr, "ebsbench k8s: kubectl get job %s failed: %s\n",
+					run, why);
 				rc = -1;
 				break;
 			}
@@ -224,7 +221,7 @@ int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *
 		if (!v->logs.pid && w->state == K8S_JOB_RUNNING && now >= next_logs) {
 			next_logs = now + poll_s;
 			if (kubectl_start(k, logs_args, &v->logs, why, sizeof(why)))
-				v->logs = (struct kubectl_child){ 0, -1 };
+				v->logs = (struct child){ 0, -1 };
 		}
 		read_logs(v, 1000);
 		if (v->log_ended) {
@@ -240,10 +237,9 @@ int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *
 		read_logs(v, 100);
 	if (w->state == K8S_JOB_FAILED && !w->last[2][0])
 		last_lines(k, namespace, run, v);
-	kubectl_stop(&v->logs);
+	child_stop(&v->logs);
 	show(v);
-	if (v->drawn && v->live)
-		fputc('\n', stderr);
+	launch_line_end(&v->line);
 	free(v);
 	return rc;
 }
@@ -256,14 +252,14 @@ int k8s_apply_stop_job(const struct kubectl *k, const char *namespace, const cha
 	const char *args[] = {
 		"delete", "pod", "-n", namespace, "-l", label, "--wait=false", NULL
 	};
-	struct kubectl_result res;
+	struct child_result res;
 	if (kubectl_run(k, args, NULL, 0, &res, err, sizeof(err)) || res.status) {
 		fprintf(stderr, "ebsbench k8s: kubectl delete pod -l %s failed: %s\n", label,
 			res.out ? res.why : err);
-		kubectl_result_free(&res);
+		child_result_free(&res);
 		return -1;
 	}
-	kubectl_result_free(&res);
+	child_result_free(&res);
 	fprintf(stderr,
 		"ebsbench k8s: stopping: the pod has %d s to end its phase and upload what it "
 		"measured\n",

@@ -1,15 +1,13 @@
 /* kubectl.h - the user's own kubectl (found on PATH, with its kubeconfig
  * and context as the user has them, or as --context and --kubeconfig
- * name) as a child process: no shell, argv as given, stdin from a buffer
- * (the manifest: never a file on disk, never printed), stdout captured,
- * stderr captured for the one line that says why a call failed.  Each
- * child is its own process group, so the terminal's Ctrl-C reaches
- * ebsbench alone, which then decides what to stop and how. */
+ * name) as a child process (launch/child.h): the manifest on its stdin,
+ * never a file on disk, never printed. */
 #ifndef EBSBENCH_KUBECTL_H
 #define EBSBENCH_KUBECTL_H
 
 #include <stddef.h>
-#include <sys/types.h>
+
+#include "launch/child.h"
 
 /* How every call names the cluster: NULL fields are kubectl's defaults. */
 struct kubectl {
@@ -24,36 +22,16 @@ struct kubectl {
 /* The most arguments a call takes (the flags above included). */
 #define KUBECTL_MAX_ARGS 32
 
-/* What one call gave back. */
-struct kubectl_result {
-	int status; /* its exit status; 128 + N when killed by signal N */
-	char *out;  /* its stdout, NUL-terminated (kubectl_result_free) */
-	size_t out_len;
-	char why[400]; /* the last non-empty line of its stderr, or "" */
-};
-
 /* Runs `kubectl ARGS` (args NULL-terminated), in[in_len] on its stdin
  * (in NULL: nothing), to its end.  0 with *res filled (whatever the
  * status), or -1 when it could not run (kubectl not on PATH), said in
  * err. */
 int kubectl_run(const struct kubectl *k, const char *const *args, const char *in, size_t in_len,
-		struct kubectl_result *res, char *err, size_t errlen);
-void kubectl_result_free(struct kubectl_result *res);
+		struct child_result *res, char *err, size_t errlen);
 
-/* A call that goes on (`kubectl logs -f`): its stdout a non-blocking pipe
- * to read, its stderr discarded. */
-struct kubectl_child {
-	pid_t pid; /* 0: none */
-	int out;   /* -1: none */
-};
-
-/* Starts `kubectl ARGS`.  0, or -1 said in err. */
-int kubectl_start(const struct kubectl *k, const char *const *args, struct kubectl_child *c,
-		  char *err, size_t errlen);
-/* Whether it has exited (reaped then): 1, else 0. */
-int kubectl_ended(struct kubectl_child *c);
-/* Ends it (SIGTERM), reaps it, closes its pipe; a child already gone is
- * only reaped. */
-void kubectl_stop(struct kubectl_child *c);
+/* Starts `kubectl ARGS` that goes on (`logs -f`; no request timeout).  0,
+ * or -1 said in err. */
+int kubectl_start(const struct kubectl *k, const char *const *args, struct child *c, char *err,
+		  size_t errlen);
 
 #endif

@@ -14,6 +14,9 @@
 #include "launch/ec2.h"
 #include "launch/k8s.h"
 #include "launch/k8s_apply.h"
+#include "launch/launch_reader.h"
+#include "launch/child.h"
+#include "launch/ec2_launch.h"
 
 /* After the deadline's SIGTERM: ebsbench stops the phase and uploads what
  * it measured (image/k8s/README.md, Durations). */

@@ -277,6 +277,8 @@ const char *ebs_verdict_name(enum ebs_verdict verdict)
 		return "better";
 	case EBS_AS_DELIVERED:
 		return "as delivered";
+	case EBS_LOADING:
+		return "still loading";
 	case EBS_NOT_PREDICTED:
 		break;
 	}

@@ -131,6 +131,7 @@ enum ebs_verdict {
 	EBS_BELOW_PREDICTION,
 	EBS_ABOVE_PREDICTION,
 	EBS_AS_DELIVERED,  /* within tolerance of a delivered limit below the model's */
+	EBS_LOADING,	   /* below the prediction, reading blocks not yet loaded from a snapshot */
 	EBS_NOT_PREDICTED, /* no positive prediction to compare with; last */
 };
 

@@ -95,6 +95,25 @@ static void write_predicted_cliffs(FILE *out, const struct results_columns *c)
 	}
 }
 
+/* A volume still loading from its snapshot says so under the TL;DR, once:
+ * what its probe saw and what that did to the phases. */
+static void write_initialization_notes(FILE *out, const struct results_columns *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		const char *label = results_label(c->col[i].device);
+		const json_t *d = json_object_get(results_analysis_device(c->col[i].run, label),
+						  "initialization");
+		const char *sentence = json_string_value(json_object_get(d, "sentence"));
+		if (!results_str_is(json_object_get(d, "state"), "loading") || !sentence)
+			continue;
+		fputs("\n> **", out);
+		md_text(out, label);
+		fputs(" is still loading from its snapshot:** ", out);
+		md_text(out, sentence);
+		fputc('\n', out);
+	}
+}
+
 /* Whose each cliff was, the volume's or the instance's EBS burst's, once
  * per run (analysis.instance_cliff). */
 static void write_cliff_causes(FILE *out, const struct results_columns *c)
@@ -121,8 +140,46 @@ static void write_tldr(FILE *out, const struct results_columns *c)
 			   NULL);
 	write_credit_notes(out, c);
 	write_predicted_cliffs(out, c);
+	write_initialization_notes(out, c);
 	write_delivered_notes(out, c);
 	write_cliff_causes(out, c);
+}
+
+/* A run continued by `run --resume` (results.json's "resumes"): one
+ * sentence per gap, stating it and what it did to the ledger. */
+static void write_resumes(FILE *out, const json_t *run, bool fleet)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(json_object_get(run, "resumes"), i, r)
+	{
+		double gap = results_num(json_object_get(r, "gap_s"));
+		const json_t *cut = json_object_get(r, "cut");
+		if (fleet) {
+			fprintf(out, DOT "**resumed after %.1f s**", gap);
+			continue;
+		}
+		fprintf(out, "> **Resumed.** The run stopped with %.0f of %.0f steps done",
+			results_num(json_object_get(r, "steps_done")),
+			results_num(json_object_get(r, "steps")));
+		const char *phase = json_string_value(json_object_get(cut, "phase"));
+		const char *device = json_string_value(json_object_get(cut, "device"));
+		if (phase && device) {
+			fputs(" (", out);
+			md_text(out, phase);
+			fputs(" on ", out);
+			md_text(out, device);
+			fputs(" was cut and ran again whole)", out);
+		}
+		/* The ledger never saw the cut step's I/O: say so rather than
+		 * let its balance pass for the whole truth. */
+		fprintf(out,
+			" and resumed %.1f s later; each device's idle time before its next phase "
+			"includes the gap, over which a gp2's credit ledger refills%s.\n\n",
+			gap,
+			phase && device ? " (not counting what the cut step spent before the stop)"
+					: "");
+	}
 }
 
 /* The first device whose NVMe model is not EBS's (an emulator's, another
@@ -181,6 +238,7 @@ static void write_run_notes(FILE *out, const json_t *run, bool fleet)
 			    : "> **Stopped early.** Only the phases that finished are "
 			      "reported.\n\n",
 		      out);
+	write_resumes(out, run, fleet);
 }
 
 static void write_environment(FILE *out, const json_t *run, bool fleet)

@@ -456,7 +456,7 @@ static void verdicts_cell(char *buf, size_t len, const struct summary_cell_ctx *
 
 /* AWS's design target (analysis.devices[].design_target): "met: 99.8 % of
  * 599 s at 2,700 IOPS or more (99 % needed)", "too short to judge: 5 s of
- * the 100 needed". */
+ * the 100 needed", "not judged: still loading". */
 static void design_target_cell(char *buf, size_t len, const struct summary_cell_ctx *c)
 {
 	const json_t *t =
@@ -474,6 +474,8 @@ static void design_target_cell(char *buf, size_t len, const struct summary_cell_
 	if (!strcmp(verdict, "too short to judge"))
 		snprintf(buf, len, "too short to judge: %.0f s of the %.0f needed", seconds,
 			 ceil(1 / (1 - of_time) - 1e-9));
+	else if (!isfinite(results_num(json_object_get(t, "share"))))
+		snprintf(buf, len, "%s", verdict); /* no second judged: the verdict says why */
 	else
 		snprintf(buf, len, "%s: %.1f %% of %.0f s at %s %s or more (%g %% needed)", verdict,
 			 100 * results_num(json_object_get(t, "share")), seconds, level,

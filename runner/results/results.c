@@ -3,6 +3,7 @@
 #include "lib/lib.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,14 +69,32 @@ json_t *results_load_any(const char *path, char *err, size_t errlen)
 				   : results_load_file(path, err, errlen);
 }
 
+/* fsync of the file, then of its directory after the rename: a saved
+ * results.json is what a resumed run continues from (run --resume), so it
+ * must outlive a lost node or a power cut, not only the process. */
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
 int results_save(const json_t *results, const char *dir, char *err, size_t errlen)
 {
 	char path[4200], tmp[4210];
 	snprintf(path, sizeof(path), "%s/%s", dir, RESULTS_FILE);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_dump_file(results, tmp,
-			   JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) ||
-	    rename(tmp, path)) {
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 &&
+		  !json_dumpfd(results, fd,
+			       JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) &&
+		  !fsync(fd);
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (!ok || rename(tmp, path) || sync_dir(dir)) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;

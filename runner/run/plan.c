@@ -45,6 +45,12 @@ static const struct phase_template sweep_phases[] = {
 
 #define SWEEP_STEPS (ARRAY_SIZE(sweep_phases))
 
+/* Opt-in: a volume restored from a snapshot read whole once, as AWS advises
+ * ("Initialize Amazon EBS volumes"): sequential 1 MiB reads, 16 in flight,
+ * over the whole device (not test_size), one pass. */
+static const struct phase_template initialize_phase = { "initialize", "init", "read", "1M",
+							"16",	      0,      NULL };
+
 /* Long enough to pass a predicted credit cliff with margin: the reference
  * benchmark ran 2,700 s for a cliff predicted at 2,000 s. */
 #define CLIFF_MARGIN 1.35
@@ -61,6 +67,8 @@ static const struct phase_template *find_templates(const char *phase, size_t *co
 	for (size_t i = 0; i < REFERENCE_PHASES; i++)
 		if (!strcmp(reference_phases[i].phase, phase))
 			return &reference_phases[i];
+	if (!strcmp(phase, initialize_phase.phase))
+		return &initialize_phase;
 	*count = 0;
 	return NULL;
 }
@@ -149,6 +157,12 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 	    plan_step_hist_log(s, dev->label, p->log_avg_msec, err, errlen) ||
 	    (c->quick && plan_quick_stop(s, c, dev, err, errlen)))
 		return -1;
+	/* The whole device, whatever test_size says (whole MiBs: EBS sizes are GiBs). */
+	if (t == &initialize_phase &&
+	    options_set_number(&s->job, "size",
+			       dev->info.size_bytes - dev->info.size_bytes % (1u << 20), err,
+			       errlen))
+		return -1;
 	s->planned_ns = plan_step_estimate_ns(s, dev);
 	plan_add_time(p, s->planned_ns);
 	p->writes |= options_rw_changes_data(s->job.rw); /* trims destroy data too */
@@ -164,7 +178,7 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 	if (!t && !json_object_get(overrides, "rw")) {
 		snprintf(err, errlen,
 			 "config: phase '%s' is not one of the EKS gp2/gp3 benchmark's (nor "
-			 "'sweep') and gives no \"rw\"",
+			 "'sweep' or 'initialize') and gives no \"rw\"",
 			 phase);
 		return -1;
 	}

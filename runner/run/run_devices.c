@@ -191,3 +191,29 @@ int run_devices_read_first(const struct plan *p, const struct run_device *device
 	}
 	return 0;
 }
+
+void run_devices_probe(const struct run_device *devices, size_t count, json_t *devices_json,
+		       const volatile sig_atomic_t *stop)
+{
+	for (size_t i = 0; i < count && !(stop && *stop); i++) {
+		const struct run_device *d = &devices[i];
+		char label[160], why[512];
+		struct init_probe r;
+		snprintf(label, sizeof(label), "[initialization probe] %s %s", d->label,
+			 d->info.dev_path);
+		struct job_context ctx = { .stop = stop, .label = label };
+		if (init_probe_device(&r, d->info.dev_path, d->info.size_bytes, &ctx, why,
+				      sizeof(why))) {
+			fprintf(stderr, "ebsbench run: %s: no initialization probe: %s\n", d->label,
+				why);
+			continue;
+		}
+		json_object_set_new(json_array_get(devices_json, i), "initialization",
+				    init_probe_json(&r));
+		if (!strcmp(r.state, "loading")) {
+			init_probe_describe(&r, why, sizeof(why));
+			fprintf(stderr, "ebsbench run: %s (%s): %s\n", d->label, d->info.dev_path,
+				why);
+		}
+	}
+}

@@ -17,6 +17,7 @@
 #include "run/artifacts.h"
 #include "run/run_devices.h"
 #include "run/run_record.h"
+#include "run/run_resume.h"
 #include "run/run_show.h"
 #include "run/run_step.h"
 
@@ -140,13 +141,53 @@ static int read_first(struct run_state *st, const volatile sig_atomic_t *stop)
 	return stop && *stop ? 0 : 3;
 }
 
+/* results.json names the step about to run, saved (not uploaded) before
+ * its first I/O: after a SIGKILL or a lost node, a resume knows which step
+ * was cut and when it began.  Removed again before the step's own save. */
+static void mark_running(struct run_state *st, size_t k)
+{
+	char err[512];
+	json_object_set_new(st->results, "running",
+			    json_pack("{sIsI}", "step", (json_int_t)k, "started_ms",
+				      (json_int_t)run_record_wall_ms()));
+	if (results_save(st->results, st->out_dir, err, sizeof(err)))
+		fprintf(stderr, "ebsbench run: %s\n", err);
+}
+
+/* --resume: the stopped run's results.json in the output directory, read
+ * against this run and merged into its results; 0, or -1 with one line. */
+static int resume(struct run_state *st, char *err, size_t errlen)
+{
+	char why[512];
+	json_t *prev = results_load(st->out_dir, why, sizeof(why));
+	if (!prev)
+		return error_set(err, errlen, "no stopped run to continue: %s", why);
+	int rc = run_resume_read(prev, st->results, &st->plan, st->out_dir, run_record_wall_ms(),
+				 &st->resume, why, sizeof(why));
+	if (rc)
+		error_set(err, errlen, "%s/%s: %s", st->out_dir, RESULTS_FILE, why);
+	else {
+		char line[400];
+		run_resume_merge(st->results, prev, &st->resume, &st->plan);
+		run_resume_describe(&st->resume, &st->plan, st->results, line, sizeof(line));
+		fprintf(stderr, "ebsbench run: %s\n", line);
+	}
+	json_decref(prev);
+	return rc;
+}
+
 static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
 {
 	char err[512];
 	int failed = 0;
 	for (size_t k = 0; k < st->plan.count && !(stop && *stop); k++) {
+		if (st->resume.done && st->resume.done[k])
+			continue; /* finished whole before the stop */
 		err[0] = '\0';
-		if (run_step(st, k, stop, err, sizeof(err))) {
+		mark_running(st, k);
+		int rc = run_step(st, k, stop, err, sizeof(err));
+		json_object_del(st->results, "running");
+		if (rc) {
 			const struct plan_step *s = &st->plan.steps[k];
 			fprintf(stderr,
 				"ebsbench run: phase %s on %s failed (the others still run): %s\n",
@@ -193,6 +234,8 @@ static int finish(struct run_state *st, const struct run_reporter *report, bool 
 int run_exec_steps(struct run_state *st, const struct run_reporter *report,
 		   const volatile sig_atomic_t *stop)
 {
+	run_devices_probe(st->devices, st->device_count, json_object_get(st->results, "devices"),
+			  stop);
 	int code = read_first(st, stop);
 	if (code)
 		return code;
@@ -204,6 +247,7 @@ int run_exec_steps(struct run_state *st, const struct run_reporter *report,
 
 void run_exec_free(struct run_state *st)
 {
+	run_resume_free(&st->resume);
 	upload_free(&st->up);
 	json_decref(st->results);
 	plan_free(&st->plan);
@@ -226,6 +270,9 @@ int run_execute(const struct run_request *req, const struct run_reporter *report
 		run_show_plan(stdout, st);
 	} else if (make_out_dir(st->out_dir, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench run: %s\n", err);
+		code = 2;
+	} else if (req->resume && resume(st, err, sizeof(err))) {
+		fprintf(stderr, "ebsbench run --resume: %s\n", err);
 		code = 2;
 	} else {
 		run_show_notes(st);

@@ -13,11 +13,12 @@
 #include "run/run_state.h"
 
 /* What `ebsbench run` was asked: the config's path ("-": stdin), --out
- * (NULL: the config's output_dir), --plan (NULL: the config's phases) and
- * --dry-run. */
+ * (NULL: the config's output_dir), --plan (NULL: the config's phases),
+ * --dry-run and --resume (continue the stopped run whose results.json is
+ * in the output directory: run_resume.h). */
 struct run_request {
 	const char *config, *out, *plan;
-	bool dry_run;
+	bool dry_run, resume;
 };
 
 /* The report written at the end (report/'s report_render and

@@ -12,6 +12,7 @@
 #include "device/device.h"
 #include "run/config.h"
 #include "run/plan.h"
+#include "run/run_resume.h"
 #include "upload/upload.h"
 
 struct run_state {
@@ -23,6 +24,11 @@ struct run_state {
 	json_t *results;
 	const char *out_dir;
 	uint64_t last_end_ns[CONFIG_MAX_DEVICES]; /* monotonic; 0: no phase yet */
+	/* A resumed run (resume.done non-NULL): the steps done before the stop
+	 * are skipped, and a device's first phase after it counts its idle time
+	 * from resume.device_end_ms, on the wall clock (another boot's or
+	 * node's monotonic clock means nothing here). */
+	struct run_resume resume;
 	struct uploader up;
 };
 

@@ -62,9 +62,9 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 	json_t *series = run_log_path(st, s->iops_log, log_path, sizeof(log_path), err, sizeof(err))
 				 ? NULL
 				 : run_record_iops_series(log_path, err, sizeof(err));
-	json_t *p = json_pack("{sssssIsI}", "phase", s->phase, "device",
-			      st->devices[s->device].label, "started_ms", (json_int_t)start_ms,
-			      "ended_ms", (json_int_t)run_record_wall_ms());
+	json_t *p = json_pack("{sIsssssIsI}", "step", (json_int_t)(s - st->plan.steps), "phase",
+			      s->phase, "device", st->devices[s->device].label, "started_ms",
+			      (json_int_t)start_ms, "ended_ms", (json_int_t)run_record_wall_ms());
 	json_object_set_new(p, "idle_before_s",
 			    idle_ns ? json_real((double)idle_ns / 1e9) : json_null());
 	json_object_set_new(p, "iodepth", json_integer(o->iodepth));
@@ -91,22 +91,36 @@ static json_t *phase_json(const struct run_state *st, const struct plan_step *s,
 	return p;
 }
 
-/* What the plan still holds after step k, for the progress line's ETA. */
-static uint64_t planned_after(const struct plan *p, size_t k)
+/* What the plan still holds after step k, for the progress line's ETA
+ * (a resumed run's steps done before the stop left out). */
+static uint64_t planned_after(const struct run_state *st, size_t k)
 {
 	uint64_t sum = 0;
-	for (size_t i = k + 1; i < p->count; i++)
-		sum += p->steps[i].planned_ns;
+	for (size_t i = k + 1; i < st->plan.count; i++)
+		if (!st->resume.done || !st->resume.done[i])
+			sum += st->plan.steps[i].planned_ns;
 	return sum;
+}
+
+/* The device's idle time before a step that starts now: since its last
+ * phase of this process, else (a resumed run) since its last I/O before
+ * the stop, the gap included; 0 for its first phase. */
+static uint64_t idle_before_ns(const struct run_state *st, size_t device, uint64_t now_ns,
+			       int64_t now_ms)
+{
+	uint64_t last = st->last_end_ns[device];
+	int64_t before = st->resume.device_end_ms[device];
+	if (last)
+		return now_ns - last;
+	return before > 0 && now_ms > before ? (uint64_t)(now_ms - before) * 1000000u : 0;
 }
 
 /* A loadcurve step's lead-in, from the idle gap before it (plan.h). */
 static void loadcurve_ramp(struct run_state *st, size_t k)
 {
 	struct plan_step *s = &st->plan.steps[k];
-	uint64_t last = st->last_end_ns[s->device];
 	if (s->load.percent > 0) {
-		uint64_t idle = last ? clock_now_ns() - last : 0;
+		uint64_t idle = idle_before_ns(st, s->device, clock_now_ns(), run_record_wall_ms());
 		s->job.ramp_ns = plan_load_ramp_ns(s, idle);
 		s->load.ramp_s = (double)s->job.ramp_ns / 1e9;
 		if (s->load.bursting && s->load.above_sustained && !s->load.no_ramp)
@@ -142,7 +156,7 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 		 d->label, d->info.dev_path);
 	struct job_context ctx = { .stop = stop,
 				   .label = label,
-				   .remaining_after_ns = planned_after(&st->plan, k),
+				   .remaining_after_ns = planned_after(st, k),
 				   .ss = ss };
 	run_record_ebs_sample(d->info.dev_path, &before);
 	uint64_t start_ns = clock_now_ns();
@@ -172,12 +186,15 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 	if (rc == 0 && js->error)
 		rc = -1; /* err already names the failed I/O */
 	run_record_ebs_sample(d->info.dev_path, &after);
-	uint64_t idle = st->last_end_ns[s->device] ? start_ns - st->last_end_ns[s->device] : 0;
+	uint64_t idle = idle_before_ns(st, s->device, start_ns, start_ms);
 	st->last_end_ns[s->device] = clock_now_ns();
 	if (js->runtime_ns) {
 		json_t *ebs = run_record_ebs_stats(&before, &after, js->runtime_ns / 1000);
-		json_array_append_new(json_object_get(st->results, "phases"),
-				      phase_json(st, s, js, ss, ebs, start_ms, idle));
+		json_t *p = phase_json(st, s, js, ss, ebs, start_ms, idle);
+		/* Stopped mid-way (as far as can be told): a resume runs it again. */
+		if (stop && *stop)
+			json_object_set_new(p, "cut", json_true());
+		json_array_append_new(json_object_get(st->results, "phases"), p);
 	}
 	steadystate_free(ss);
 	free(ss);

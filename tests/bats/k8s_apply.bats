@@ -23,6 +23,7 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 load ../peers/peers
+load launch_helpers
 load_bats_libs
 
 # The S3 server's only key pair (s3.sh takes it from here).
@@ -37,13 +38,9 @@ setup_file() {
 	require_ebsbench
 	bash "$K8S_TESTS/install.sh" >&2
 	peers_start "$BATS_FILE_TMPDIR/peers"
-	# The run the fake pod uploads: the fixture's record (results.json
-	# recording its report.html, as a run's last upload does), rendered.
+	# The run the fake pod uploads.
 	export FAKE_RUN=$BATS_FILE_TMPDIR/run
-	mkdir -p "$FAKE_RUN"
-	jq '.uploads = [{artifact: "report.html", status: "uploaded"}]' \
-		"$BATS_TEST_DIRNAME/../unit/fixtures/results-gp2-gp3.json" >"$FAKE_RUN/results.json"
-	"$EBSBENCH" report "$FAKE_RUN" >/dev/null
+	render_fake_run "$FAKE_RUN"
 	# kubectl is the fake.
 	mkdir -p "$BATS_FILE_TMPDIR/bin"
 	ln -s "$(cd "$K8S_TESTS" && pwd)/fake-kubectl" "$BATS_FILE_TMPDIR/bin/kubectl"
@@ -78,14 +75,8 @@ verbs() {
 
 # nothing_secret: no secret key, policy or signature in stdout or stderr.
 nothing_secret() {
-	local policy
-	policy=$(jq -r '.items[] | select(.kind == "Secret") | .stringData["config.json"]' \
-		"$FAKE_KUBECTL_DIR/apply.json" | jq -r .upload.post.fields.policy)
-	[[ -n $policy && $policy != null ]] || fail "no policy in the applied Secret"
-	[[ $output != *"$SECRET"* && $stderr != *"$SECRET"* ]] || fail "the secret key was printed"
-	[[ $output != *"$policy"* && $stderr != *"$policy"* ]] || fail "the POST policy was printed"
-	[[ $output != *X-Amz-* && $stderr != *X-Amz-* && $stderr != *x-amz-signature* ]] ||
-		fail "a signature was printed"
+	secret_free "$(jq -r '.items[] | select(.kind == "Secret") | .stringData["config.json"]' \
+		"$FAKE_KUBECTL_DIR/apply.json" | jq -r .upload.post.fields.policy)"
 }
 
 @test "one command: preflight, apply, progress, the results fetched, everything deleted" {
@@ -107,7 +98,7 @@ nothing_secret() {
 	ns=$(jq -r '.items[] | select(.kind == "Job") | .metadata.namespace' "$FAKE_KUBECTL_DIR/apply.json")
 	run=$(jq -r '.items[] | select(.kind == "Job") | .metadata.name' "$FAKE_KUBECTL_DIR/apply.json")
 	grep -qx -- "--context eks-test --request-timeout=60s get csidriver ebs.csi.aws.com -o name" "$FAKE_KUBECTL_DIR/calls.log"
-	grep -qx -- "--context eks-test --request-timeout=60s get nodes -l node.kubernetes.io/instance-type=m5.xlarge -o name" "$FAKE_KUBECTL_DIR/calls.log"
+	grep -qx -- "--context eks-test --request-timeout=60s get nodes -l node.kubernetes.io/instance-type=m5.xlarge -o json" "$FAKE_KUBECTL_DIR/calls.log"
 	grep -qx -- "--context eks-test logs -f -n $ns job/$run" "$FAKE_KUBECTL_DIR/calls.log"
 	grep -qx -- "--context eks-test --request-timeout=60s get job -n $ns $run -o json" "$FAKE_KUBECTL_DIR/calls.log"
 	grep -qx -- "--context eks-test --request-timeout=60s delete -f - --ignore-not-found --wait=false" "$FAKE_KUBECTL_DIR/calls.log"
@@ -222,6 +213,48 @@ nothing_secret() {
 	assert_success
 	[[ $stderr == *"ebsbench k8s: no m6i.large node yet: Karpenter's NodePool general can make one"* ]] || fail "$stderr"
 	[[ $stderr != *warning* ]]
+}
+
+@test "the node check weighs --node-selector and --toleration: a tainted node, a pool without the label, one that makes it" {
+	cat >nodes.json <<-'EOF'
+		{"items": [
+		  {"metadata": {"name": "cordoned"}, "spec": {"unschedulable": true}},
+		  {"metadata": {"name": "gpu-only"}, "spec": {"taints": [
+		    {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"},
+		    {"key": "soft", "effect": "PreferNoSchedule"}]}}
+		]}
+	EOF
+	FAKE_NODES=$PWD/nodes.json apply --node-selector team=storage
+	assert_success
+	grep -qx -- "--request-timeout=60s get nodes -l node.kubernetes.io/instance-type=m5.xlarge,team=storage -o json" "$FAKE_KUBECTL_DIR/calls.log"
+	[[ $stderr == *"ebsbench k8s: warning: every m5.xlarge node with the pod's labels carries taint nvidia.com/gpu=present:NoSchedule, which the pod does not tolerate, and no Karpenter NodePool can make another: the pod stays Pending (--toleration nvidia.com/gpu=present:NoSchedule lets it on)"* ]] || fail "$stderr"
+	# Tolerated (by key alone, any value): no warning.
+	PREFIX=$PREFIX-tolerated
+	rm -rf "$FAKE_KUBECTL_DIR"
+	FAKE_NODES=$PWD/nodes.json apply --node-selector team=storage --toleration nvidia.com/gpu:NoSchedule
+	assert_success
+	[[ $stderr != *warning* && $stderr != *"node yet"* ]] || fail "$stderr"
+	# A pool that admits the type but not the label, then one whose template gives it.
+	cat >pools.json <<-'EOF'
+		{"items": [
+		  {"metadata": {"name": "general"}, "spec": {"template": {"spec": {"requirements": [
+		    {"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": ["t3.micro"]}]}}}},
+		  {"metadata": {"name": "tainted"}, "spec": {"template": {"metadata": {"labels": {"team": "storage"}},
+		    "spec": {"taints": [{"key": "dedicated", "value": "db", "effect": "NoExecute"}]}}}},
+		  {"metadata": {"name": "storage"}, "spec": {"template": {"spec": {"requirements": [
+		    {"key": "team", "operator": "In", "values": ["storage", "db"]}]}}}}
+		]}
+	EOF
+	PREFIX=$PREFIX-pool
+	rm -rf "$FAKE_KUBECTL_DIR"
+	FAKE_NODES=none FAKE_NODEPOOLS=$PWD/pools.json apply --node-selector team=storage
+	assert_success
+	[[ $stderr == *"ebsbench k8s: no m5.xlarge node yet: Karpenter's NodePool storage can make one"* ]] || fail "$stderr"
+	PREFIX=$PREFIX-none
+	rm -rf "$FAKE_KUBECTL_DIR"
+	FAKE_NODES=none FAKE_NODEPOOLS=$PWD/pools.json apply --node-selector team=web
+	assert_success
+	[[ $stderr == *"ebsbench k8s: warning: no node of instance type m5.xlarge with the --node-selector labels and no Karpenter NodePool that admits one"* ]] || fail "$stderr"
 }
 
 @test "--keep: nothing deleted, DIR/run.json (0600) is the List applied" {

@@ -78,4 +78,12 @@ CLAIMS = [
      "scope": "on-credit",
      "why": "the phase was served on borrowed credit to its end: flat only until the bucket "
             "runs dry, never steady"},
+    {"id": "loading-blamed-on-volume",
+     "patterns": [r"\bworse\b", r"likely causes", r"modification still optimizing",
+                  r"less than it is sold as", r"\bas delivered\b", r"\bmissed in this run\b"],
+     "when": lambda t: t.get("loading", False),
+     "scope": "device",
+     "why": "the volume was still loading from its snapshot (its probe's first reads 50x "
+            "slower than the same blocks again): the phases reading blocks not yet loaded "
+            "were held by that, not by a level of the volume's or its config's facts"},
 ]

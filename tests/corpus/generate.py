@@ -33,6 +33,12 @@ The kinds (counts in `--list`):
   on a throttle: latency bimodal, p50 0.056 ms (the device) and mean 0.299
   ms (the waits), so one I/O in flight allows 1 / 0.299 ms = 3,344 IOPS,
   under the volume's 4,000 (truth.phases[].waited).
+- loading: issue 40's gp3 of 3,000 IOPS still loading from its snapshot, a
+  read-only plan (randread, lat, seqread): its probe recorded first reads of
+  21 ms against 0.4 ms again (devices[].initialization); randread and
+  seqread, reading blocks not yet loaded, held 57 % and 73 % of the volume's
+  rates, lat re-read loaded blocks at the device's own service time
+  (truth.loading, truth.phases[].loading).
 
 Deterministic: a state's noise is seeded by its name.
 Usage: generate.py OUT [--only SUBSTRING]   |   generate.py --list
@@ -509,7 +515,40 @@ def states():
                                     "m6i.8xlarge", scale, "seed", GAP_SETS[n % 4], False, False,
                                     QD1_WAITS): flat_state(*a)))
         n += 1
+    for scale in SCALES:
+        name = f"loading-gp3-3000-x{scale:g}"
+        out.append((name, lambda a=(name, Volume("gp3", 100, 3000, 125), "m6i.8xlarge", scale,
+                                    GAP_SETS[n % 4]): loading_state(*a)))
+        n += 1
     return out
+
+
+LOADING_SHARE = {"randread": 0.57, "seqread": 0.73}  # issue 40's 1,709 IOPS and 92 MiB/s
+
+
+def loading_state(name, vol, instance, scale, gaps):
+    """A volume still loading from its snapshot under a read-only plan: the
+    phases reading blocks not yet loaded held a share of its rates."""
+    run = Run(vol, instance, scale, seed_of(name))
+    phases = ["randread", "lat", "seqread"]
+    for i, p in enumerate(phases):
+        if i:
+            run.idle(gaps[i % len(gaps)])
+        rw, bs, qd, seconds = PHASES[p]
+        run.phase(p, rw, bs, qd, seconds, above=LOADING_SHARE.get(p, 1.0))
+    truth = base_truth(name, "loading", run, "read-only", gaps)
+    truth["loading"] = True
+    for t in run.truth:
+        t["loading"] = t["phase"] in LOADING_SHARE
+        if t["loading"]:
+            t["bound_by"] = "volume"  # the model's bound; the snapshot held it below
+    doc = document(run, phases)
+    doc["plan"]["read_only"] = True
+    doc["schema"] = 4  # devices[].initialization
+    doc["devices"][0]["initialization"] = {
+        "state": "loading", "first_read_ms": 21.3, "second_read_ms": 0.41,
+        "first_read_mean_ms": 22.0, "second_read_mean_ms": 0.45, "blocks": 64, "seconds": 0.36}
+    return doc, truth
 
 
 def write(out_dir, name, doc, truth):

@@ -58,6 +58,12 @@
 #   --gp3-delivers IOPS cap the gp3 drive at IOPS whatever the config's iops
 #                       (an under-delivering volume; facts.json's
 #                       .gp3.delivers_iops, .gp3.iops stays the config's)
+#   --snapshot-latency NS  the gp3 drive is a volume still loading from its
+#                       snapshot: the first read of each 64 KiB cluster waits
+#                       NS ns (a null-co backing with latency-ns, a qcow2
+#                       overlay on tmpfs, the copy-on-read filter above it),
+#                       later reads of it do not (facts.json's
+#                       .gp3.snapshot_latency_ns); needs --throttle filter
 #   --eio-sector N      the gp3 drive fails every read touching 512-byte
 #                       sector N with EIO (QEMU's blkdebug): a bad block
 #   --qemu-arg ARG      one more QEMU argument (repeatable)
@@ -94,7 +100,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kernel="" initrd="" disk="" out="" time_scale="" burst_length="" timeout=240 accel=auto
 config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
-stall_workaround=1 io_timeout=10 eio_sector="" shared_group="" gp3_delivers="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
+stall_workaround=1 io_timeout=10 eio_sector="" snapshot_latency="" shared_group="" gp3_delivers="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
 ebsbench="$root/build/ebsbench" print_cmdline=0
 
 # Set-up problems exit 2 (1 means the guest ran and failed).
@@ -126,6 +132,7 @@ while [ $# -gt 0 ]; do
 	--io-timeout) io_timeout=$2; shift 2 ;;
 	--eio-sector) eio_sector=$2; shift 2 ;;
 	--gp3-delivers) gp3_delivers=$2; shift 2 ;;
+	--snapshot-latency) snapshot_latency=$2; shift 2 ;;
 	--shared-group) shared_group=$2; shift 2 ;;
 	--qemu-arg) extra_args+=("$2"); shift 2 ;;
 	--no-stall-workaround) stall_workaround=0; shift ;;
@@ -165,6 +172,7 @@ fi
 case $via in imds | fw_cfg | cmdline) ;; *) die "--config-via must be imds, fw_cfg or cmdline" ;; esac
 case $eio_sector in *[!0-9]*) die "--eio-sector must be a sector number" ;; esac
 case $gp3_delivers in *[!0-9]* | 0) die "--gp3-delivers must be whole IOPS above 0" ;; esac
+case $snapshot_latency in *[!0-9]* | 0) die "--snapshot-latency must be whole ns above 0" ;; esac
 case $io_timeout in '' | *[!0-9]*) die "--io-timeout must be whole seconds" ;; esac
 case $watchdog in *[!0-9]*) die "--watchdog-s must be whole seconds" ;; esac
 if [ "$print_cmdline" = 1 ]; then
@@ -210,6 +218,7 @@ fi
 # ---- IMDS ----
 imds_pid=""
 stop_all() {
+	[ -z "${SNAPSHOT_DIR:-}" ] || rm -rf "$SNAPSHOT_DIR"
 	[ -z "${qpid:-}" ] || { kill "$qpid" 2>/dev/null || true; wait "$qpid" 2>/dev/null || true; }
 	[ -z "$imds_pid" ] || { kill "$imds_pid" 2>/dev/null || true; wait "$imds_pid" 2>/dev/null || true; }
 }

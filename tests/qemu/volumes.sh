@@ -2,8 +2,9 @@
 # volumes.sh - for run-guest.sh: the emulated EBS volumes, the accelerator
 # and the boot facts.  Sourced; uses image/lib.sh (say, die, the
 # appliance's description) and the variables
-# simulate_stall, throttle, eio_sector, shared_group, gp3_delivers (empty:
-# none) and out of the caller.
+# simulate_stall, throttle, eio_sector, shared_group, gp3_delivers,
+# snapshot_latency (empty: none) and out of the caller.  With
+# snapshot_latency it sets SNAPSHOT_DIR (tmpfs, the caller removes it).
 
 # volumes_from_config CONFIG TIME_SCALE BURST_LENGTH OUT_CONFIG: writes the
 # config (time_scale applied) to OUT_CONFIG and sets VOLUME_ARGS (QEMU
@@ -76,6 +77,11 @@ volumes_from_config() {
 		shared_args=(-object "throttle-group,id=tg-shared,$(sed 's/\([a-z-]*=\)/x-\1/g' <<<"$shared_group")")
 		say "both drives under one more throttle group: $shared_group"
 	fi
+	if [ -n "$snapshot_latency" ]; then
+		[ "$throttle" = filter ] || die "--snapshot-latency needs --throttle filter"
+		SNAPSHOT_DIR=$(mktemp -d /dev/shm/ebsbench-snapshot.XXXXXX)
+		say "gp3: restored from a snapshot: a cluster's first read waits $snapshot_latency ns"
+	fi
 	mapfile -t gp2_args < <(drive_args gp2 "$gp2_size" "$limits_gp2")
 	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" \
 		"iops-total=$gp3_cap,bps-total=$((gp3_mibs * 1048576))" "$(eio_rules)")
@@ -98,6 +104,26 @@ volumes_from_config() {
 			'.gp2 = {serial: .gp2.serial, type: "gp3", iops: $i, throughput_mibs: $m}' <<<"$VOLUME_FACTS")
 	[ -z "$shared_group" ] ||
 		VOLUME_FACTS=$(jq --arg g "$shared_group" '.shared_group = $g' <<<"$VOLUME_FACTS")
+	[ -z "$snapshot_latency" ] ||
+		VOLUME_FACTS=$(jq --argjson n "$snapshot_latency" '.gp3.snapshot_latency_ns = $n' <<<"$VOLUME_FACTS")
+}
+
+# snapshot_nodes ID BYTES: with snapshot_latency, the drive's lowest node
+# ID-raw as a volume restored from a snapshot (DESIGN.md, "Emulating it in
+# QEMU"): a slow null-co backing (every read waits snapshot_latency ns), a
+# qcow2 overlay on tmpfs with that backing, and the copy-on-read filter
+# above it, so the first read of a 64 KiB cluster pays the latency and
+# copies it up, and later reads are the overlay's.  QEMU arguments, a line
+# each.
+snapshot_nodes() {
+	local id=$1 bytes=$2
+	qemu-img create -q -f qcow2 "$SNAPSHOT_DIR/$id.qcow2" "$bytes" || die "qemu-img create failed"
+	echo -blockdev
+	echo "driver=null-co,node-name=$id-snapshot,size=$bytes,latency-ns=$snapshot_latency,read-zeroes=on"
+	echo -blockdev
+	echo "driver=qcow2,node-name=$id-cow,file.driver=file,file.filename=$SNAPSHOT_DIR/$id.qcow2,backing=$id-snapshot"
+	echo -blockdev
+	echo "driver=copy-on-read,node-name=$id-raw,file=$id-cow"
 }
 
 # eio_rules: with --eio-sector N, writes DIR/blkdebug.rules (QEMU's blkdebug
@@ -124,8 +150,12 @@ drive_args() { # ID SIZE_GIB LIMITS [BLKDEBUG_RULES]: one drive's QEMU arguments
 	filter) # a throttle group and the throttle filter driver above the drive
 		echo -object
 		echo "throttle-group,id=tg-$1,$(sed 's/\([a-z-]*=\)/x-\1/g' <<<"$3,iops-size=262144")"
-		echo -blockdev
-		echo "node-name=$1-raw,$raw"
+		if [ -n "$snapshot_latency" ] && [ "$1" = gp3 ]; then
+			snapshot_nodes "$1" "$(awk -v g="$2" 'BEGIN { printf "%.0f", g * 1073741824 }')"
+		else
+			echo -blockdev
+			echo "node-name=$1-raw,$raw"
+		fi
 		echo -blockdev
 		if [ -n "$shared_group" ]; then # the volume's throttle, then the shared one above
 			echo "driver=throttle,node-name=$1-volume,throttle-group=tg-$1,file=$1-raw"

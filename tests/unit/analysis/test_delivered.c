@@ -44,19 +44,6 @@ static json_t *half_delivering(void)
 	return run;
 }
 
-static int count_with(const json_t *list, const char *needle)
-{
-	const json_t *s;
-	size_t i;
-	int n = 0;
-
-	json_array_foreach(list, i, s)
-	{
-		n += json_string_value(s) && strstr(json_string_value(s), needle) != NULL;
-	}
-	return n;
-}
-
 /* One finding names the level, the ratio and the causes; every phase it
  * bounds reads "as delivered", none of gp3's "as predicted" at 1,500. */
 static void test_half_delivering_gp3(struct checks *checks)
@@ -75,9 +62,9 @@ static void test_half_delivering_gp3(struct checks *checks)
 	CHECK_NEAR(num(d, "ratio"), 0.5, 0.015);
 	CHECK(!strcmp(json_string_value(json_object_get(d, "phases")), "randread, randwrite"));
 	const json_t *findings = RESULTS_GET(run, "analysis", "findings");
-	CHECK_EQ_U64(count_with(findings, "gp3 delivers 1500 IOPS, 50 % of the 3000"), 1);
+	CHECK_EQ_U64(fixture_count_with(findings, "gp3 delivers 1500 IOPS, 50 % of the 3000"), 1);
 	/* randread's 0xD0 counters say the volume's own limit throttled. */
-	CHECK(count_with(findings, "counted the volume's own limit exceeded") == 1);
+	CHECK(fixture_count_with(findings, "counted the volume's own limit exceeded") == 1);
 	const json_t *p;
 	size_t i;
 	int delivered = 0;
@@ -98,8 +85,9 @@ static void test_half_delivering_gp3(struct checks *checks)
 	CHECK_EQ_U64(delivered, 2);
 	/* gp2 delivered what its model allows: nothing said. */
 	CHECK(json_is_null(json_object_get(device_of(run, "gp2"), "delivered")));
-	CHECK_EQ_U64(count_with(RESULTS_GET(run, "analysis", "details"), "worse than predicted"),
-		     0);
+	CHECK_EQ_U64(
+		fixture_count_with(RESULTS_GET(run, "analysis", "details"), "worse than predicted"),
+		0);
 	/* 0 of 1,198 seconds at 2,700: the design target missed. */
 	const json_t *t = json_object_get(gp3, "design_target");
 	CHECK(!strcmp(json_string_value(json_object_get(t, "verdict")), "missed"));
@@ -177,8 +165,8 @@ static void test_randread_ends_on_burst(struct checks *checks)
 	CHECK(json_is_true(json_object_get(s, "lower_bound")));
 	CHECK_NEAR(num(s, "percent"), 100.0 * 2700 * 600 / 5.4e6, 0.5);
 	const json_t *findings = RESULTS_GET(run, "analysis", "findings");
-	CHECK_EQ_U64(count_with(findings, "gp2: randread ran on burst to its end"), 1);
-	CHECK(count_with(findings, "the bucket held at least 30 %") == 1);
+	CHECK_EQ_U64(fixture_count_with(findings, "gp2: randread ran on burst to its end"), 1);
+	CHECK(fixture_count_with(findings, "the bucket held at least 30 %") == 1);
 	json_decref(run);
 }
 
@@ -200,7 +188,7 @@ static void test_ranking(struct checks *checks)
 	const char *want[] = { "s0", "s3", "s6", "s9", "s1", "s2", "s4", "s5" };
 	for (size_t i = 0; i < FINDINGS_MAX; i++)
 		CHECK(!strcmp(json_string_value(json_array_get(findings, i)), want[i]));
-	CHECK_EQ_U64(count_with(findings, "detail"), 0);
+	CHECK_EQ_U64(fixture_count_with(findings, "detail"), 0);
 	json_decref(list);
 	json_decref(findings);
 	json_decref(details);

@@ -264,6 +264,37 @@ static void test_fleet(struct checks *checks)
 	json_decref(runs[1]);
 }
 
+/* A resumed run states each gap in one sentence: the steps done, the cut
+ * step (and that the ledger never saw its spend) when there was one; the
+ * fleet's header line a short mark.  No "resumes": no sentence. */
+static void test_resumed(struct checks *checks)
+{
+	json_t *run = fixture_load();
+	char *md = render_summary(&run, 1);
+	CHECK(md && !strstr(md, "Resumed"));
+	free(md);
+	json_object_set_new(run, "resumes",
+			    json_pack("[{sfsisis{ssss}},{sfsisiso}]", "gap_s", 42.04, "steps_done",
+				      2, "steps", 4, "cut", "phase", "randwrite", "device", "gp2",
+				      "gap_s", 5.0, "steps_done", 3, "steps", 4, "cut",
+				      json_null()));
+	md = render_summary(&run, 1);
+	CHECK(has(md, "> **Resumed.** The run stopped with 2 of 4 steps done (randwrite on gp2 was "
+		      "cut and ran again whole) and resumed 42.0 s later; each device's idle time "
+		      "before its next phase includes the gap, over which a gp2's credit ledger "
+		      "refills (not counting what the cut step spent before the stop).\n"));
+	CHECK(has(md, "> **Resumed.** The run stopped with 3 of 4 steps done and resumed 5.0 s "
+		      "later; each device's idle time before its next phase includes the gap, over "
+		      "which a gp2's credit ledger refills.\n"));
+	free(md);
+	json_t *runs[2] = { run, fixture_load() };
+	md = render_summary(runs, 2);
+	CHECK(has(md, "\xc2\xb7 **resumed after 42.0 s** \xc2\xb7 **resumed after 5.0 s**"));
+	free(md);
+	json_decref(runs[0]);
+	json_decref(runs[1]);
+}
+
 static void test_markdown_escaping_and_tldr_only(struct checks *checks)
 {
 	json_t *run = fixture_load();
@@ -364,5 +395,5 @@ static void test_devices_not_ebs(struct checks *checks)
 
 CHECK_MAIN(test_predicted_cliff, test_counts_and_times, test_benchmark_tldr, test_devices_not_ebs,
 	   test_benchmark_sections, test_steady_rows, test_cliff_status_names,
-	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet,
+	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet, test_resumed,
 	   test_markdown_escaping_and_tldr_only, test_cmd_report)

@@ -2,11 +2,15 @@
  * touched): the steps run in plan order, results.json gets one record per
  * step with every field it has, a stop flag set mid-run ends the loop and
  * marks the run stopped early, and a loadcurve step above a bursting
- * volume's sustained rate gets its lead-in from the idle gap before it. */
+ * volume's sustained rate gets its lead-in from the idle gap before it.
+ * A resume (run_resume.h) of a run killed or stopped mid-way runs every
+ * step once and states the gap; a foreign or mismatched record is refused
+ * with one line. */
 #include <jansson.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -14,6 +18,7 @@
 #include "lib/lib.h"
 #include "results/results.h"
 #include "run/run.h"
+#include "run/run_resume.h"
 
 /* The signal flag the stop test's timer sets, as main.c's SIGTERM handler
  * sets the run's. */
@@ -77,9 +82,9 @@ static const char two_devices[] =
 
 /* A phase record's fields, in results.json's order (results.h). */
 static const char *const phase_fields[] = {
-	"phase",       "device",    "started_ms", "ended_ms",	"idle_before_s", "iodepth",
-	"bs",	       "rw",	    "runtime_s",  "window_ms",	"job",		 "iops_log",
-	"iops_series", "clat_hist", "ebs_stats",  "disk_check",
+	"step",	    "phase",	   "device",	"started_ms", "ended_ms",   "idle_before_s",
+	"iodepth",  "bs",	   "rw",	"runtime_s",  "window_ms",  "job",
+	"iops_log", "iops_series", "clat_hist", "ebs_stats",  "disk_check",
 };
 
 static void check_fields(struct checks *checks, json_t *phase)
@@ -124,6 +129,7 @@ static void test_steps_in_plan_order(struct checks *checks)
 	int64_t last_end = 0;
 	for (size_t i = 0; i < json_array_size(phases) && i < ARRAY_SIZE(want); i++) {
 		json_t *p = json_array_get(phases, i);
+		CHECK_EQ_U64(json_integer_value(json_object_get(p, "step")), i);
 		const char *phase = json_string_value(json_object_get(p, "phase"));
 		const char *device = json_string_value(json_object_get(p, "device"));
 		if (!CHECK(phase && device && !strcmp(phase, want[i][0]) &&
@@ -185,6 +191,10 @@ static void test_stop_ends_the_loop(struct checks *checks)
 	CHECK_EQ_U64(json_array_size(phases), 2);
 	CHECK(!strcmp(json_string_value(json_object_get(json_array_get(phases, 1), "phase")),
 		      "two"));
+	/* Cut mid-way: a resume drops the record and runs it again. */
+	CHECK(json_is_true(json_object_get(json_array_get(phases, 1), "cut")));
+	CHECK(!json_object_get(json_array_get(phases, 0), "cut"));
+	CHECK(!json_object_get(results, "running"));
 	json_t *env = json_object_get(results, "environment");
 	CHECK(json_is_true(json_object_get(env, "stopped_early")));
 	json_decref(results);
@@ -239,4 +249,193 @@ static void test_loadcurve_ramp_applies(struct checks *checks)
 	check_remove_tree(dir);
 }
 
-CHECK_MAIN(test_steps_in_plan_order, test_stop_ends_the_loop, test_loadcurve_ramp_applies)
+static const char three_steps[] =
+	"{\"devices\": [{\"path\": \"/dev/ebsbench-none-a\", \"label\": \"a\"}],"
+	" \"ioengine\": \"null\", \"test_size\": \"64M\","
+	" \"phases\": [{\"phase\": \"one\", \"rw\": \"read\", \"runtime\": 0.02},"
+	"            {\"phase\": \"two\", \"rw\": \"read\", \"runtime\": 0.02},"
+	"            {\"phase\": \"three\", \"rw\": \"read\", \"runtime\": 0.02}]}";
+
+/* A run of doc in dir, whole, its results.json then cut back to what a
+ * SIGKILL in step `running` (0-based) leaves: the steps before it, and
+ * "running" naming it, begun as the step before it ended.  NULL on
+ * failure. */
+static json_t *killed_run(const char *doc, const char *dir, size_t running)
+{
+	struct run_state *st = start_run(doc, dir);
+	if (!st || run_exec_steps(st, &no_report, NULL)) {
+		if (st)
+			end_run(st);
+		return NULL;
+	}
+	end_run(st);
+	json_t *prev = saved_results(dir);
+	json_t *phases = json_object_get(prev, "phases");
+	while (json_array_size(phases) > running)
+		json_array_remove(phases, running);
+	json_t *before = json_array_get(phases, running - 1);
+	json_object_set_new(prev, "running",
+			    json_pack("{sisO}", "step", (int)running, "started_ms",
+				      json_object_get(before, "ended_ms")));
+	json_object_del(prev, "analysis");
+	json_object_del(json_object_get(prev, "environment"), "finished");
+	json_object_del(json_object_get(prev, "environment"), "stopped_early");
+	return prev;
+}
+
+/* The resume's own steps of run_execute (its static resume()): read prev
+ * against a fresh start of doc, merge, run what is left.  Returns
+ * run_resume_read's result; err says why. */
+static int resume_run(const char *doc, const char *dir, const json_t *prev, char *err,
+		      size_t errlen)
+{
+	struct run_state *st = start_run(doc, dir);
+	if (!st)
+		return error_set(err, errlen, "the config");
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int rc = run_resume_read(prev, st->results, &st->plan, dir,
+				 (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000, &st->resume,
+				 err, errlen);
+	if (rc == 0) {
+		run_resume_merge(st->results, prev, &st->resume, &st->plan);
+		rc = run_exec_steps(st, &no_report, NULL) ? error_set(err, errlen, "the steps") : 0;
+	}
+	end_run(st);
+	return rc;
+}
+
+/* Killed in the second of three steps, resumed a second later: every step once,
+ * in plan order, the first one's record kept as it was, the gap in
+ * "resumes" with the cut step, the device's idle time before the step run
+ * again counting the gap, and no "running" left. */
+static void test_resume_after_kill(struct checks *checks)
+{
+	char dir[64], err[512] = "";
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-resume")))
+		return;
+	json_t *prev = killed_run(three_steps, dir, 1);
+	sleep(1); /* the gap */
+	if (!CHECK(prev != NULL))
+		return;
+	json_t *first = json_deep_copy(json_array_get(json_object_get(prev, "phases"), 0));
+	if (!CHECK(resume_run(three_steps, dir, prev, err, sizeof(err)) == 0))
+		fprintf(stderr, "  %s\n", err);
+	json_t *results = saved_results(dir);
+	json_t *phases = json_object_get(results, "phases");
+	CHECK_EQ_U64(json_array_size(phases), 3);
+	for (size_t i = 0; i < json_array_size(phases); i++)
+		CHECK_EQ_U64(json_integer_value(json_object_get(json_array_get(phases, i), "step")),
+			     i);
+	CHECK(json_equal(json_array_get(phases, 0), first));
+	double idle =
+		json_number_value(json_object_get(json_array_get(phases, 1), "idle_before_s"));
+	CHECK(idle >= 0.95); /* the gap, over which the ledger refills */
+	json_t *r = json_array_get(json_object_get(results, "resumes"), 0);
+	CHECK_EQ_U64(json_array_size(json_object_get(results, "resumes")), 1);
+	CHECK(json_number_value(json_object_get(r, "gap_s")) >= 0.95);
+	CHECK_EQ_U64(json_integer_value(json_object_get(r, "steps_done")), 1);
+	CHECK_EQ_U64(json_integer_value(json_object_get(r, "steps")), 3);
+	CHECK(results_str_is(json_object_get(json_object_get(r, "cut"), "phase"), "two"));
+	CHECK(!json_object_get(results, "running"));
+	CHECK(json_is_false(RESULTS_GET(results, "environment", "stopped_early")));
+	json_decref(results);
+	json_decref(first);
+	json_decref(prev);
+	check_remove_tree(dir);
+}
+
+/* What a resume refuses, each with one line naming it: another plan,
+ * another device, a phase of another step, a record without step numbers
+ * (an older ebsbench's), a step twice, a finished run, a foreign file. */
+static void test_resume_refusals(struct checks *checks)
+{
+	static const struct {
+		const char *filter_what, *want;
+	} cases[] = {
+		{ "time_scale",
+		  "the plan differs from the stopped run's: 'time_scale' was 2.0, now 1.0" },
+		{ "size", "device 1 (a) differs from the stopped run's: 'size_bytes' was 1, now " },
+		{ "step", "phase 1 of results.json names no plan step (written by an older "
+			  "ebsbench): it cannot be resumed" },
+		{ "other",
+		  "phase 1 of results.json (one on a) is not step 2 of this plan (two on a)" },
+		{ "twice", "results.json records step 1 twice" },
+		{ "finished", "the run finished: nothing to resume" },
+		{ "running", "results.json's running step is not one of this plan's" },
+		{ "foreign", "not an ebsbench results file (no \"schema\" from 1 to 4)" },
+	};
+	char dir[64];
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-refuse")))
+		return;
+	json_t *killed = killed_run(three_steps, dir, 1);
+	if (!CHECK(killed != NULL))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *what = cases[i].filter_what;
+		json_t *prev = json_deep_copy(killed);
+		json_t *p0 = json_array_get(json_object_get(prev, "phases"), 0);
+		if (!strcmp(what, "time_scale"))
+			json_object_set_new(json_object_get(prev, "plan"), "time_scale",
+					    json_real(2));
+		else if (!strcmp(what, "size"))
+			json_object_set_new(json_array_get(json_object_get(prev, "devices"), 0),
+					    "size_bytes", json_integer(1));
+		else if (!strcmp(what, "step"))
+			json_object_del(p0, "step");
+		else if (!strcmp(what, "other"))
+			json_object_set_new(p0, "step", json_integer(1));
+		else if (!strcmp(what, "twice"))
+			json_array_append(json_object_get(prev, "phases"), p0);
+		else if (!strcmp(what, "finished"))
+			json_object_set_new(json_object_get(prev, "environment"), "finished",
+					    json_string("2026-01-01T00:00:00Z"));
+		else if (!strcmp(what, "running"))
+			json_object_set_new(json_object_get(prev, "running"), "step",
+					    json_integer(3));
+		else if (!strcmp(what, "foreign"))
+			json_object_del(prev, "schema");
+		char err[512] = "";
+		CHECK(resume_run(three_steps, dir, prev, err, sizeof(err)) == -1);
+		if (!CHECK(!strncmp(err, cases[i].want, strlen(cases[i].want))))
+			fprintf(stderr, "  %s: %s\n  want %s\n", what, err, cases[i].want);
+		json_decref(prev);
+	}
+	json_decref(killed);
+	check_remove_tree(dir);
+}
+
+/* Stopped by a signal (SIGTERM) in its second step, whose record says it
+ * was cut, then resumed: the cut record dropped, the step run again, every
+ * step once. */
+static void test_resume_after_stop(struct checks *checks)
+{
+	char dir[64], err[512] = "";
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-resume-stop")))
+		return;
+	json_t *prev = killed_run(three_steps, dir, 2);
+	if (!CHECK(prev != NULL))
+		return;
+	json_object_del(prev, "running");
+	json_object_set_new(json_array_get(json_object_get(prev, "phases"), 1), "cut", json_true());
+	json_object_set_new(json_object_get(prev, "environment"), "stopped_early", json_true());
+	json_object_set_new(json_object_get(prev, "environment"), "finished",
+			    json_string("2026-01-01T00:00:00Z"));
+	CHECK(resume_run(three_steps, dir, prev, err, sizeof(err)) == 0);
+	json_t *results = saved_results(dir);
+	json_t *phases = json_object_get(results, "phases");
+	CHECK_EQ_U64(json_array_size(phases), 3);
+	for (size_t i = 0; i < json_array_size(phases); i++) {
+		json_t *p = json_array_get(phases, i);
+		CHECK_EQ_U64(json_integer_value(json_object_get(p, "step")), i);
+		CHECK(!json_object_get(p, "cut"));
+	}
+	json_t *r = json_array_get(json_object_get(results, "resumes"), 0);
+	CHECK_EQ_U64(json_integer_value(json_object_get(json_object_get(r, "cut"), "step")), 1);
+	json_decref(results);
+	json_decref(prev);
+	check_remove_tree(dir);
+}
+
+CHECK_MAIN(test_steps_in_plan_order, test_stop_ends_the_loop, test_loadcurve_ramp_applies,
+	   test_resume_after_kill, test_resume_refusals, test_resume_after_stop)

@@ -1,0 +1,58 @@
+/* run_resume.h - `ebsbench run --resume`: what a run stopped before its
+ * end (SIGTERM, eviction, a lost node, SIGKILL) left in its results.json,
+ * checked against the run about to continue it, and merged into that
+ * run's results (inner header of run/; run_exec.c drives it).
+ *
+ * A stopped run's results.json holds every step that finished whole (each
+ * phase record names its plan step, "step"), and while a step runs a
+ * "running" entry naming it: the step a SIGKILL cut.  A step cut mid-way,
+ * whether its record is there ("cut": true, a SIGTERM) or not (SIGKILL),
+ * runs again whole and only the new record is kept: nothing is counted
+ * twice.  The gap, from the last moment the stopped run is known to have
+ * been alive to the resume, goes in "resumes"; each device's next phase
+ * counts it in its idle_before_s, over which the credit ledger refills. */
+#ifndef EBSBENCH_RUN_RESUME_H
+#define EBSBENCH_RUN_RESUME_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/config.h"
+#include "run/plan.h"
+
+struct run_resume {
+	bool *done; /* by plan step: finished whole before the stop; owned */
+	size_t steps, done_count;
+	long cut;		/* the step running at the stop, run again whole; -1: none */
+	int64_t cut_started_ms; /* when it began; 0: unknown */
+	int64_t stopped_ms;	/* the last moment the stopped run is known alive */
+	int64_t resumed_ms;
+	/* Each device's last I/O before the stop, by device index; 0: none. */
+	int64_t device_end_ms[CONFIG_MAX_DEVICES];
+};
+
+/* Reads prev, the stopped run's results.json, against fresh (this run's
+ * results before its first phase: its "plan" and "devices") and plan.
+ * They must be the same run: every key of "plan" equal, the same devices
+ * in the same order (label, kind, volume id, serial, model and size; the
+ * path may differ), and every phase record a step of this plan (its
+ * phase, device and log).  out_dir (NULL: not looked at) holds the cut
+ * step's IOPS log, whose last write dates the stop.  Returns 0 with r
+ * filled (run_resume_free frees it), or -1 with one line naming what
+ * differs or what is missing. */
+int run_resume_read(const json_t *prev, const json_t *fresh, const struct plan *plan,
+		    const char *out_dir, int64_t now_ms, struct run_resume *r, char *err,
+		    size_t errlen);
+/* fresh becomes the continued run's results: prev's start time, its
+ * uploads and resumes, the phases of the steps done in the order they
+ * ran, and a "resumes" entry for this gap. */
+void run_resume_merge(json_t *fresh, const json_t *prev, const struct run_resume *r,
+		      const struct plan *plan);
+/* One line for stderr: how many steps are done, the cut one, the gap. */
+void run_resume_describe(const struct run_resume *r, const struct plan *plan, const json_t *fresh,
+			 char *buf, size_t len);
+void run_resume_free(struct run_resume *r);
+
+#endif
