@@ -2,6 +2,7 @@
  * option's value and one way to say a usage error. */
 #include "cli/cli.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,52 @@ int cli_take_value(const char *command, int argc, char **argv, int *i, const cha
 	return 0;
 }
 
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *base)
+{
+	for (int i = 0; i < argc; i++) {
+		const struct cli_option *o = NULL;
+		const char *value = NULL;
+		int rc = 1;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(cmd->usage, stdout);
+			return -1;
+		}
+		for (size_t k = 0; rc == 1 && k < cmd->count; k++) {
+			o = &cmd->options[k];
+			if (o->arg)
+				rc = cli_take_value(cmd->name, argc, argv, &i, o->name, &value);
+			else
+				rc = strcmp(argv[i], o->name) ? 1 : 0;
+		}
+		if (rc == 1)
+			rc = cmd->operand ? cmd->operand(base, argv[i])
+					  : cli_usage_error(cmd->name, "unknown option", argv[i]);
+		else if (!rc && o->take)
+			rc = o->take(base, value);
+		else if (!rc && o->arg)
+			*(const char **)(void *)((char *)base + o->offset) = value;
+		else if (!rc)
+			*(bool *)(void *)((char *)base + o->offset) = true;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int cli_count(const char *command, const char *option, const char *text, const char *what,
+	      unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long n = strtoul(text, &end, 10);
+	if (text[0] < '1' || text[0] > '9' || *end || n > max) {
+		fprintf(stderr, "ebsbench %s: %s '%s': want a number of %s, 1 to %u\n", command,
+			option, text, what, max);
+		return EXIT_USAGE;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
 const char *cli_region(const char *given, const char *profile, char *buf, size_t cap)
 {
 	static const char *const vars[] = { "AWS_REGION", "AWS_DEFAULT_REGION" };
@@ -41,6 +88,13 @@ const char *cli_region(const char *given, const char *profile, char *buf, size_t
 	if (given && *given)
 		return given;
 	return aws_config_region(profile, buf, cap) ? NULL : buf;
+}
+
+int cli_need_region(const char *command, const char **region, const char *profile, char *buf,
+		    size_t cap)
+{
+	*region = cli_region(*region, profile, buf, cap);
+	return *region ? 0 : cli_usage_error(command, CLI_NO_REGION, NULL);
 }
 
 /* " NAME VALUE" (" VALUE" for an empty NAME) at the end of buf, VALUE in

@@ -46,49 +46,38 @@ static int usage_error(const char *what, const char *arg)
 	return cli_usage_error("ec2", what, arg);
 }
 
-static int parse_one(int argc, char **argv, int *i, struct ec2_request *q)
+static int take_volume(void *base, const char *spec)
 {
-	static const char *const names[] = { "--s3",	   "--region",	"--instance-type",
-					     "--image-id", "--config",	"--binary",
-					     "--endpoint", "--ca-file", "--profile",
-					     "--plan" };
-	const char **slots[] = { &q->s3,      &q->region, &q->instance_type, &q->image_id,
-				 &q->config,  &q->binary, &q->endpoint,	     &q->ca_file,
-				 &q->profile, &q->plan };
-	const char *spec = NULL;
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = cli_take_value("ec2", argc, argv, i, names[k], slots[k]);
-		if (rc != 1)
-			return rc;
-	}
-	int rc = cli_take_value("ec2", argc, argv, i, "--volume", &spec);
-	if (rc != 1)
-		return rc ? rc : cli_add_volume("ec2", spec, q->volumes, &q->volume_count);
-	if (!strcmp(argv[*i], "--user-data")) {
-		q->user_data_only = true;
-		return 0;
-	}
-	return usage_error("unknown option", argv[*i]);
+	struct ec2_request *q = base;
+	return cli_add_volume("ec2", spec, q->volumes, &q->volume_count);
 }
+
+#define EC2_VALUE(name, arg, field) CLI_VALUE(name, arg, struct ec2_request, field)
+static const struct cli_option options[] = {
+	EC2_VALUE("--s3", "s3://BUCKET/PREFIX", s3),
+	EC2_VALUE("--region", "R", region),
+	EC2_VALUE("--instance-type", "m5.xlarge", instance_type),
+	EC2_VALUE("--image-id", "AMI", image_id),
+	EC2_VALUE("--config", "PLAN.json", config),
+	EC2_VALUE("--binary", "PATH", binary),
+	EC2_VALUE("--endpoint", "URL", endpoint),
+	EC2_VALUE("--ca-file", "PEM", ca_file),
+	EC2_VALUE("--profile", "NAME", profile),
+	EC2_VALUE("--plan", "NAME", plan),
+	CLI_TAKE("--volume", "TYPE:SIZE[:IOPS[:MIBPS]]", take_volume),
+	CLI_FLAG("--user-data", struct ec2_request, user_data_only),
+};
+static const struct cli_command command = { "ec2", usage, options, ARRAY_SIZE(options), NULL };
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
 static int parse_args(int argc, char **argv, struct ec2_request *q, char *region, size_t cap)
 {
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		int rc = parse_one(argc, argv, &i, q);
-		if (rc)
-			return rc;
-	}
-	q->region = cli_region(q->region, q->profile, region, cap);
+	int rc = cli_parse(&command, argc, argv, q);
+	if (rc)
+		return rc;
 	if (!q->s3 || !q->volume_count)
 		return usage_error("--volume and --s3 are required", NULL);
-	if (!q->region)
-		return usage_error(CLI_NO_REGION, NULL);
-	return 0;
+	return cli_need_region("ec2", &q->region, q->profile, region, cap);
 }
 
 static int print_launch(json_t *input, const struct ec2_request *q, const struct ec2_made *m)
