@@ -6,6 +6,7 @@
 #define EBSBENCH_CLI_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ebs_volume;
@@ -99,24 +100,34 @@ int cli_take_value(const char *command, int argc, char **argv, int *i, const cha
  * char * at base + offset, or true in a bool there; or, where take is
  * given, take's work (a value parsed, or collected into a list): 0, or an
  * exit status after one line on stderr.  A value is given as --name VALUE
- * or --name=VALUE; a later one replaces an earlier. */
+ * or --name=VALUE; a later one replaces an earlier.  A required row not
+ * given is "--a, --b and --c are required", every required row named. */
 struct cli_option {
 	const char *name;
 	const char *arg;
 	size_t offset;
 	int (*take)(void *base, const char *value);
+	bool required;
 };
 #define CLI_VALUE(name, arg, type, field)                                                          \
 	{                                                                                          \
-		name, arg, offsetof(type, field), NULL                                             \
+		name, arg, offsetof(type, field), NULL, false                                      \
 	}
 #define CLI_FLAG(name, type, field)                                                                \
 	{                                                                                          \
-		name, NULL, offsetof(type, field), NULL                                            \
+		name, NULL, offsetof(type, field), NULL, false                                     \
 	}
 #define CLI_TAKE(name, arg, take)                                                                  \
 	{                                                                                          \
-		name, arg, 0, take                                                                 \
+		name, arg, 0, take, false                                                          \
+	}
+#define CLI_NEED_VALUE(name, arg, type, field)                                                     \
+	{                                                                                          \
+		name, arg, offsetof(type, field), NULL, true                                       \
+	}
+#define CLI_NEED_TAKE(name, arg, take)                                                             \
+	{                                                                                          \
+		name, arg, 0, take, true                                                           \
 	}
 
 /* A subcommand's argv: its name, --help's text, its options, and what an
@@ -129,9 +140,10 @@ struct cli_command {
 	size_t count;
 	int (*operand)(void *base, const char *arg);
 };
-/* argv into base by cmd's table, left to right: 0; -1 after --help or -h
- * (the usage on stdout); else the exit status, said on stderr in one line
- * ("missing value for --s3", "unknown option --x"). */
+/* argv into base by cmd's table, left to right (at most 64 rows): 0; -1
+ * after --help or -h (the usage on stdout); else the exit status, said on
+ * stderr in one line ("missing value for --s3", "unknown option --x",
+ * "--volume and --s3 are required"). */
 int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *base);
 /* --fleet-like counts: text as a whole number 1 to max into *out; else
  * EXIT_USAGE after "ebsbench COMMAND: OPTION 'TEXT': want a number of

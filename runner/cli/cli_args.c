@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,23 +35,57 @@ int cli_take_value(const char *command, int argc, char **argv, int *i, const cha
 	return 0;
 }
 
+/* The row argv[*i] is, its value in *value (*i past a separate one): its
+ * index, or cmd->count for none (*rc 1), or with *rc 2 a missing value. */
+static size_t match(const struct cli_command *cmd, int argc, char **argv, int *i,
+		    const char **value, int *rc)
+{
+	size_t k = 0;
+	for (*rc = 1; *rc == 1 && k < cmd->count; k++) {
+		const struct cli_option *o = &cmd->options[k];
+		if (o->arg)
+			*rc = cli_take_value(cmd->name, argc, argv, i, o->name, value);
+		else
+			*rc = strcmp(argv[*i], o->name) ? 1 : 0;
+	}
+	return *rc == 1 ? cmd->count : k - 1;
+}
+
+/* "--a, --b and --c are required": the required rows, in the table's order. */
+static int required_error(const struct cli_command *cmd)
+{
+	char what[256] = "";
+	size_t n = 0, total = 0, len;
+	for (size_t k = 0; k < cmd->count; k++)
+		total += cmd->options[k].required;
+	for (size_t k = 0; k < cmd->count; k++) {
+		if (!cmd->options[k].required)
+			continue;
+		len = strlen(what);
+		snprintf(what + len, sizeof(what) - len, "%s%s",
+			 n == 0		  ? ""
+			 : n + 1 == total ? " and "
+					  : ", ",
+			 cmd->options[k].name);
+		n++;
+	}
+	len = strlen(what);
+	snprintf(what + len, sizeof(what) - len, " %s required", total == 1 ? "is" : "are");
+	return cli_usage_error(cmd->name, what, NULL);
+}
+
 int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *base)
 {
+	uint64_t seen = 0; /* by row: a required row not seen is an error */
 	for (int i = 0; i < argc; i++) {
-		const struct cli_option *o = NULL;
 		const char *value = NULL;
-		int rc = 1;
+		int rc;
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(cmd->usage, stdout);
 			return -1;
 		}
-		for (size_t k = 0; rc == 1 && k < cmd->count; k++) {
-			o = &cmd->options[k];
-			if (o->arg)
-				rc = cli_take_value(cmd->name, argc, argv, &i, o->name, &value);
-			else
-				rc = strcmp(argv[i], o->name) ? 1 : 0;
-		}
+		size_t k = match(cmd, argc, argv, &i, &value, &rc);
+		const struct cli_option *o = k < cmd->count ? &cmd->options[k] : NULL;
 		if (rc == 1)
 			rc = cmd->operand ? cmd->operand(base, argv[i])
 					  : cli_usage_error(cmd->name, "unknown option", argv[i]);
@@ -62,7 +97,12 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *base)
 			*(bool *)(void *)((char *)base + o->offset) = true;
 		if (rc)
 			return rc;
+		if (o)
+			seen |= 1ull << k;
 	}
+	for (size_t k = 0; k < cmd->count; k++)
+		if (cmd->options[k].required && !(seen >> k & 1))
+			return required_error(cmd);
 	return 0;
 }
 

@@ -41,11 +41,6 @@ static const char usage[] =
 	"The output grants write access to the prefix until the policy expires: do\n"
 	"not share it.\n";
 
-static int usage_error(const char *what, const char *arg)
-{
-	return cli_usage_error("ec2", what, arg);
-}
-
 static int take_volume(void *base, const char *spec)
 {
 	struct ec2_request *q = base;
@@ -54,7 +49,8 @@ static int take_volume(void *base, const char *spec)
 
 #define EC2_VALUE(name, arg, field) CLI_VALUE(name, arg, struct ec2_request, field)
 static const struct cli_option options[] = {
-	EC2_VALUE("--s3", "s3://BUCKET/PREFIX", s3),
+	CLI_NEED_TAKE("--volume", "TYPE:SIZE[:IOPS[:MIBPS]]", take_volume),
+	CLI_NEED_VALUE("--s3", "s3://BUCKET/PREFIX", struct ec2_request, s3),
 	EC2_VALUE("--region", "R", region),
 	EC2_VALUE("--instance-type", "m5.xlarge", instance_type),
 	EC2_VALUE("--image-id", "AMI", image_id),
@@ -64,7 +60,6 @@ static const struct cli_option options[] = {
 	EC2_VALUE("--ca-file", "PEM", ca_file),
 	EC2_VALUE("--profile", "NAME", profile),
 	EC2_VALUE("--plan", "NAME", plan),
-	CLI_TAKE("--volume", "TYPE:SIZE[:IOPS[:MIBPS]]", take_volume),
 	CLI_FLAG("--user-data", struct ec2_request, user_data_only),
 };
 static const struct cli_command command = { "ec2", usage, options, ARRAY_SIZE(options), NULL };
@@ -73,11 +68,7 @@ static const struct cli_command command = { "ec2", usage, options, ARRAY_SIZE(op
 static int parse_args(int argc, char **argv, struct ec2_request *q, char *region, size_t cap)
 {
 	int rc = cli_parse(&command, argc, argv, q);
-	if (rc)
-		return rc;
-	if (!q->s3 || !q->volume_count)
-		return usage_error("--volume and --s3 are required", NULL);
-	return cli_need_region("ec2", &q->region, q->profile, region, cap);
+	return rc ? rc : cli_need_region("ec2", &q->region, q->profile, region, cap);
 }
 
 static int print_launch(json_t *input, const struct ec2_request *q, const struct ec2_made *m)
@@ -100,13 +91,9 @@ static int print_launch(json_t *input, const struct ec2_request *q, const struct
 	if (sigv4_iso_time(m->expires, until))
 		until[0] = '\0';
 	char fetch[1600];
-	cli_fetch_hint(fetch, sizeof(fetch),
-		       &(struct cli_fetch_hint){ .bucket = m->bucket,
-						 .prefix = m->prefix,
-						 .region = q->region,
-						 .profile = q->profile,
-						 .endpoint = q->endpoint,
-						 .ca_file = q->ca_file });
+	const struct cli_fetch_hint hint = { m->bucket,	  m->prefix,  q->region, q->profile,
+					     q->endpoint, q->ca_file, 0 };
+	cli_fetch_hint(fetch, sizeof(fetch), &hint);
 	fprintf(stderr,
 		"ebsbench ec2: instance %s, plan %.0f s, user-data %zu bytes; its POST policy "
 		"allows writes to s3://%s/%s until %s: keep the output secret.  Then: %s\n",

@@ -122,8 +122,9 @@ static int take_node_selector(void *base, const char *spec)
 
 #define K8S_VALUE(name, arg, field) CLI_VALUE(name, arg, struct k8s_args, field)
 static const struct cli_option options[] = {
-	K8S_VALUE("--image", "REF@sha256:DIGEST", q.image),
-	K8S_VALUE("--s3", "s3://BUCKET/PREFIX", q.s3),
+	CLI_NEED_VALUE("--image", "REF@sha256:DIGEST", struct k8s_args, q.image),
+	CLI_NEED_TAKE("--volume", "TYPE:SIZE[:IOPS[:MIBPS]]", take_volume),
+	CLI_NEED_VALUE("--s3", "s3://BUCKET/PREFIX", struct k8s_args, q.s3),
 	K8S_VALUE("--region", "R", q.region),
 	K8S_VALUE("--instance-type", "m5.xlarge", q.instance_type),
 	K8S_VALUE("--namespace", "NAME", q.namespace),
@@ -133,7 +134,6 @@ static const struct cli_option options[] = {
 	K8S_VALUE("--plan", "NAME", q.plan),
 	K8S_VALUE("--kms-key-id", "ARN", q.kms_key_id),
 	CLI_FLAG("--encrypted", struct k8s_args, q.encrypted),
-	CLI_TAKE("--volume", "TYPE:SIZE[:IOPS[:MIBPS]]", take_volume),
 	CLI_TAKE("--fleet", "N", take_fleet),
 	CLI_TAKE("--toleration", "KEY[=VALUE][:EFFECT]", take_toleration),
 	CLI_TAKE("--node-selector", "KEY=VALUE", take_node_selector),
@@ -154,8 +154,6 @@ static int parse_args(int argc, char **argv, struct k8s_args *a, char *region, s
 	int rc = cli_parse(&command, argc, argv, a);
 	if (rc)
 		return rc;
-	if (!q->image || !q->s3 || !q->volume_count)
-		return usage_error("--image, --volume and --s3 are required", NULL);
 	if (cli_need_region("k8s", &q->region, q->profile, region, cap))
 		return EXIT_USAGE;
 	bool apply_only = a->run.keep || a->run.out || a->run.kube.context ||
@@ -194,13 +192,9 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 			"delete -f leaves the namespace alone\n",
 			m->namespace);
 	char fetch[1600];
-	cli_fetch_hint(fetch, sizeof(fetch),
-		       &(struct cli_fetch_hint){ .bucket = m->bucket,
-						 .prefix = m->prefix,
-						 .region = q->region,
-						 .profile = q->profile,
-						 .endpoint = q->endpoint,
-						 .fleet = q->fleet });
+	const struct cli_fetch_hint hint = { m->bucket,	  m->prefix, q->region, q->profile,
+					     q->endpoint, NULL,	     q->fleet };
+	cli_fetch_hint(fetch, sizeof(fetch), &hint);
 	fprintf(stderr,
 		"ebsbench k8s: then kubectl logs -f -n %s job/%s; the results: %s; remove "
 		"it all: kubectl delete -f with this output\n",

@@ -58,10 +58,10 @@ struct presign_cli {
 
 #define PRESIGN_VALUE(name, arg, field) CLI_VALUE(name, arg, struct presign_cli, field)
 static const struct cli_option options[] = {
-	PRESIGN_VALUE("--bucket", "B", a.bucket),
-	PRESIGN_VALUE("--prefix", "P", a.prefix),
+	CLI_NEED_VALUE("--bucket", "B", struct presign_cli, a.bucket),
+	CLI_NEED_VALUE("--prefix", "P", struct presign_cli, a.prefix),
 	PRESIGN_VALUE("--region", "R", a.region),
-	PRESIGN_VALUE("--expires", "6h", a.expires),
+	CLI_NEED_VALUE("--expires", "6h", struct presign_cli, a.expires),
 	PRESIGN_VALUE("--endpoint", "URL", a.endpoint),
 	PRESIGN_VALUE("--plan", "CONFIG.json", a.plan),
 	PRESIGN_VALUE("--max-size", "1G", max_size),
@@ -77,8 +77,6 @@ static int parse_args(int argc, char **argv, struct presign_cli *p, char *region
 	int rc = cli_parse(&command, argc, argv, p);
 	if (rc)
 		return rc;
-	if (!a->bucket || !a->prefix || !a->expires)
-		return usage_error("--bucket, --prefix and --expires are required", NULL);
 	if (cli_need_region("presign", &a->region, a->profile, region, cap))
 		return EXIT_USAGE;
 	if (p->max_size && !a->post)

@@ -3,6 +3,7 @@
  * value, operands, and the exit statuses of what it refuses. */
 #include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cli/cli.h"
@@ -89,4 +90,55 @@ static void test_refusals(struct checks *checks)
 	CHECK(parse(&with_operands, "--count=8", &a) == 0 && a.count == 8);
 }
 
-CHECK_MAIN(test_rows, test_refusals)
+/* parse, with what it said on stderr in said[cap]. */
+static int parse_said(const struct cli_command *cmd, const char *line, struct args *a, char *said,
+		      size_t cap)
+{
+	FILE *f = tmpfile();
+	int saved = dup(2), rc;
+	size_t n = 0;
+	fflush(stderr);
+	if (f && saved >= 0 && dup2(fileno(f), 2) >= 0) {
+		rc = parse(cmd, line, a);
+		fflush(stderr);
+		dup2(saved, 2);
+		rewind(f);
+		n = fread(said, 1, cap - 1, f);
+	} else {
+		rc = -2;
+	}
+	said[n] = '\0';
+	if (f)
+		fclose(f);
+	if (saved >= 0)
+		close(saved);
+	return rc;
+}
+
+static const struct cli_option needs_rows[] = {
+	CLI_NEED_VALUE("--name", "NAME", struct args, name),
+	CLI_VALUE("--name-other", "X", struct args, other),
+	CLI_FLAG("--flag", struct args, flag),
+	CLI_NEED_TAKE("--count", "N", take_count),
+};
+static const struct cli_command needs = { "test", "usage: test\n", needs_rows,
+					  ARRAY_SIZE(needs_rows), NULL };
+static const struct cli_command needs_one = { "test", "usage: test\n", needs_rows, 2, NULL };
+
+/* A required row not given: one line naming every required row, exit 2;
+ * --help still answers first. */
+static void test_required(struct checks *checks)
+{
+	struct args a;
+	char said[256];
+	CHECK(parse_said(&needs, "--name x --count 2", &a, said, sizeof(said)) == 0);
+	CHECK(parse_said(&needs, "--help", &a, said, sizeof(said)) == -1);
+	CHECK(parse_said(&needs, "--name x --flag", &a, said, sizeof(said)) == 2);
+	CHECK(!strcmp(said, "ebsbench test: --name and --count are required (try ebsbench test "
+			    "--help)\n"));
+	CHECK(parse_said(&needs_one, "--name-other y", &a, said, sizeof(said)) == 2);
+	CHECK(!strcmp(said, "ebsbench test: --name is required (try ebsbench test --help)\n"));
+	CHECK(parse_said(&needs, "--count 2 --name=", &a, said, sizeof(said)) == 0 && !said[0]);
+}
+
+CHECK_MAIN(test_rows, test_refusals, test_required)
