@@ -153,7 +153,7 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 	st->last_end_ns[s->device] = clock_now_ns();
 	if (js->runtime_ns) {
 		json_t *ebs = run_record_ebs_stats(&before, &after, js->runtime_ns / 1000);
-		json_array_append_new(json_object_get(st->results, "phases"),
+		json_array_append_new(json_object_get(st->results, RESULTS_KEY_PHASES),
 				      phase_json(st, s, js, ebs, start_ms, idle));
 	}
 	free(js);
