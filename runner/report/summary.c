@@ -340,8 +340,9 @@ static void write_cost(FILE *out, const struct results_columns *c)
 	const char *date = json_string_value(json_object_get(prices, "date"));
 	char title[SUMMARY_CELL_LEN], a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	fputs("## Cost\n\n| Volume | Monthly cost | Per 3,000 sustained IOPS |\n|---|---|---|\n",
-	      out);
+	static const char *const head[] = { "Volume", "Monthly cost", "Per 3,000 sustained IOPS" };
+	fputs("## Cost\n\n", out);
+	md_table_head(out, head, ARRAY_SIZE(head));
 	for (size_t i = 0; i < c->count; i++) {
 		const char *label = results_label(c->col[i].device);
 		struct summary_cell_ctx ctx = { c->col[i].run, label, NULL };
@@ -419,10 +420,10 @@ static void write_phase_list(FILE *out, const json_t *run)
 	const json_t *p;
 	size_t i;
 
-	fputs("## Phases in the order they ran\n\n"
-	      "| # | Phase | Device | rw | bs | qd | Ran | Idle before | IOPS | Throughput |\n"
-	      "|---|---|---|---|---|---|---|---|---|---|\n",
-	      out);
+	static const char *const head[] = { "#",  "Phase", "Device",	  "rw",	  "bs",
+					    "qd", "Ran",   "Idle before", "IOPS", "Throughput" };
+	fputs("## Phases in the order they ran\n\n", out);
+	md_table_head(out, head, ARRAY_SIZE(head));
 	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, p)
 	{
 		write_phase_row(out, i + 1, p);
