@@ -171,7 +171,7 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 		/* Stopped mid-way (as far as can be told): a resume runs it again. */
 		if (stop && *stop)
 			json_object_set_new(p, "cut", json_true());
-		json_array_append_new(json_object_get(st->results, "phases"), p);
+		json_array_append_new(json_object_get(st->results, RESULTS_KEY_PHASES), p);
 	}
 	free(js);
 	free(paths);
