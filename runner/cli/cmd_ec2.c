@@ -152,7 +152,7 @@ static int print_launch(json_t *input, const struct ec2_request *q, const struct
 
 int cmd_ec2(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-	struct ec2_args a = { .q = { .instance_type = "m5.xlarge" } };
+	struct ec2_args a = { .q = { .instance_type = LAUNCH_DEFAULT_INSTANCE_TYPE } };
 	struct ec2_made made;
 	char err[512], region[64];
 

@@ -204,7 +204,7 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 
 int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-	struct k8s_args a = { .q = { .instance_type = "m5.xlarge" } };
+	struct k8s_args a = { .q = { .instance_type = LAUNCH_DEFAULT_INSTANCE_TYPE } };
 	struct k8s_made made;
 	char err[512], region[64];
 
