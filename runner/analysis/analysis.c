@@ -186,7 +186,7 @@ static json_t *little_json(json_t *results, const char *label, json_t *findings)
 	char under[400] = "", over[400] = "";
 	size_t i;
 	json_t *phase;
-	json_array_foreach(json_object_get(results, "phases"), i, phase)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, phase)
 	{
 		double depth = results_num_or(phase, "iodepth", 1);
 		if (!results_str_is(json_object_get(phase, "device"), label))
@@ -217,8 +217,8 @@ static json_t *little_json(json_t *results, const char *label, json_t *findings)
 /* The instance's EBS limits by its type, or NULL when unknown. */
 static const struct instance_ebs_limits *instance_of(const json_t *results)
 {
-	const char *type = json_string_value(
-		json_object_get(json_object_get(results, "environment"), "instance_type"));
+	const char *type = json_string_value(json_object_get(
+		json_object_get(results, RESULTS_KEY_ENVIRONMENT), "instance_type"));
 	return type ? ebs_instance_limits_find(type) : NULL;
 }
 
@@ -311,7 +311,8 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 			       const struct ebs_prices *prices, json_t *findings)
 {
 	const char *label = json_string_value(json_object_get(device, "label"));
-	double time_scale = results_num_or(json_object_get(results, "plan"), "time_scale", 1);
+	double time_scale =
+		results_num_or(json_object_get(results, RESULTS_KEY_PLAN), "time_scale", 1);
 	if (!(time_scale > 0) || !isfinite(time_scale))
 		time_scale = 1; /* a damaged record: read its seconds as they are */
 	struct ebs_volume v;
@@ -378,7 +379,7 @@ void analysis_build(json_t *results, const struct ebs_prices *prices)
 	json_t *devices = json_array(), *findings = json_array();
 	size_t i;
 	json_t *device;
-	json_array_foreach(json_object_get(results, "devices"), i, device)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_DEVICES), i, device)
 	{
 		json_t *a = device_analysis(results, device, prices, findings);
 		if (a)
@@ -388,7 +389,7 @@ void analysis_build(json_t *results, const struct ebs_prices *prices)
 	json_t *ranked, *details;
 	finding_split(findings, &ranked, &details);
 	json_decref(findings);
-	json_object_set_new(results, "analysis",
+	json_object_set_new(results, RESULTS_KEY_ANALYSIS,
 			    json_pack("{s:o,s:o,s:o,s:o}", "devices", devices, "findings", ranked,
 				      "details", details, "instance_cliff", instance_cliff));
 }

@@ -83,7 +83,7 @@ static void exceeded_s(const json_t *results, const struct verdict_device *d,
 	snprintf(vkey, sizeof(vkey), "volume_exceeded_%s_us", kind);
 	snprintf(ikey, sizeof(ikey), "instance_exceeded_%s_us", kind);
 	*volume = *instance = NAN;
-	json_array_foreach(json_object_get(results, "phases"), i, phase)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, phase)
 	{
 		const json_t *stats = json_object_get(phase, "ebs_stats");
 		const char *name = json_string_value(json_object_get(phase, "phase"));

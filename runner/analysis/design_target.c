@@ -81,20 +81,16 @@ json_t *design_target_judge(const json_t *results, const struct verdict_device *
 			      : (double)seconds < needed ? "too short to judge"
 			      : share >= share_of_time	 ? "met"
 							 : "missed";
-	if (!seconds && loading)
+	if (!seconds)
 		snprintf(line, sizeof(line),
 			 "%s: AWS's design target (%.0f %% of its %.0f %s %.1f %% of the time) "
-			 "cannot be judged: its phases at full demand read blocks still loading "
-			 "from its snapshot, which the target is not about.",
+			 "cannot be judged: %s.",
 			 d->label, DESIGN_TARGET_LEVEL * 100, provisioned, unit,
-			 share_of_time * 100);
-	else if (!seconds)
-		snprintf(line, sizeof(line),
-			 "%s: AWS's design target (%.0f %% of its %.0f %s %.1f %% of the time) "
-			 "cannot be judged: no phase at full demand against its own limit "
-			 "recorded a second-by-second series.",
-			 d->label, DESIGN_TARGET_LEVEL * 100, provisioned, unit,
-			 share_of_time * 100);
+			 share_of_time * 100,
+			 loading ? "its phases at full demand read blocks still loading from its "
+				   "snapshot, which the target is not about"
+				 : "no phase at full demand against its own limit recorded a "
+				   "second-by-second series");
 	else if ((double)seconds < needed)
 		snprintf(
 			line, sizeof(line),

@@ -146,7 +146,7 @@ static bool held_after(const struct judge *j, const struct fall *first, size_t *
 	size_t i;
 
 	*held = 0;
-	json_array_foreach(json_object_get(j->results, "phases"), i, p)
+	json_array_foreach(json_object_get(j->results, RESULTS_KEY_PHASES), i, p)
 	{
 		const char *label = json_string_value(json_object_get(p, "device"));
 		const char *name = json_string_value(json_object_get(p, "phase"));
@@ -283,15 +283,16 @@ static const char *judge_known(struct judge *j, json_t *sentences)
 json_t *instance_cliff_judge(const json_t *results, json_t *analysis_devices, json_t *findings)
 {
 	struct judge j = { .results = results };
-	const json_t *first_phase = json_array_get(json_object_get(results, "phases"), 0);
+	const json_t *first_phase = json_array_get(json_object_get(results, RESULTS_KEY_PHASES), 0);
 	json_t *d, *sentences = json_array(), *s;
 	const char *kind = "none";
 	size_t i;
 
-	j.instance_type = json_string_value(RESULTS_GET(results, "environment", "instance_type"));
+	j.instance_type =
+		json_string_value(RESULTS_GET(results, RESULTS_KEY_ENVIRONMENT, "instance_type"));
 	j.inst = j.instance_type ? ebs_instance_limits_find(j.instance_type) : NULL;
 	j.start_ms = results_num(json_object_get(first_phase, "started_ms"));
-	j.time_scale = results_num_or(json_object_get(results, "plan"), "time_scale", 1);
+	j.time_scale = results_num_or(json_object_get(results, RESULTS_KEY_PLAN), "time_scale", 1);
 	if (!(j.time_scale > 0) || !isfinite(j.time_scale))
 		j.time_scale = 1;
 	json_array_foreach(analysis_devices, i, d)

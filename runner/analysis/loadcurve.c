@@ -86,7 +86,7 @@ static int by_percent(const void *a, const void *b)
 static size_t steps_collect(const json_t *results, const char *label, bool has_bucket,
 			    struct loadcurve_step **out, double *sustained, const char **from)
 {
-	const json_t *phases = json_object_get(results, "phases"), *p;
+	const json_t *phases = json_object_get(results, RESULTS_KEY_PHASES), *p;
 	size_t i, n = 0;
 	*out = calloc(json_array_size(phases) + 1, sizeof(**out));
 	*sustained = NAN;

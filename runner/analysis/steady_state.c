@@ -404,7 +404,7 @@ static json_t *phase_steady(const struct phase_ctx *c, const json_t *phase, cons
 void steady_state_add(const json_t *results, const struct verdict_device *d, const json_t *cliff,
 		      json_t *phases)
 {
-	const json_t *all = json_object_get(results, "phases"), *phase;
+	const json_t *all = json_object_get(results, RESULTS_KEY_PHASES), *phase;
 	double run_ms = results_num(json_object_get(json_array_get(all, 0), "started_ms"));
 	bool randread_seen = false;
 	size_t i, k = 0;

@@ -124,7 +124,7 @@ static double base_service_seconds(const json_t *results, const char *label)
 	double bs_min = HUGE_VAL, base = NAN;
 	const json_t *record;
 	size_t i;
-	json_array_foreach(json_object_get(results, "phases"), i, record)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, record)
 	{
 		double bs = results_num_or(record, "bs", NAN);
 		if (is_sweep_step(record, label) &&
@@ -199,7 +199,7 @@ json_t *sweep_line(const json_t *results, const struct verdict_device *d, json_t
 	size_t i, k = 0;
 	double base_s = base_service_seconds(results, d->label);
 
-	json_array_foreach(json_object_get(results, "phases"), i, record)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, record)
 	{
 		if (!is_sweep_step(record, d->label))
 			continue;

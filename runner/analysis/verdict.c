@@ -60,7 +60,7 @@ static bool rw_is_sequential(const char *rw)
  * instance's 30-minute burst it ran. */
 static double run_start_ms(const json_t *results)
 {
-	const json_t *p = json_array_get(json_object_get(results, "phases"), 0);
+	const json_t *p = json_array_get(json_object_get(results, RESULTS_KEY_PHASES), 0);
 	return results_num(json_object_get(p, "started_ms"));
 }
 
@@ -532,7 +532,7 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 	l.at_least = d->evidence && json_is_true(json_object_get(d->evidence, "lower_bound"));
 	l.origin = d->evidence ? "from the start its randread implies" : "by the phases before";
 	*credit_state = json_null();
-	json_array_foreach(json_object_get(results, "phases"), i, phase)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, phase)
 	{
 		struct phase_facts f;
 		if (!results_str_is(json_object_get(phase, "device"), d->label))

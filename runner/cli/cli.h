@@ -6,6 +6,7 @@
 #define EBSBENCH_CLI_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ebs_volume;
@@ -77,6 +78,9 @@ const char *cli_region(const char *given, const char *profile, char *buf, size_t
 /* What every command says when cli_region finds none. */
 #define CLI_NO_REGION                                                                              \
 	"no region: give --region, or set AWS_REGION, or a region in the profile's config file"
+/* *region = cli_region(*region, ...): 0, or EXIT_USAGE after CLI_NO_REGION. */
+int cli_need_region(const char *command, const char **region, const char *profile, char *buf,
+		    size_t cap);
 /* The `ebsbench fetch --wait` line a launcher prints: the run's prefix,
  * the fleet's size (0: one run), and the region, profile and endpoint it
  * was launched with (NULL: not given), so it works as printed. */
@@ -90,6 +94,63 @@ void cli_fetch_hint(char *buf, size_t cap, const struct cli_fetch_hint *h);
  * when its value is missing. */
 int cli_take_value(const char *command, int argc, char **argv, int *i, const char *name,
 		   const char **slot);
+
+/* One option of a subcommand, a row of its table: its name, the name of
+ * its value in --help (NULL: a flag, taken only as itself), and what it
+ * sets in the command's argument struct (base): the value's text, a const
+ * char * at base + offset, or true in a bool there; or, where take is
+ * given, take's work (a value parsed, or collected into a list): 0, or an
+ * exit status after one line on stderr.  A value is given as --name VALUE
+ * or --name=VALUE; a later one replaces an earlier.  A required row not
+ * given is "--a, --b and --c are required", every required row named. */
+struct cli_option {
+	const char *name;
+	const char *arg;
+	size_t offset;
+	int (*take)(void *base, const char *value);
+	bool required;
+};
+#define CLI_VALUE(name, arg, type, field)                                                          \
+	{                                                                                          \
+		name, arg, offsetof(type, field), NULL, false                                      \
+	}
+#define CLI_FLAG(name, type, field)                                                                \
+	{                                                                                          \
+		name, NULL, offsetof(type, field), NULL, false                                     \
+	}
+#define CLI_TAKE(name, arg, take)                                                                  \
+	{                                                                                          \
+		name, arg, 0, take, false                                                          \
+	}
+#define CLI_NEED_VALUE(name, arg, type, field)                                                     \
+	{                                                                                          \
+		name, arg, offsetof(type, field), NULL, true                                       \
+	}
+#define CLI_NEED_TAKE(name, arg, take)                                                             \
+	{                                                                                          \
+		name, arg, 0, take, true                                                           \
+	}
+
+/* A subcommand's argv: its name, --help's text, its options, and what an
+ * argument that is none of them is: operand's to take (0, or an exit
+ * status said), or with no operand an unknown option. */
+struct cli_command {
+	const char *name;
+	const char *usage;
+	const struct cli_option *options;
+	size_t count;
+	int (*operand)(void *base, const char *arg);
+};
+/* argv into base by cmd's table, left to right (at most 64 rows): 0; -1
+ * after --help or -h (the usage on stdout); else the exit status, said on
+ * stderr in one line ("missing value for --s3", "unknown option --x",
+ * "--volume and --s3 are required"). */
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *base);
+/* --fleet-like counts: text as a whole number 1 to max into *out; else
+ * EXIT_USAGE after "ebsbench COMMAND: OPTION 'TEXT': want a number of
+ * WHAT, 1 to MAX". */
+int cli_count(const char *command, const char *option, const char *text, const char *what,
+	      unsigned max, unsigned *out);
 
 /* `ebsbench observe DEVICE... [--interval 1s] [--duration D] [--out FILE]`:
  * the devices' demand from the kernel's counters, read-only, as the CSV

@@ -2,6 +2,8 @@
  * option's value and one way to say a usage error. */
 #include "cli/cli.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,91 @@ int cli_take_value(const char *command, int argc, char **argv, int *i, const cha
 	return 0;
 }
 
+/* The row argv[*i] is, its value in *value (*i past a separate one): its
+ * index, or cmd->count for none (*rc 1), or with *rc 2 a missing value. */
+static size_t match(const struct cli_command *cmd, int argc, char **argv, int *i,
+		    const char **value, int *rc)
+{
+	size_t k = 0;
+	for (*rc = 1; *rc == 1 && k < cmd->count; k++) {
+		const struct cli_option *o = &cmd->options[k];
+		if (o->arg)
+			*rc = cli_take_value(cmd->name, argc, argv, i, o->name, value);
+		else
+			*rc = strcmp(argv[*i], o->name) ? 1 : 0;
+	}
+	return *rc == 1 ? cmd->count : k - 1;
+}
+
+/* "--a, --b and --c are required": the required rows, in the table's order. */
+static int required_error(const struct cli_command *cmd)
+{
+	char what[256] = "";
+	size_t n = 0, total = 0, len;
+	for (size_t k = 0; k < cmd->count; k++)
+		total += cmd->options[k].required;
+	for (size_t k = 0; k < cmd->count; k++) {
+		if (!cmd->options[k].required)
+			continue;
+		len = strlen(what);
+		snprintf(what + len, sizeof(what) - len, "%s%s",
+			 n == 0		  ? ""
+			 : n + 1 == total ? " and "
+					  : ", ",
+			 cmd->options[k].name);
+		n++;
+	}
+	len = strlen(what);
+	snprintf(what + len, sizeof(what) - len, " %s required", total == 1 ? "is" : "are");
+	return cli_usage_error(cmd->name, what, NULL);
+}
+
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *base)
+{
+	uint64_t seen = 0; /* by row: a required row not seen is an error */
+	for (int i = 0; i < argc; i++) {
+		const char *value = NULL;
+		int rc;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(cmd->usage, stdout);
+			return -1;
+		}
+		size_t k = match(cmd, argc, argv, &i, &value, &rc);
+		const struct cli_option *o = k < cmd->count ? &cmd->options[k] : NULL;
+		if (rc == 1)
+			rc = cmd->operand ? cmd->operand(base, argv[i])
+					  : cli_usage_error(cmd->name, "unknown option", argv[i]);
+		else if (!rc && o->take)
+			rc = o->take(base, value);
+		else if (!rc && o->arg)
+			*(const char **)(void *)((char *)base + o->offset) = value;
+		else if (!rc)
+			*(bool *)(void *)((char *)base + o->offset) = true;
+		if (rc)
+			return rc;
+		if (o)
+			seen |= 1ull << k;
+	}
+	for (size_t k = 0; k < cmd->count; k++)
+		if (cmd->options[k].required && !(seen >> k & 1))
+			return required_error(cmd);
+	return 0;
+}
+
+int cli_count(const char *command, const char *option, const char *text, const char *what,
+	      unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long n = strtoul(text, &end, 10);
+	if (text[0] < '1' || text[0] > '9' || *end || n > max) {
+		fprintf(stderr, "ebsbench %s: %s '%s': want a number of %s, 1 to %u\n", command,
+			option, text, what, max);
+		return EXIT_USAGE;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
 const char *cli_region(const char *given, const char *profile, char *buf, size_t cap)
 {
 	static const char *const vars[] = { "AWS_REGION", "AWS_DEFAULT_REGION" };
@@ -41,6 +128,13 @@ const char *cli_region(const char *given, const char *profile, char *buf, size_t
 	if (given && *given)
 		return given;
 	return aws_config_region(profile, buf, cap) ? NULL : buf;
+}
+
+int cli_need_region(const char *command, const char **region, const char *profile, char *buf,
+		    size_t cap)
+{
+	*region = cli_region(*region, profile, buf, cap);
+	return *region ? 0 : cli_usage_error(command, CLI_NO_REGION, NULL);
 }
 
 /* " NAME VALUE" (" VALUE" for an empty NAME) at the end of buf, VALUE in

@@ -65,8 +65,9 @@ static const char usage[] =
 	"report (what it uploaded fetched); 7 stopped by Ctrl-C or SIGTERM (the\n"
 	"instance terminated, what it uploaded fetched).\n";
 
-/* What --launch adds to the launch's request. */
-struct launch_args {
+/* The request, and what --launch adds to it. */
+struct ec2_args {
+	struct ec2_request q;
 	bool launch;
 	struct ec2_launch_args run;
 };
@@ -76,70 +77,45 @@ static int usage_error(const char *what, const char *arg)
 	return cli_usage_error("ec2", what, arg);
 }
 
-/* --launch's own options: 0 taken, 1 not one of them, 2 said. */
-static int parse_launch(int argc, char **argv, int *i, struct launch_args *x)
+static int take_volume(void *base, const char *spec)
 {
-	int rc = cli_take_value("ec2", argc, argv, i, "--out", &x->run.out);
-	if (rc != 1)
-		return rc;
-	if (!strcmp(argv[*i], "--launch"))
-		x->launch = true;
-	else if (!strcmp(argv[*i], "--keep"))
-		x->run.keep = true;
-	else
-		return 1;
-	return 0;
+	struct ec2_request *q = &((struct ec2_args *)base)->q;
+	return cli_add_volume("ec2", spec, q->volumes, &q->volume_count);
 }
 
-static int parse_one(int argc, char **argv, int *i, struct ec2_request *q, struct launch_args *x)
-{
-	int taken = parse_launch(argc, argv, i, x);
-	if (taken != 1)
-		return taken;
-	static const char *const names[] = { "--s3",	   "--region",	"--instance-type",
-					     "--image-id", "--config",	"--binary",
-					     "--endpoint", "--ca-file", "--profile",
-					     "--plan" };
-	const char **slots[] = { &q->s3,      &q->region, &q->instance_type, &q->image_id,
-				 &q->config,  &q->binary, &q->endpoint,	     &q->ca_file,
-				 &q->profile, &q->plan };
-	const char *spec = NULL;
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = cli_take_value("ec2", argc, argv, i, names[k], slots[k]);
-		if (rc != 1)
-			return rc;
-	}
-	int rc = cli_take_value("ec2", argc, argv, i, "--volume", &spec);
-	if (rc != 1)
-		return rc ? rc : cli_add_volume("ec2", spec, q->volumes, &q->volume_count);
-	if (!strcmp(argv[*i], "--user-data")) {
-		q->user_data_only = true;
-		return 0;
-	}
-	return usage_error("unknown option", argv[*i]);
-}
+#define EC2_VALUE(name, arg, field) CLI_VALUE(name, arg, struct ec2_args, field)
+static const struct cli_option options[] = {
+	CLI_NEED_TAKE("--volume", "TYPE:SIZE[:IOPS[:MIBPS]]", take_volume),
+	CLI_NEED_VALUE("--s3", "s3://BUCKET/PREFIX", struct ec2_args, q.s3),
+	EC2_VALUE("--region", "R", q.region),
+	EC2_VALUE("--instance-type", "m5.xlarge", q.instance_type),
+	EC2_VALUE("--image-id", "AMI", q.image_id),
+	EC2_VALUE("--config", "PLAN.json", q.config),
+	EC2_VALUE("--binary", "PATH", q.binary),
+	EC2_VALUE("--endpoint", "URL", q.endpoint),
+	EC2_VALUE("--ca-file", "PEM", q.ca_file),
+	EC2_VALUE("--profile", "NAME", q.profile),
+	EC2_VALUE("--plan", "NAME", q.plan),
+	CLI_FLAG("--user-data", struct ec2_args, q.user_data_only),
+	/* --launch's */
+	CLI_FLAG("--launch", struct ec2_args, launch),
+	CLI_FLAG("--keep", struct ec2_args, run.keep),
+	EC2_VALUE("--out", "DIR", run.out),
+};
+static const struct cli_command command = { "ec2", usage, options, ARRAY_SIZE(options), NULL };
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
-static int parse_args(int argc, char **argv, struct ec2_request *q, struct launch_args *x,
-		      char *region, size_t cap)
+static int parse_args(int argc, char **argv, struct ec2_args *a, char *region, size_t cap)
 {
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		int rc = parse_one(argc, argv, &i, q, x);
-		if (rc)
-			return rc;
-	}
-	q->region = cli_region(q->region, q->profile, region, cap);
-	if (!q->s3 || !q->volume_count)
-		return usage_error("--volume and --s3 are required", NULL);
-	if (!q->region)
-		return usage_error(CLI_NO_REGION, NULL);
-	if ((x->run.keep || x->run.out) && !x->launch)
+	struct ec2_request *q = &a->q;
+	int rc = cli_parse(&command, argc, argv, a);
+	if (rc)
+		return rc;
+	if (cli_need_region("ec2", &q->region, q->profile, region, cap))
+		return EXIT_USAGE;
+	if ((a->run.keep || a->run.out) && !a->launch)
 		return usage_error("--keep and --out go with --launch", NULL);
-	if (x->launch && q->user_data_only)
+	if (a->launch && q->user_data_only)
 		return usage_error("--launch launches the instance: not with --user-data", NULL);
 	return 0;
 }
@@ -164,13 +140,9 @@ static int print_launch(json_t *input, const struct ec2_request *q, const struct
 	if (sigv4_iso_time(m->expires, until))
 		until[0] = '\0';
 	char fetch[1600];
-	cli_fetch_hint(fetch, sizeof(fetch),
-		       &(struct cli_fetch_hint){ .bucket = m->bucket,
-						 .prefix = m->prefix,
-						 .region = q->region,
-						 .profile = q->profile,
-						 .endpoint = q->endpoint,
-						 .ca_file = q->ca_file });
+	const struct cli_fetch_hint hint = { m->bucket,	  m->prefix,  q->region, q->profile,
+					     q->endpoint, q->ca_file, 0 };
+	cli_fetch_hint(fetch, sizeof(fetch), &hint);
 	fprintf(stderr,
 		"ebsbench ec2: instance %s, plan %.0f s, user-data %zu bytes; its POST policy "
 		"allows writes to s3://%s/%s until %s: keep the output secret.  Then: %s\n",
@@ -180,25 +152,24 @@ static int print_launch(json_t *input, const struct ec2_request *q, const struct
 
 int cmd_ec2(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-	struct ec2_request q = { .instance_type = "m5.xlarge" };
-	struct launch_args x = { .launch = false };
+	struct ec2_args a = { .q = { .instance_type = LAUNCH_DEFAULT_INSTANCE_TYPE } };
 	struct ec2_made made;
 	char err[512], region[64];
 
-	int rc = parse_args(argc, argv, &q, &x, region, sizeof(region));
+	int rc = parse_args(argc, argv, &a, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (x.launch) {
-		x.run.q = &q;
-		return ec2_launch_run(&x.run, stop);
+	if (a.launch) {
+		a.run.q = &a.q;
+		return ec2_launch_run(&a.run, stop);
 	}
 	/* Without --launch: an upload of a few megabytes and some signing. */
-	json_t *input = ec2_launch(&q, &made, stderr, err, sizeof(err));
+	json_t *input = ec2_launch(&a.q, &made, stderr, err, sizeof(err));
 	if (!input) {
 		fprintf(stderr, "ebsbench ec2: %s\n", err);
 		return made.upload_failed ? 1 : EXIT_USAGE;
 	}
-	rc = print_launch(input, &q, &made);
+	rc = print_launch(input, &a.q, &made);
 	json_decref(input);
 	return rc;
 }

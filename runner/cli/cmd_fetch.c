@@ -67,64 +67,50 @@ static int usage_error(const char *what, const char *arg)
 	return cli_usage_error("fetch", what, arg);
 }
 
-static int parse_one(int argc, char **argv, int *i, struct fetch_args *a)
+static int take_fleet(void *base, const char *text)
 {
-	static const char *const names[] = { "--region", "--endpoint", "--profile", "--ca-file" };
-	const char **slots[] = { &a->region, &a->endpoint, &a->profile, &a->ca_file };
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = cli_take_value("fetch", argc, argv, i, names[k], slots[k]);
-		if (rc != 1)
-			return rc;
-	}
-	const char *fleet = NULL;
-	int rc = cli_take_value("fetch", argc, argv, i, "--fleet", &fleet);
-	if (rc != 1) {
-		char *end;
-		unsigned long n = fleet ? strtoul(fleet, &end, 10) : 0;
-		if (!rc && (fleet[0] < '1' || fleet[0] > '9' || *end || n > FLEET_MAX)) {
-			fprintf(stderr,
-				"ebsbench fetch: --fleet '%s': want a number of runs, 1 to %d\n",
-				fleet, FLEET_MAX);
-			return EXIT_USAGE;
-		}
-		a->fleet = (unsigned)n;
-		return rc;
-	}
-	if (!strcmp(argv[*i], "--force"))
-		a->force = true;
-	else if (!strcmp(argv[*i], "--wait"))
-		a->wait = true;
-	else if (argv[*i][0] == '-')
-		return usage_error("unknown option", argv[*i]);
-	else if (!a->url)
-		a->url = argv[*i];
+	return cli_count("fetch", "--fleet", text, "runs", FLEET_MAX,
+			 &((struct fetch_args *)base)->fleet);
+}
+
+/* The S3 URL, then the directory. */
+static int take_operand(void *base, const char *arg)
+{
+	struct fetch_args *a = base;
+	if (arg[0] == '-')
+		return usage_error("unknown option", arg);
+	if (!a->url)
+		a->url = arg;
 	else if (!a->dir)
-		a->dir = argv[*i];
+		a->dir = arg;
 	else
-		return usage_error("one S3 URL and one directory at most, not also", argv[*i]);
+		return usage_error("one S3 URL and one directory at most, not also", arg);
 	return 0;
 }
+
+static const struct cli_option options[] = {
+	CLI_VALUE("--region", "R", struct fetch_args, region),
+	CLI_VALUE("--endpoint", "URL", struct fetch_args, endpoint),
+	CLI_VALUE("--profile", "NAME", struct fetch_args, profile),
+	CLI_VALUE("--ca-file", "PEM", struct fetch_args, ca_file),
+	CLI_TAKE("--fleet", "N", take_fleet),
+	CLI_FLAG("--force", struct fetch_args, force),
+	CLI_FLAG("--wait", struct fetch_args, wait),
+};
+static const struct cli_command command = { "fetch", usage, options, ARRAY_SIZE(options),
+					    take_operand };
 
 /* 0, -1 after --help, or EXIT_USAGE. */
 static int parse_args(int argc, char **argv, struct fetch_args *a, char *region, size_t cap)
 {
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		int rc = parse_one(argc, argv, &i, a);
-		if (rc)
-			return rc;
-	}
+	int rc = cli_parse(&command, argc, argv, a);
+	if (rc)
+		return rc;
 	if (!a->url)
 		return usage_error("which run? give s3://BUCKET/PREFIX/", NULL);
 	if (a->fleet && !a->wait)
 		return usage_error("--fleet waits for the fleet's runs: give --wait too", NULL);
-	a->region = cli_region(a->region, a->profile, region, cap);
-	if (!a->region)
-		return usage_error(CLI_NO_REGION, NULL);
-	return 0;
+	return cli_need_region("fetch", &a->region, a->profile, region, cap);
 }
 
 /* s3://BUCKET/PREFIX into bucket and a prefix ending in '/' ("" for the

@@ -72,8 +72,9 @@ static const char usage[] =
 	"driver; 5 S3 refused the listing of the prefix; 6 the Job failed (what it\n"
 	"uploaded fetched); 7 stopped by Ctrl-C or SIGTERM (what it uploaded fetched).\n";
 
-/* What --apply adds to the manifest's request. */
-struct apply_args {
+/* The manifest's request, and what --apply adds to it. */
+struct k8s_args {
+	struct k8s_request q;
 	bool apply;
 	struct k8s_apply run;
 };
@@ -84,17 +85,16 @@ static int usage_error(const char *what, const char *arg)
 }
 
 /* --fleet N: 1 to K8S_FLEET_MAX pods. */
-static int set_fleet(struct k8s_request *q, const char *text)
+static int take_fleet(void *base, const char *text)
 {
-	char *end;
-	unsigned long n = strtoul(text, &end, 10);
-	if (text[0] < '1' || text[0] > '9' || *end || n > K8S_FLEET_MAX) {
-		fprintf(stderr, "ebsbench k8s: --fleet '%s': want a number of pods, 1 to %d\n",
-			text, K8S_FLEET_MAX);
-		return EXIT_USAGE;
-	}
-	q->fleet = (unsigned)n;
-	return 0;
+	return cli_count("k8s", "--fleet", text, "pods", K8S_FLEET_MAX,
+			 &((struct k8s_args *)base)->q.fleet);
+}
+
+static int take_volume(void *base, const char *spec)
+{
+	struct k8s_request *q = &((struct k8s_args *)base)->q;
+	return cli_add_volume("k8s", spec, q->volumes, &q->volume_count);
 }
 
 /* One more --toleration or --node-selector (checked with the manifest). */
@@ -108,87 +108,57 @@ static int add_extra(const char *spec, const char *name, const char **list, size
 	return 0;
 }
 
-/* --apply's own options: 0 taken, 1 not one of them, 2 said. */
-static int parse_apply(int argc, char **argv, int *i, struct apply_args *x)
+static int take_toleration(void *base, const char *spec)
 {
-	static const char *const names[] = { "--out", "--context", "--kubeconfig", "--ca-file" };
-	const char **slots[] = { &x->run.out, &x->run.kube.context, &x->run.kube.kubeconfig,
-				 &x->run.ca_file };
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = cli_take_value("k8s", argc, argv, i, names[k], slots[k]);
-		if (rc != 1)
-			return rc;
-	}
-	if (!strcmp(argv[*i], "--apply"))
-		x->apply = true;
-	else if (!strcmp(argv[*i], "--keep"))
-		x->run.keep = true;
-	else
-		return 1;
-	return 0;
+	struct k8s_request *q = &((struct k8s_args *)base)->q;
+	return add_extra(spec, "--toleration", q->tolerations, &q->toleration_count);
 }
 
-static int parse_one(int argc, char **argv, int *i, struct k8s_request *q, struct apply_args *x)
+static int take_node_selector(void *base, const char *spec)
 {
-	int taken = parse_apply(argc, argv, i, x);
-	if (taken != 1)
-		return taken;
-	static const char *const names[] = { "--image",		"--s3",	       "--region",
-					     "--instance-type", "--namespace", "--endpoint",
-					     "--profile",	"--config",    "--plan",
-					     "--kms-key-id" };
-	const char **slots[] = { &q->image,	&q->s3,	       &q->region,  &q->instance_type,
-				 &q->namespace, &q->endpoint,  &q->profile, &q->config,
-				 &q->plan,	&q->kms_key_id };
-	const char *spec = NULL;
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = cli_take_value("k8s", argc, argv, i, names[k], slots[k]);
-		if (rc != 1)
-			return rc;
-	}
-	int rc = cli_take_value("k8s", argc, argv, i, "--volume", &spec);
-	if (rc != 1)
-		return rc ? rc : cli_add_volume("k8s", spec, q->volumes, &q->volume_count);
-	rc = cli_take_value("k8s", argc, argv, i, "--fleet", &spec);
-	if (rc != 1)
-		return rc ? rc : set_fleet(q, spec);
-	rc = cli_take_value("k8s", argc, argv, i, "--toleration", &spec);
-	if (rc != 1)
-		return rc ? rc
-			  : add_extra(spec, "--toleration", q->tolerations, &q->toleration_count);
-	rc = cli_take_value("k8s", argc, argv, i, "--node-selector", &spec);
-	if (rc != 1)
-		return rc ? rc
-			  : add_extra(spec, "--node-selector", q->node_selectors,
-				      &q->node_selector_count);
-	if (!strcmp(argv[*i], "--encrypted")) {
-		q->encrypted = true;
-		return 0;
-	}
-	return usage_error("unknown option", argv[*i]);
+	struct k8s_request *q = &((struct k8s_args *)base)->q;
+	return add_extra(spec, "--node-selector", q->node_selectors, &q->node_selector_count);
 }
+
+#define K8S_VALUE(name, arg, field) CLI_VALUE(name, arg, struct k8s_args, field)
+static const struct cli_option options[] = {
+	CLI_NEED_VALUE("--image", "REF@sha256:DIGEST", struct k8s_args, q.image),
+	CLI_NEED_TAKE("--volume", "TYPE:SIZE[:IOPS[:MIBPS]]", take_volume),
+	CLI_NEED_VALUE("--s3", "s3://BUCKET/PREFIX", struct k8s_args, q.s3),
+	K8S_VALUE("--region", "R", q.region),
+	K8S_VALUE("--instance-type", "m5.xlarge", q.instance_type),
+	K8S_VALUE("--namespace", "NAME", q.namespace),
+	K8S_VALUE("--endpoint", "URL", q.endpoint),
+	K8S_VALUE("--profile", "NAME", q.profile),
+	K8S_VALUE("--config", "FILE", q.config),
+	K8S_VALUE("--plan", "NAME", q.plan),
+	K8S_VALUE("--kms-key-id", "ARN", q.kms_key_id),
+	CLI_FLAG("--encrypted", struct k8s_args, q.encrypted),
+	CLI_TAKE("--fleet", "N", take_fleet),
+	CLI_TAKE("--toleration", "KEY[=VALUE][:EFFECT]", take_toleration),
+	CLI_TAKE("--node-selector", "KEY=VALUE", take_node_selector),
+	/* --apply's */
+	CLI_FLAG("--apply", struct k8s_args, apply),
+	CLI_FLAG("--keep", struct k8s_args, run.keep),
+	K8S_VALUE("--out", "DIR", run.out),
+	K8S_VALUE("--context", "NAME", run.kube.context),
+	K8S_VALUE("--kubeconfig", "FILE", run.kube.kubeconfig),
+	K8S_VALUE("--ca-file", "PEM", run.ca_file),
+};
+static const struct cli_command command = { "k8s", usage, options, ARRAY_SIZE(options), NULL };
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
-static int parse_args(int argc, char **argv, struct k8s_request *q, struct apply_args *x,
-		      char *region, size_t cap)
+static int parse_args(int argc, char **argv, struct k8s_args *a, char *region, size_t cap)
 {
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		int rc = parse_one(argc, argv, &i, q, x);
-		if (rc)
-			return rc;
-	}
-	q->region = cli_region(q->region, q->profile, region, cap);
-	if (!q->image || !q->s3 || !q->volume_count)
-		return usage_error("--image, --volume and --s3 are required", NULL);
-	if (!q->region)
-		return usage_error(CLI_NO_REGION, NULL);
-	bool apply_only = x->run.keep || x->run.out || x->run.kube.context ||
-			  x->run.kube.kubeconfig || x->run.ca_file;
-	if (apply_only && !x->apply)
+	struct k8s_request *q = &a->q;
+	int rc = cli_parse(&command, argc, argv, a);
+	if (rc)
+		return rc;
+	if (cli_need_region("k8s", &q->region, q->profile, region, cap))
+		return EXIT_USAGE;
+	bool apply_only = a->run.keep || a->run.out || a->run.kube.context ||
+			  a->run.kube.kubeconfig || a->run.ca_file;
+	if (apply_only && !a->apply)
 		return usage_error("--keep, --out, --context, --kubeconfig and --ca-file go with "
 				   "--apply",
 				   NULL);
@@ -222,13 +192,9 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 			"delete -f leaves the namespace alone\n",
 			m->namespace);
 	char fetch[1600];
-	cli_fetch_hint(fetch, sizeof(fetch),
-		       &(struct cli_fetch_hint){ .bucket = m->bucket,
-						 .prefix = m->prefix,
-						 .region = q->region,
-						 .profile = q->profile,
-						 .endpoint = q->endpoint,
-						 .fleet = q->fleet });
+	const struct cli_fetch_hint hint = { m->bucket,	  m->prefix, q->region, q->profile,
+					     q->endpoint, NULL,	     q->fleet };
+	cli_fetch_hint(fetch, sizeof(fetch), &hint);
 	fprintf(stderr,
 		"ebsbench k8s: then kubectl logs -f -n %s job/%s; the results: %s; remove "
 		"it all: kubectl delete -f with this output\n",
@@ -238,24 +204,23 @@ static int print_manifest(json_t *list, const struct k8s_request *q, const struc
 
 int cmd_k8s(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-	struct k8s_request q = { .instance_type = "m5.xlarge" };
-	struct apply_args x = { .apply = false };
+	struct k8s_args a = { .q = { .instance_type = LAUNCH_DEFAULT_INSTANCE_TYPE } };
 	struct k8s_made made;
 	char err[512], region[64];
 
-	int rc = parse_args(argc, argv, &q, &x, region, sizeof(region));
+	int rc = parse_args(argc, argv, &a, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (x.apply) {
-		x.run.q = &q;
-		return k8s_apply(&x.run, stop);
+	if (a.apply) {
+		a.run.q = &a.q;
+		return k8s_apply(&a.run, stop);
 	}
-	json_t *list = k8s_manifest(&q, &made, err, sizeof(err));
+	json_t *list = k8s_manifest(&a.q, &made, err, sizeof(err));
 	if (!list) {
 		fprintf(stderr, "ebsbench k8s: %s\n", err);
 		return EXIT_USAGE;
 	}
-	rc = print_manifest(list, &q, &made);
+	rc = print_manifest(list, &a.q, &made);
 	json_decref(list);
 	return rc;
 }

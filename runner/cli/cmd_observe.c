@@ -31,29 +31,31 @@ struct observe_args {
 	const char *interval, *duration, *out;
 };
 
+/* A device, up to MAX_DEVICES ("-" is a device's name too). */
+static int take_device(void *base, const char *arg)
+{
+	struct observe_args *a = base;
+	if (arg[0] == '-' && arg[1])
+		return cli_usage_error("observe", "unknown option", arg);
+	if (a->ndevices == MAX_DEVICES)
+		return cli_usage_error("observe", "at most 16 devices", NULL);
+	a->devices[a->ndevices++] = arg;
+	return 0;
+}
+
+static const struct cli_option options[] = {
+	CLI_VALUE("--interval", "1s", struct observe_args, interval),
+	CLI_VALUE("--duration", "D", struct observe_args, duration),
+	CLI_VALUE("--out", "FILE", struct observe_args, out),
+};
+static const struct cli_command command = { "observe", usage, options, ARRAY_SIZE(options),
+					    take_device };
+
 static int parse_args(int argc, char **argv, struct observe_args *a)
 {
-	for (int i = 0; i < argc; i++) {
-		int rc = 1;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		if ((rc = cli_take_value("observe", argc, argv, &i, "--interval", &a->interval)) !=
-			    1 ||
-		    (rc = cli_take_value("observe", argc, argv, &i, "--duration", &a->duration)) !=
-			    1 ||
-		    (rc = cli_take_value("observe", argc, argv, &i, "--out", &a->out)) != 1) {
-			if (rc)
-				return rc;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("observe", "unknown option", argv[i]);
-		} else if (a->ndevices == MAX_DEVICES) {
-			return cli_usage_error("observe", "at most 16 devices", NULL);
-		} else {
-			a->devices[a->ndevices++] = argv[i];
-		}
-	}
+	int rc = cli_parse(&command, argc, argv, a);
+	if (rc)
+		return rc;
 	return a->ndevices ? 0 : cli_usage_error("observe", "no device given", NULL);
 }
 

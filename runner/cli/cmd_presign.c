@@ -49,44 +49,37 @@ static int usage_error(const char *what, const char *arg)
 	return cli_usage_error("presign", what, arg);
 }
 
-static int parse_one(int argc, char **argv, int *i, struct presign_args *a, const char **max_size)
-{
-	static const char *const names[] = { "--bucket",   "--prefix", "--region",   "--expires",
-					     "--endpoint", "--plan",   "--max-size", "--profile" };
-	const char **slots[] = { &a->bucket,   &a->prefix, &a->region, &a->expires,
-				 &a->endpoint, &a->plan,   max_size,   &a->profile };
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		int rc = cli_take_value("presign", argc, argv, i, names[k], slots[k]);
-		if (rc != 1)
-			return rc;
-	}
-	if (!strcmp(argv[*i], "--post")) {
-		a->post = true;
-		return 0;
-	}
-	return usage_error("unknown option", argv[*i]);
-}
+/* presign's arguments: the request's, and --max-size's text (NULL: not
+ * given), parsed once the rest is known. */
+struct presign_cli {
+	struct presign_args a;
+	const char *max_size;
+};
 
-/* Returns 0, -1 after --help, or EXIT_USAGE; --max-size's text in
- * *max_size (NULL: not given). */
-static int parse_args(int argc, char **argv, struct presign_args *a, const char **max_size,
-		      char *region, size_t cap)
+#define PRESIGN_VALUE(name, arg, field) CLI_VALUE(name, arg, struct presign_cli, field)
+static const struct cli_option options[] = {
+	CLI_NEED_VALUE("--bucket", "B", struct presign_cli, a.bucket),
+	CLI_NEED_VALUE("--prefix", "P", struct presign_cli, a.prefix),
+	PRESIGN_VALUE("--region", "R", a.region),
+	CLI_NEED_VALUE("--expires", "6h", struct presign_cli, a.expires),
+	PRESIGN_VALUE("--endpoint", "URL", a.endpoint),
+	PRESIGN_VALUE("--plan", "CONFIG.json", a.plan),
+	PRESIGN_VALUE("--max-size", "1G", max_size),
+	PRESIGN_VALUE("--profile", "NAME", a.profile),
+	CLI_FLAG("--post", struct presign_cli, a.post),
+};
+static const struct cli_command command = { "presign", usage, options, ARRAY_SIZE(options), NULL };
+
+/* Returns 0, -1 after --help, or EXIT_USAGE. */
+static int parse_args(int argc, char **argv, struct presign_cli *p, char *region, size_t cap)
 {
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		int rc = parse_one(argc, argv, &i, a, max_size);
-		if (rc)
-			return rc;
-	}
-	a->region = cli_region(a->region, a->profile, region, cap);
-	if (!a->bucket || !a->prefix || !a->expires)
-		return usage_error("--bucket, --prefix and --expires are required", NULL);
-	if (!a->region)
-		return usage_error(CLI_NO_REGION, NULL);
-	if (*max_size && !a->post)
+	struct presign_args *a = &p->a;
+	int rc = cli_parse(&command, argc, argv, p);
+	if (rc)
+		return rc;
+	if (cli_need_region("presign", &a->region, a->profile, region, cap))
+		return EXIT_USAGE;
+	if (p->max_size && !a->post)
 		return usage_error("--max-size applies to --post only", NULL);
 	return 0;
 }
@@ -111,21 +104,21 @@ static int print_block(json_t *block, const struct presign_request *r)
 int cmd_presign(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	(void)stop; /* short: it has nothing to stop early */
-	struct presign_args a = { .max_bytes = 1ull << 30 };
+	struct presign_cli p = { .a = { .max_bytes = 1ull << 30 } };
+	struct presign_args *a = &p.a;
 	struct presign_request r;
-	const char *max_size = NULL;
 	char err[512], region[64];
 
-	int rc = parse_args(argc, argv, &a, &max_size, region, sizeof(region));
+	int rc = parse_args(argc, argv, &p, region, sizeof(region));
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (max_size && (options_parse_size(max_size, &a.max_bytes) || !a.max_bytes))
-		return usage_error("--max-size wants a size like 1G, not", max_size);
-	if (presign_request_from_args(&r, &a, err, sizeof(err))) {
+	if (p.max_size && (options_parse_size(p.max_size, &a->max_bytes) || !a->max_bytes))
+		return usage_error("--max-size wants a size like 1G, not", p.max_size);
+	if (presign_request_from_args(&r, a, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench presign: %s\n", err);
 		return EXIT_USAGE;
 	}
-	json_t *block = presign_sign(&r, &a, stderr, err, sizeof(err));
+	json_t *block = presign_sign(&r, a, stderr, err, sizeof(err));
 	presign_request_clear(&r);
 	if (!block) {
 		fprintf(stderr, "ebsbench presign: %s\n", err);

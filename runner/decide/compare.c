@@ -226,7 +226,7 @@ static size_t occurrence(const json_t *run, const char *label, const json_t *p)
 	const json_t *q;
 	size_t i, k = 0;
 
-	json_array_foreach(json_object_get(run, "phases"), i, q)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, q)
 	{
 		if (q == p)
 			break;
@@ -242,7 +242,7 @@ static const json_t *counterpart(const json_t *run, const char *label, const jso
 	size_t want = occurrence(other, other_label, p), k = 0, i;
 	const json_t *q;
 
-	json_array_foreach(json_object_get(run, "phases"), i, q)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, q)
 	{
 		if (!results_str_is(json_object_get(q, "device"), label) || !same_step(p, q))
 			continue;
@@ -297,7 +297,7 @@ static void only_in(const json_t *run, const char *label, const json_t *other,
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(run, "phases"), i, p)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, p)
 	{
 		char line[256], buf[64];
 		const char *step = step_of(p, buf, sizeof(buf));
@@ -320,7 +320,7 @@ static void unmatched(const json_t *run, const json_t *device, const char *which
 	size_t i, phases = 0;
 	char line[320];
 
-	json_array_foreach(json_object_get(run, "phases"), i, p) phases +=
+	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, p) phases +=
 		results_str_is(json_object_get(p, "device"), label);
 	snprintf(
 		line, sizeof(line),
@@ -351,7 +351,8 @@ static json_t *cliff_json(const json_t *a, const char *la, const json_t *b, cons
 			 "phase", "randread", "a_s", ca ? json_real(sa) : json_null(), "b_s",
 			 cb ? json_real(sb) : json_null(), "change_s",
 			 ca && cb ? json_real(change) : json_null(), "resolution_s", res,
-			 "time_scale", results_num_or(json_object_get(a, "plan"), "time_scale", 1),
+			 "time_scale",
+			 results_num_or(json_object_get(a, RESULTS_KEY_PLAN), "time_scale", 1),
 			 "verdict", verdict);
 }
 
@@ -380,7 +381,7 @@ static void compare_devices(const json_t *a, const json_t *b, const json_t *da, 
 		const json_t *dev_b = json_array_get(db, match[i]);
 		const char *lb = results_label(dev_b);
 		compare_device_warnings(a, b, json_array_get(da, i), dev_b, warnings);
-		json_array_foreach(json_object_get(a, "phases"), k, p)
+		json_array_foreach(json_object_get(a, RESULTS_KEY_PHASES), k, p)
 		{
 			const json_t *q = results_str_is(json_object_get(p, "device"), la)
 						  ? counterpart(b, lb, a, la, p)
@@ -408,9 +409,9 @@ out:
 static json_t *run_json(const json_t *run, const char *name)
 {
 	return json_pack("{s:s,s:O?,s:O?,s:O?}", "name", name, "started",
-			 RESULTS_GET(run, "environment", "started"), "instance_type",
-			 RESULTS_GET(run, "environment", "instance_type"), "version",
-			 RESULTS_GET(run, "ebsbench", "version"));
+			 RESULTS_GET(run, RESULTS_KEY_ENVIRONMENT, "started"), "instance_type",
+			 RESULTS_GET(run, RESULTS_KEY_ENVIRONMENT, "instance_type"), "version",
+			 RESULTS_GET(run, RESULTS_KEY_EBSBENCH, "version"));
 }
 
 static const char method[] =

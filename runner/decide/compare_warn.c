@@ -93,7 +93,7 @@ static const char *engine_of(const json_t *run)
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(run, "phases"), i, p)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, p)
 	{
 		const char *e = json_string_value(RESULTS_GET(p, "job", "ebsbench", "ioengine"));
 		if (e)
@@ -109,7 +109,7 @@ static const char *phases_text(const json_t *run, char *buf, size_t len)
 	size_t i, o = 0;
 
 	buf[0] = '\0';
-	json_array_foreach(RESULTS_GET(run, "plan", "phases"), i, p)
+	json_array_foreach(RESULTS_GET(run, RESULTS_KEY_PLAN, "phases"), i, p)
 	{
 		int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", str_or(p, "?"));
 		if (n < 0 || (size_t)n >= len - o)
@@ -127,13 +127,15 @@ static bool differ(const char *a, const char *b)
 
 void compare_run_warnings(const json_t *a, const json_t *b, json_t *list)
 {
-	const char *ia = json_string_value(RESULTS_GET(a, "environment", "instance_type"));
-	const char *ib = json_string_value(RESULTS_GET(b, "environment", "instance_type"));
+	const char *ia =
+		json_string_value(RESULTS_GET(a, RESULTS_KEY_ENVIRONMENT, "instance_type"));
+	const char *ib =
+		json_string_value(RESULTS_GET(b, RESULTS_KEY_ENVIRONMENT, "instance_type"));
 	const char *ea = engine_of(a), *eb = engine_of(b);
-	const char *va = json_string_value(RESULTS_GET(a, "ebsbench", "version"));
-	const char *vb = json_string_value(RESULTS_GET(b, "ebsbench", "version"));
-	double sa = results_num_or(json_object_get(a, "plan"), "time_scale", 1);
-	double sb = results_num_or(json_object_get(b, "plan"), "time_scale", 1);
+	const char *va = json_string_value(RESULTS_GET(a, RESULTS_KEY_EBSBENCH, "version"));
+	const char *vb = json_string_value(RESULTS_GET(b, RESULTS_KEY_EBSBENCH, "version"));
+	double sa = results_num_or(json_object_get(a, RESULTS_KEY_PLAN), "time_scale", 1);
+	double sb = results_num_or(json_object_get(b, RESULTS_KEY_PLAN), "time_scale", 1);
 	char pa[512], pb[512];
 
 	if (differ(ia, ib))
@@ -152,8 +154,8 @@ void compare_run_warnings(const json_t *a, const json_t *b, json_t *list)
 	phases_text(b, pb, sizeof(pb));
 	if (strcmp(pa, pb))
 		say(list, "A's plan ran %s; B's ran %s.", pa, pb);
-	double ta = results_num(RESULTS_GET(a, "plan", "test_size"));
-	double tb = results_num(RESULTS_GET(b, "plan", "test_size"));
+	double ta = results_num(RESULTS_GET(a, RESULTS_KEY_PLAN, "test_size"));
+	double tb = results_num(RESULTS_GET(b, RESULTS_KEY_PLAN, "test_size"));
 	if (isfinite(ta) && isfinite(tb) && ta != tb)
 		say(list, "A's plan tested %.0f MiB of each device, B's %.0f MiB.", ta / 1048576,
 		    tb / 1048576);
@@ -184,7 +186,7 @@ static double refill_share(const json_t *run, const char *label)
 	double base = results_num(json_object_get(pred, "baseline_iops"));
 	double burst = results_num(json_object_get(pred, "burst_iops"));
 	double secs = results_num(json_object_get(pred, "burst_seconds"));
-	double scale = results_num_or(json_object_get(run, "plan"), "time_scale", 1);
+	double scale = results_num_or(json_object_get(run, RESULTS_KEY_PLAN), "time_scale", 1);
 	double bucket = secs * (burst - base) * scale;
 
 	return bucket > 0 ? base / bucket : NAN;

@@ -17,7 +17,7 @@ static const json_t *device_for(const json_t *run, const char *volume)
 	const json_t *d, *only = NULL;
 	size_t i, ebs = 0;
 
-	json_array_foreach(json_object_get(run, "devices"), i, d)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_DEVICES), i, d)
 	{
 		const char *id = json_string_value(json_object_get(d, "volume_id"));
 		if (id && !strcmp(id, volume))
@@ -51,7 +51,8 @@ static int settings(const struct demand_question *q, const json_t *run,
 		if (rc)
 			return -1;
 	}
-	const char *inst = json_string_value(RESULTS_GET(run, "environment", "instance_type"));
+	const char *inst =
+		json_string_value(RESULTS_GET(run, RESULTS_KEY_ENVIRONMENT, "instance_type"));
 	o->sim.instance = q->instance ? q->instance : inst ? ebs_instance_limits_find(inst) : NULL;
 	return 0;
 }

@@ -26,7 +26,7 @@ static double best_seq_mibs(const json_t *results, const char *label)
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(results, "phases"), i, p)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, p)
 	{
 		const json_t *rw = json_object_get(p, "rw");
 		if (!results_str_is(json_object_get(p, "device"), label) ||
@@ -208,7 +208,7 @@ size_t recommend_all(const json_t *results, const struct recommend_ask *ask,
 	size_t i, n = 0;
 	char err[128];
 
-	json_array_foreach(json_object_get(results, "devices"), i, device)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_DEVICES), i, device)
 	{
 		if (n < cap &&
 		    !recommend_device(results, device, ask, prices, &out[n], err, sizeof(err)))

@@ -52,7 +52,7 @@ struct recommend_p99 recommend_p99_at(const json_t *results, const char *device,
 	double curve_at = HUGE_VAL, saturated_at = HUGE_VAL;
 	size_t i;
 
-	json_array_foreach(json_object_get(results, "phases"), i, p)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, p)
 	{
 		if (!results_str_is(json_object_get(p, "device"), device))
 			continue;
@@ -89,7 +89,7 @@ static const json_t *step_within(const json_t *results, const char *device, doub
 	double best_pct = 0;
 	size_t i;
 
-	json_array_foreach(json_object_get(results, "phases"), i, p)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, p)
 	{
 		double pct = results_num(RESULTS_GET(p, "load", "percent"));
 		double ns = results_lat_pct_ns(results_direction(p), "99.000000");
@@ -132,7 +132,7 @@ void recommend_candidate_p99(const json_t *results, const struct recommend_need 
 	size_t i;
 
 	c->p99 = (struct recommend_p99){ .state = P99_NOT_MEASURED, .ms = NAN, .at_iops = NAN };
-	json_array_foreach(json_object_get(results, "devices"), i, dev)
+	json_array_foreach(json_object_get(results, RESULTS_KEY_DEVICES), i, dev)
 	{
 		struct ebs_volume v;
 		const char *label = json_string_value(json_object_get(dev, "label"));

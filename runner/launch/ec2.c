@@ -72,7 +72,7 @@ static int upload_binary(json_t *config, const char *dir, const char *name, FILE
 	upload_init(&up, &u, dir, record, log);
 	rc = upload_send(&up, name, UPLOAD_FINAL);
 	if (rc) {
-		json_t *last = json_array_get(json_object_get(record, "uploads"), 0);
+		json_t *last = json_array_get(json_object_get(record, RESULTS_KEY_UPLOADS), 0);
 		const char *why = json_string_value(json_object_get(last, "error"));
 		error_set(err, errlen, "uploading the binary to S3 failed: %s",
 			  why ? why : "see above");

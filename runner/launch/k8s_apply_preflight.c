@@ -155,16 +155,26 @@ static void pod_labels(const struct k8s_request *q, struct pod_labels *l)
 				      k8s_toleration(q->tolerations[i], err, sizeof(err)));
 }
 
+/* kubectl ARGS (a `get ... -o json`)'s object: NULL when kubectl failed
+ * or printed no JSON (the caller decrefs it). */
+static json_t *get_json(const struct kubectl *k, const char *const *args)
+{
+	struct child_result res;
+	char why[400];
+	if (call(k, args, &res, why, sizeof(why)))
+		return NULL;
+	json_t *list = json_loads(res.out, 0, NULL);
+	child_result_free(&res);
+	return list;
+}
+
 /* The first NodePool (nodepools.karpenter.sh) that can make the pod's
  * node, into name[cap]: 1, or 0 (none, or no Karpenter). */
 static int nodepool_for(const struct kubectl *k, const struct pod_labels *l, char *name, size_t cap)
 {
 	const char *args[] = { "get", "nodepools.karpenter.sh", "-o", "json", NULL };
-	struct child_result res;
-	char why[400], taint[400];
-	if (call(k, args, &res, why, sizeof(why)))
-		return 0;
-	json_t *list = json_loads(res.out, 0, NULL), *pool;
+	char taint[400];
+	json_t *list = get_json(k, args), *pool;
 	size_t i;
 	int found = 0;
 	json_array_foreach(json_object_get(list, "items"), i, pool)
@@ -183,7 +193,6 @@ static int nodepool_for(const struct kubectl *k, const struct pod_labels *l, cha
 		}
 	}
 	json_decref(list);
-	child_result_free(&res);
 	return found;
 }
 
@@ -193,17 +202,14 @@ static int nodepool_for(const struct kubectl *k, const struct pod_labels *l, cha
  * node at all or kubectl did not answer). */
 static int node_for(const struct kubectl *k, const struct pod_labels *l, char *taint, size_t cap)
 {
-	char selector[1024], why[400];
+	char selector[1024];
 	size_t used = 0;
 	for (size_t i = 0; i < l->count && used < sizeof(selector); i++)
 		used += (size_t)snprintf(selector + used, sizeof(selector) - used, "%s%s=%s",
 					 i ? "," : "", l->keys[i], l->values[i]);
 	const char *args[] = { "get", "nodes", "-l", selector, "-o", "json", NULL };
-	struct child_result res;
 	taint[0] = '\0';
-	if (call(k, args, &res, why, sizeof(why)))
-		return 0;
-	json_t *list = json_loads(res.out, 0, NULL), *node;
+	json_t *list = get_json(k, args), *node;
 	size_t i;
 	int found = 0;
 	json_array_foreach(json_object_get(list, "items"), i, node)
@@ -214,7 +220,6 @@ static int node_for(const struct kubectl *k, const struct pod_labels *l, char *t
 			found = 1;
 	}
 	json_decref(list);
-	child_result_free(&res);
 	return found;
 }
 

@@ -35,3 +35,9 @@ void md_table_rule(FILE *out, size_t n)
 		fputs("|---", out);
 	fputs("|\n", out);
 }
+
+void md_table_head(FILE *out, const char *const *names, size_t n)
+{
+	md_table_row(out, names, n);
+	md_table_rule(out, n);
+}

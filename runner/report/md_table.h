@@ -21,4 +21,7 @@ void md_table_row(FILE *out, const char *const *cells, size_t n);
 /* The line under a table's header: "|---|---|" for n columns. */
 void md_table_rule(FILE *out, size_t n);
 
+/* A table's header: its row of names and the rule under it. */
+void md_table_head(FILE *out, const char *const *names, size_t n);
+
 #endif

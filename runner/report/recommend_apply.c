@@ -172,7 +172,8 @@ static void shrink_caveat(FILE *f, const struct recommend_device *d,
  * instance's own burst (30 minutes a day on the smaller sizes). */
 static void instance_caveat(FILE *f, const json_t *run, const struct recommend_candidate *c)
 {
-	const char *type = json_string_value(RESULTS_GET(run, "environment", "instance_type"));
+	const char *type =
+		json_string_value(RESULTS_GET(run, RESULTS_KEY_ENVIRONMENT, "instance_type"));
 	const struct instance_ebs_limits *inst = type ? ebs_instance_limits_find(type) : NULL;
 
 	if (!inst ||
@@ -234,7 +235,7 @@ int recommend_apply_write(const char *dir, const json_t *run, const struct recom
 {
 	char path[4200], seen[RECOMMEND_MAX_DEVICES][NAME_LEN];
 	size_t nseen = 0;
-	const char *region = json_string_value(RESULTS_GET(run, "plan", "region"));
+	const char *region = json_string_value(RESULTS_GET(run, RESULTS_KEY_PLAN, "region"));
 
 	for (size_t i = 0; i < n && nseen < RECOMMEND_MAX_DEVICES; i++) {
 		const struct recommend_candidate *c = target_of(&d[i]);

@@ -124,6 +124,15 @@ static void write_row(FILE *out, const struct recommend_candidate *c)
 /* One device: its volume and cost, the need, the table, the choice and why. */
 static void write_device(FILE *out, const struct recommend_device *d)
 {
+	static const char *const head[] = {
+		"Type",
+		"Size",
+		"IOPS",
+		"MiB/s",
+		"Monthly",
+		"Delta",
+		"p99 at the need (scheduled issue to completion)",
+	};
 	char usd[REPORT_NUM_LEN];
 
 	fputs("## ", out);
@@ -132,10 +141,7 @@ static void write_device(FILE *out, const struct recommend_device *d)
 	volume_text(out, &d->current);
 	fprintf(out, "): %s a month\n\n", report_usd(usd, sizeof(usd), d->current_usd));
 	write_need(out, d);
-	fputs("| Type | Size | IOPS | MiB/s | Monthly | Delta | p99 at the need (scheduled issue "
-	      "to completion) |\n"
-	      "|---|---|---|---|---|---|---|\n",
-	      out);
+	md_table_head(out, head, ARRAY_SIZE(head));
 	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
 		write_row(out, &d->cand[i]);
 	fputs("\n**", out);
@@ -303,6 +309,11 @@ void recommend_demand_chart_name(const char *label, char *out, size_t cap)
 
 static void write_demand(FILE *out, const struct demand_answer *a, bool charts)
 {
+	static const char *const head[] = {
+		"Type",	     "Size",	"IOPS",
+		"MiB/s",     "Monthly", "Delta",
+		"Throttled", "Longest", "p99 at the demand (scheduled issue to completion)",
+	};
 	const struct recommend_device *d = &a->rec;
 	char c1[REPORT_NUM_LEN];
 
@@ -338,10 +349,7 @@ static void write_demand(FILE *out, const struct demand_answer *a, bool charts)
 		a->budget > 0 ? "rate at the budget's quantile" : "peak",
 		a->peak_factor > 1 ? " times the peak factor" : "",
 		a->budget > 0 ? "at most the budget" : "none");
-	fputs("| Type | Size | IOPS | MiB/s | Monthly | Delta | Throttled | Longest | p99 at the "
-	      "demand (scheduled issue to completion) |\n"
-	      "|---|---|---|---|---|---|---|---|---|\n",
-	      out);
+	md_table_head(out, head, ARRAY_SIZE(head));
 	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
 		write_demand_row(out, &d->cand[i], &a->sim[i]);
 	fputs("\n**", out);

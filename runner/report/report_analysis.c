@@ -28,7 +28,7 @@ static const char *copy_or(const json_t *o, const char *key, char *buf, size_t l
  * recorded price on top, a null read as unknown (NaN), as it was written. */
 void report_prices_recorded(const json_t *run, struct ebs_prices *p, struct report_price_names *n)
 {
-	const json_t *rec = json_object_get(run, "prices");
+	const json_t *rec = json_object_get(run, RESULTS_KEY_PRICES);
 	*p = ebs_prices_default();
 	p->region = copy_or(rec, "region", n->region, sizeof(n->region), p->region);
 	p->as_of = copy_or(rec, "date", n->date, sizeof(n->date), p->as_of);
@@ -82,9 +82,10 @@ int report_reanalyse(json_t *run, const json_t *overrides, char *err, size_t err
 	report_prices_recorded(run, &p, &names);
 	if (overrides && config_prices_apply(&p, (json_t *)overrides, &count, err, errlen))
 		return -1;
-	bool overridden = count > 0 || json_is_true(json_object_get(json_object_get(run, "prices"),
-								    "overridden"));
+	bool overridden =
+		count > 0 || json_is_true(json_object_get(json_object_get(run, RESULTS_KEY_PRICES),
+							  "overridden"));
 	analysis_build(run, &p);
-	json_object_set_new(run, "prices", run_record_prices(&p, overridden));
+	json_object_set_new(run, RESULTS_KEY_PRICES, run_record_prices(&p, overridden));
 	return 0;
 }

@@ -46,7 +46,8 @@ bool report_run_draws(const json_t *run, enum artifact file)
 	const json_t *name;
 	if (!artifacts_needs_phase(file))
 		return true;
-	json_array_foreach(json_object_get(json_object_get(run, "plan"), "phases"), i, name)
+	json_array_foreach(json_object_get(json_object_get(run, RESULTS_KEY_PLAN), "phases"), i,
+			   name)
 	{
 		if (json_is_string(name) && artifacts_draws_phase(file, json_string_value(name)))
 			return true;

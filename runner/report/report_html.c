@@ -145,7 +145,7 @@ static int html_devices(FILE *out, json_t *const *runs, size_t nruns)
 		"</tr></thead>\n<tbody>\n",
 		nruns > 1 ? "<th>Run</th>" : "");
 	for (size_t r = 0; r < nruns; r++) {
-		json_array_foreach(json_object_get(runs[r], "devices"), i, d)
+		json_array_foreach(json_object_get(runs[r], RESULTS_KEY_DEVICES), i, d)
 		{
 			fputs("<tr>", out);
 			if (nruns > 1)

@@ -123,7 +123,8 @@ static void write_cliff_causes(FILE *out, const struct results_columns *c)
 		size_t k;
 		if (i && c->col[i].run == c->col[i - 1].run)
 			continue;
-		sentences = RESULTS_GET(c->col[i].run, "analysis", "instance_cliff", "sentences");
+		sentences = RESULTS_GET(c->col[i].run, RESULTS_KEY_ANALYSIS, "instance_cliff",
+					"sentences");
 		json_array_foreach(sentences, k, s)
 		{
 			fputs("\n> **Whose cliff:** ", out);
@@ -189,7 +190,7 @@ static const char *emulated_model(const json_t *run)
 {
 	size_t i;
 	const json_t *d;
-	json_array_foreach(json_object_get(run, "devices"), i, d)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_DEVICES), i, d)
 	{
 		const char *model = json_string_value(json_object_get(d, "model"));
 		if (model && strcmp(model, "Amazon Elastic Block Store"))
@@ -222,8 +223,8 @@ static void write_run_notes(FILE *out, const json_t *run, bool fleet)
 		      "predictions are for the volume types the config names.\n\n",
 		      out);
 	}
-	double scale = results_num(RESULTS_GET(run, "plan", "time_scale"));
-	bool stopped = json_is_true(RESULTS_GET(run, "environment", "stopped_early"));
+	double scale = results_num(RESULTS_GET(run, RESULTS_KEY_PLAN, "time_scale"));
+	bool stopped = json_is_true(RESULTS_GET(run, RESULTS_KEY_ENVIRONMENT, "stopped_early"));
 
 	if (fleet && isfinite(scale) && scale != 1.0)
 		fprintf(out, DOT "**time scale %g: durations scaled**", scale);
@@ -243,8 +244,8 @@ static void write_run_notes(FILE *out, const json_t *run, bool fleet)
 
 static void write_environment(FILE *out, const json_t *run, bool fleet)
 {
-	const char *version = json_string_value(RESULTS_GET(run, "ebsbench", "version"));
-	const char *region = json_string_value(RESULTS_GET(run, "plan", "region"));
+	const char *version = json_string_value(RESULTS_GET(run, RESULTS_KEY_EBSBENCH, "version"));
+	const char *region = json_string_value(RESULTS_GET(run, RESULTS_KEY_PLAN, "region"));
 
 	fputs("Instance **", out);
 	md_text(out, summary_table_env(run, "instance_type"));
@@ -382,7 +383,7 @@ static bool named_before(const json_t *phases, size_t upto, const char *name)
 /* One section per phase name, in the order the phases first ran. */
 static void write_phase_sections(FILE *out, const json_t *run, const struct results_columns *c)
 {
-	const json_t *phases = json_object_get(run, "phases"), *p;
+	const json_t *phases = json_object_get(run, RESULTS_KEY_PHASES), *p;
 	size_t i;
 
 	json_array_foreach(phases, i, p)
@@ -400,7 +401,7 @@ static void write_phase_sections(FILE *out, const json_t *run, const struct resu
 
 static void write_findings(FILE *out, const json_t *run)
 {
-	const json_t *findings = RESULTS_GET(run, "analysis", "findings"), *f;
+	const json_t *findings = RESULTS_GET(run, RESULTS_KEY_ANALYSIS, "findings"), *f;
 	size_t i;
 
 	if (!json_array_size(findings)) {
@@ -414,7 +415,7 @@ static void write_findings(FILE *out, const json_t *run)
 		md_text(out, sentence ? sentence : REPORT_MISSING);
 		fputc('\n', out);
 	}
-	size_t more = json_array_size(RESULTS_GET(run, "analysis", "details"));
+	size_t more = json_array_size(RESULTS_GET(run, RESULTS_KEY_ANALYSIS, "details"));
 	if (more > json_array_size(findings))
 		fprintf(out,
 			"\nThe findings that decide, ranked; all %zu sentences (each phase's own "
@@ -424,13 +425,14 @@ static void write_findings(FILE *out, const json_t *run)
 
 static void write_cost(FILE *out, const struct results_columns *c)
 {
-	const json_t *prices = json_object_get(c->count ? c->col[0].run : NULL, "prices");
+	const json_t *prices = json_object_get(c->count ? c->col[0].run : NULL, RESULTS_KEY_PRICES);
 	const char *region = json_string_value(json_object_get(prices, "region"));
 	const char *date = json_string_value(json_object_get(prices, "date"));
 	char title[SUMMARY_CELL_LEN], a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
-	fputs("## Cost\n\n| Volume | Monthly cost | Per 3,000 sustained IOPS |\n|---|---|---|\n",
-	      out);
+	static const char *const head[] = { "Volume", "Monthly cost", "Per 3,000 sustained IOPS" };
+	fputs("## Cost\n\n", out);
+	md_table_head(out, head, ARRAY_SIZE(head));
 	for (size_t i = 0; i < c->count; i++) {
 		const char *label = results_label(c->col[i].device);
 		struct summary_cell_ctx ctx = { c->col[i].run, label, NULL };
@@ -508,11 +510,11 @@ static void write_phase_list(FILE *out, const json_t *run)
 	const json_t *p;
 	size_t i;
 
-	fputs("## Phases in the order they ran\n\n"
-	      "| # | Phase | Device | rw | bs | qd | Ran | Idle before | IOPS | Throughput |\n"
-	      "|---|---|---|---|---|---|---|---|---|---|\n",
-	      out);
-	json_array_foreach(json_object_get(run, "phases"), i, p)
+	static const char *const head[] = { "#",  "Phase", "Device",	  "rw",	  "bs",
+					    "qd", "Ran",   "Idle before", "IOPS", "Throughput" };
+	fputs("## Phases in the order they ran\n\n", out);
+	md_table_head(out, head, ARRAY_SIZE(head));
+	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, p)
 	{
 		write_phase_row(out, i + 1, p);
 	}

@@ -43,15 +43,16 @@ static void device_part(FILE *out, const struct results_column *col, bool fleet)
 	size_t i;
 	if (!json_array_size(steps))
 		return;
+	static const char *const head[] = { "Load", "Offered IOPS", "Measured IOPS", "Held",
+					    "p50",  "p95",	    "p99",	     "p99.9" };
 	fputs("### ", out);
 	if (fleet)
 		fprintf(out, "run %zu: ", col->run_index);
 	md_text(out, report_device_title(title, sizeof(title), col->device));
 	fputs("\n\n", out);
 	md_text(out, json_string_value(json_object_get(lc, "sentence")));
-	fputs("\n\n| Load | Offered IOPS | Measured IOPS | Held | p50 | p95 | p99 | p99.9 |\n"
-	      "|---|---|---|---|---|---|---|---|\n",
-	      out);
+	fputs("\n\n", out);
+	md_table_head(out, head, ARRAY_SIZE(head));
 	json_array_foreach(steps, i, st) step_row(out, st, knee);
 	fputc('\n', out);
 }

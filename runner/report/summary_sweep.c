@@ -55,11 +55,12 @@ static void write_device(FILE *out, const struct results_column *col, const json
 	char title[256];
 	size_t i;
 	const json_t *step;
+	static const char *const head[] = { "rw",    "Block size", "Measured",	  "Model",
+					    "Bound", "Verdict",	   "Service time" };
 	fputs("### ", out);
 	md_text(out, report_device_title(title, sizeof(title), col->device));
-	fputs("\n\n| rw | Block size | Measured | Model | Bound | Verdict | Service time |\n"
-	      "|---|---|---|---|---|---|---|\n",
-	      out);
+	fputs("\n\n", out);
+	md_table_head(out, head, ARRAY_SIZE(head));
 	json_array_foreach(sweep, i, step)
 	{
 		write_step_row(out, step);

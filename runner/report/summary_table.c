@@ -14,7 +14,7 @@
 
 const char *summary_table_env(const json_t *run, const char *key)
 {
-	const char *s = json_string_value(RESULTS_GET(run, "environment", key));
+	const char *s = json_string_value(RESULTS_GET(run, RESULTS_KEY_ENVIRONMENT, key));
 	return s ? s : REPORT_MISSING;
 }
 

@@ -303,7 +303,7 @@ static json_t *lp_phase_names(json_t *const *runs, size_t nruns)
 	size_t r, i, k;
 
 	for (r = 0; r < nruns; r++) {
-		json_array_foreach(json_object_get(runs[r], "phases"), i, p)
+		json_array_foreach(json_object_get(runs[r], RESULTS_KEY_PHASES), i, p)
 		{
 			json_t *name = json_object_get(p, "phase");
 			const json_t *seen;

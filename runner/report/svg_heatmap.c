@@ -324,7 +324,7 @@ static size_t hm_panels(struct hm_panel *panels, const struct svg_entries *es, s
 	for (size_t i = 0; i < es->count; i++) {
 		const json_t *phase;
 		size_t k;
-		json_array_foreach(json_object_get(es->e[i].run, "phases"), k, phase)
+		json_array_foreach(json_object_get(es->e[i].run, RESULTS_KEY_PHASES), k, phase)
 		{
 			struct hm_panel *p = &panels[n];
 			if (!results_str_is(json_object_get(phase, "device"), es->e[i].label))

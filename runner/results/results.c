@@ -11,7 +11,7 @@
 
 int results_schema_check(const json_t *root, char *err, size_t errlen)
 {
-	const json_t *schema = json_object_get(root, "schema");
+	const json_t *schema = json_object_get(root, RESULTS_KEY_SCHEMA);
 	json_int_t version = json_integer_value(schema);
 
 	if (!json_is_object(root) || !json_is_integer(schema) || version < RESULTS_SCHEMA_OLDEST)

@@ -17,6 +17,19 @@
 #define RESULTS_SCHEMA 4
 #define RESULTS_SCHEMA_OLDEST 1
 #define RESULTS_FILE "results.json"
+/* results.json's top-level keys (docs/results-json.md), named once: the
+ * run writes them (run/run_exec.c) and every reader looks them up by
+ * these.  Keys inside the sections are still spelled where they are used:
+ * "phases" is also plan.phases and analysis.devices[].phases. */
+#define RESULTS_KEY_SCHEMA "schema"
+#define RESULTS_KEY_EBSBENCH "ebsbench"
+#define RESULTS_KEY_ENVIRONMENT "environment"
+#define RESULTS_KEY_PLAN "plan"
+#define RESULTS_KEY_PRICES "prices"
+#define RESULTS_KEY_DEVICES "devices"
+#define RESULTS_KEY_PHASES "phases"
+#define RESULTS_KEY_ANALYSIS "analysis"
+#define RESULTS_KEY_UPLOADS "uploads"
 /* The block-size sweep's steps: "phase": "sweep", told apart by rw and bs. */
 #define RESULTS_PHASE_SWEEP "sweep"
 /* The load curve's steps: "phase": "loadcurve", told apart by "load". */

@@ -1,6 +1,7 @@
 /* results_read.c - safe lookups into results.json, and the run x device
  * flattening every reader of several runs starts from. */
 #include "results/results_read.h"
+#include "results/results.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ const json_t *results_phase(const json_t *run, const char *phase, const char *de
 	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(run, "phases"), i, p)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, p)
 	{
 		if (results_str_is(json_object_get(p, "phase"), phase) &&
 		    results_str_is(json_object_get(p, "device"), device))
@@ -104,7 +105,7 @@ const json_t *results_device(const json_t *run, const char *label)
 	const json_t *d;
 	size_t i;
 
-	json_array_foreach(json_object_get(run, "devices"), i, d)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_DEVICES), i, d)
 	{
 		if (results_str_is(json_object_get(d, "label"), label))
 			return d;
@@ -117,7 +118,7 @@ const json_t *results_analysis_device(const json_t *run, const char *device)
 	const json_t *d;
 	size_t i;
 
-	json_array_foreach(RESULTS_GET(run, "analysis", "devices"), i, d)
+	json_array_foreach(RESULTS_GET(run, RESULTS_KEY_ANALYSIS, "devices"), i, d)
 	{
 		if (results_str_is(json_object_get(d, "device"), device))
 			return d;
@@ -151,14 +152,14 @@ static bool has_label(const json_t *devices, const char *label)
 
 json_t *results_devices(const json_t *run)
 {
-	json_t *devices = json_object_get(run, "devices"), *made;
+	json_t *devices = json_object_get(run, RESULTS_KEY_DEVICES), *made;
 	const json_t *p;
 	size_t i;
 
 	if (json_array_size(devices))
 		return json_incref(devices);
 	made = json_array();
-	json_array_foreach(json_object_get(run, "phases"), i, p)
+	json_array_foreach(json_object_get(run, RESULTS_KEY_PHASES), i, p)
 	{
 		const char *label = json_string_value(json_object_get(p, "device"));
 		if (label && !has_label(made, label))

@@ -42,49 +42,13 @@ static int get_positive(json_t *value, const char *key, double *out, char *err, 
 	return 0;
 }
 
-static int device_member(struct device_config *d, const char *key, json_t *v, char *err,
-			 size_t errlen)
-{
-	if (!strcmp(key, "path"))
-		return copy_string(v, "devices[].path", d->path, sizeof(d->path), err, errlen);
-	if (!strcmp(key, "volume_id"))
-		return copy_string(v, "devices[].volume_id", d->volume_id, sizeof(d->volume_id),
-				   err, errlen);
-	if (!strcmp(key, "label"))
-		return copy_string(v, "devices[].label", d->label, sizeof(d->label), err, errlen);
-	if (!strcmp(key, "type")) {
-		if (!json_is_string(v) || ebs_type_parse(json_string_value(v), &d->type)) {
-			snprintf(err, errlen,
-				 "config: devices[].type must be gp2, gp3, io1, io2, "
-				 "st1 or sc1");
-			return -1;
-		}
-		d->has_type = true;
-		return 0;
-	}
-	if (!strcmp(key, "size_gib"))
-		return get_positive(v, "devices[].size_gib", &d->size_gib, err, errlen);
-	if (!strcmp(key, "iops"))
-		return get_positive(v, "devices[].iops", &d->iops, err, errlen);
-	if (!strcmp(key, "throughput_mibs"))
-		return get_positive(v, "devices[].throughput_mibs", &d->throughput_mibs, err,
-				    errlen);
-	return error_set(err, errlen, "config: unknown key 'devices[].%s'", key);
-}
-
 /* ---- ranges ----
  * Every number a run config carries is checked against its range as it is
  * read, so no later arithmetic meets a value nobody means (a gp2 of 22
  * billion GiB overflowed presign's byte count).  A volume's size, IOPS and
  * throughput take the EBS model's own limits (ebs_model.c's type table):
  * its type's where it names one, else the widest any type allows; the
- * other ranges are stated here and in config.h. */
-#define TIME_SCALE_MIN 1e-6 /* below it, a 900 s phase is under a millisecond */
-#define TIME_SCALE_MAX 100.0
-#define TIME_SCALE_RANGE "0.000001..100"
-#define TEST_SIZE_MIN 4096ull
-#define TEST_SIZE_MAX (64ull << 40) /* the largest EBS volume, io2's 64 TiB */
-#define TEST_SIZE_RANGE "4 KiB..64 TiB"
+ * other ranges are the key table's (below). */
 
 int config_out_of_range(const char *key, const char *value, const char *range, char *err,
 			size_t errlen)
@@ -209,10 +173,78 @@ static int device_ranges(const struct device_config *d, size_t i, char *err, siz
 	return 0;
 }
 
-static int parse_devices(struct run_config *c, json_t *list, char *err, size_t errlen)
+/* ---- the key table ----
+ * Every key a run config may hold is one row below: its name, what it
+ * takes, its range, a line of docs and the setter that reads and checks
+ * it.  The parser looks keys up here and nowhere else, and docs/run.md's
+ * key table is tested against it (tests/unit/run/test_config.c). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define FIELD(type, field) offsetof(type, field), sizeof(((type *)0)->field)
+
+static int parse_object(const char *prefix, void *base, json_t *obj, char *err, size_t errlen);
+
+static char *field_of(const struct config_key *k, void *base)
 {
+	return (char *)base + k->offset;
+}
+
+static int set_string(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen)
+{
+	return copy_string(v, k->name, field_of(k, base), k->cap, err, errlen);
+}
+
+/* set_string, its message naming the key without "environment.", as it
+ * always has. */
+static int set_leaf_string(const struct config_key *k, void *base, json_t *v, char *err,
+			   size_t errlen)
+{
+	return copy_string(v, strchr(k->name, '.') + 1, field_of(k, base), k->cap, err, errlen);
+}
+
+/* A positive number, within [lo, hi] where the row gives hi (a volume's
+ * numbers are checked against their type once the device is read). */
+static int set_positive(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen)
+{
+	double *out = (double *)(void *)field_of(k, base);
+	if (get_positive(v, k->name, out, err, errlen))
+		return -1;
+	if (!(k->hi > 0) || (*out >= k->lo && *out <= k->hi))
+		return 0;
+	return config_number_out_of_range(k->name, *out, k->range, err, errlen);
+}
+
+static int set_size(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen)
+{
+	uint64_t *out = (uint64_t *)(void *)field_of(k, base);
+	if (!json_is_string(v) || options_parse_size(json_string_value(v), out) || *out == 0)
+		return error_set(err, errlen, "config: '%s' must be a size such as \"8G\"",
+				 k->name);
+	if ((double)*out >= k->lo && (double)*out <= k->hi)
+		return 0;
+	char value[32];
+	snprintf(value, sizeof(value), "%" PRIu64 " bytes", *out);
+	return config_out_of_range(k->name, value, k->range, err, errlen);
+}
+
+static int set_type(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen)
+{
+	struct device_config *d = base;
+	(void)k;
+	if (!json_is_string(v) || ebs_type_parse(json_string_value(v), &d->type))
+		return error_set(err, errlen,
+				 "config: devices[].type must be gp2, gp3, io1, io2, st1 or sc1");
+	d->has_type = true;
+	return 0;
+}
+
+static int set_devices(const struct config_key *k, void *base, json_t *list, char *err,
+		       size_t errlen)
+{
+	struct run_config *c = base;
 	size_t i;
 	json_t *item;
+	(void)k;
 	if (!json_is_array(list) || json_array_size(list) > CONFIG_MAX_DEVICES)
 		return error_set(err, errlen,
 				 "config: 'devices' must be an array of at most %d objects",
@@ -220,39 +252,36 @@ static int parse_devices(struct run_config *c, json_t *list, char *err, size_t e
 	json_array_foreach(list, i, item)
 	{
 		struct device_config *d = &c->devices[c->device_count++];
-		const char *key;
-		json_t *v;
 		if (!json_is_object(item))
 			return error_set(err, errlen, "config: devices[%zu] must be an object", i);
-		json_object_foreach(item, key,
-				    v) if (device_member(d, key, v, err, errlen)) return -1;
-		if (device_ranges(d, i, err, errlen))
+		if (parse_object("devices[].", d, item, err, errlen) ||
+		    device_ranges(d, i, err, errlen))
 			return -1;
-		if (!d->path[0] == !d->volume_id[0]) {
-			snprintf(err, errlen,
-				 "config: devices[%zu] needs exactly one of 'path' and "
-				 "'volume_id'",
-				 i);
-			return -1;
-		}
+		if (!d->path[0] == !d->volume_id[0])
+			return error_set(err, errlen,
+					 "config: devices[%zu] needs exactly one of 'path' and "
+					 "'volume_id'",
+					 i);
 	}
 	return 0;
 }
 
-static int parse_allow(struct run_config *c, json_t *list, char *err, size_t errlen)
+static int set_allow(const struct config_key *k, void *base, json_t *list, char *err, size_t errlen)
 {
+	struct run_config *c = base;
 	size_t i;
 	json_t *item;
-	if (!json_is_array(list) || json_array_size(list) > CONFIG_MAX_ALLOW) {
-		snprintf(err, errlen,
-			 "config: 'allow_destroy' must be an array of volume ids or "
-			 "paths");
-		return -1;
+	(void)k;
+	if (!json_is_array(list) || json_array_size(list) > CONFIG_MAX_ALLOW)
+		return error_set(err, errlen,
+				 "config: 'allow_destroy' must be an array of volume ids or "
+				 "paths");
+	json_array_foreach(list, i, item)
+	{
+		if (copy_string(item, "allow_destroy[]", c->allow_destroy[c->allow_count++],
+				sizeof(c->allow_destroy[0]), err, errlen))
+			return -1;
 	}
-	json_array_foreach(list, i, item) if (copy_string(item, "allow_destroy[]",
-							  c->allow_destroy[c->allow_count++],
-							  sizeof(c->allow_destroy[0]), err,
-							  errlen)) return -1;
 	return 0;
 }
 
@@ -283,75 +312,140 @@ int config_prices_apply(struct ebs_prices *p, json_t *obj, unsigned *count, char
 	return 0;
 }
 
-static int parse_prices(struct run_config *c, json_t *obj, char *err, size_t errlen)
+static int set_prices(const struct config_key *k, void *base, json_t *obj, char *err, size_t errlen)
 {
+	struct run_config *c = base;
 	unsigned n;
+	(void)k;
 	int rc = config_prices_apply(&c->prices, obj, &n, err, errlen);
 	c->prices_overridden |= n > 0;
 	return rc;
 }
 
-static int parse_environment(struct run_config *c, json_t *obj, char *err, size_t errlen)
+/* The wrong type (not an object) is said by the caller. */
+static int set_environment(const struct config_key *k, void *base, json_t *obj, char *err,
+			   size_t errlen)
 {
-	static const struct {
-		const char *key;
-		size_t offset, cap;
-	} fields[] = {
-		{ "instance_type", offsetof(struct run_config, instance_type), 32 },
-		{ "instance_id", offsetof(struct run_config, instance_id), 32 },
-		{ "zone", offsetof(struct run_config, zone), 32 },
-		{ "image_digest", offsetof(struct run_config, image_digest), 96 },
-	};
+	(void)k;
+	return json_is_object(obj) ? parse_object("environment.", base, obj, err, errlen) : -1;
+}
+
+static int set_upload(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen)
+{
+	(void)k;
+	return upload_config_parse(&((struct run_config *)base)->upload, v, err, errlen);
+}
+
+/* Not an array, or an empty one: the wrong type, said by the caller. */
+static int set_phases(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen)
+{
+	struct run_config *c = base;
+	(void)k, (void)err, (void)errlen;
+	if (!json_is_array(v) || !json_array_size(v))
+		return -1;
+	c->phases = json_incref(v);
+	return 0;
+}
+
+/* The one plan a config names ("quick", run/plan_quick.h); `--plan` names
+ * the others. */
+static int set_plan(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen)
+{
+	(void)k;
+	if (!json_is_string(v) || strcmp(json_string_value(v), "quick"))
+		return error_set(err, errlen, "config: 'plan' must be \"quick\"");
+	((struct run_config *)base)->quick = true;
+	return 0;
+}
+
+#define RUN(field) FIELD(struct run_config, field)
+#define DEV(field) FIELD(struct device_config, field)
+static const struct config_key keys[] = {
+	{ "devices", "array of objects", "at most " STR(CONFIG_MAX_DEVICES), 0, 0, 0, 0,
+	  set_devices, "the devices to test, in this order; else every blank EBS volume" },
+	{ "devices[].path", "string", NULL, 0, 0, DEV(path), set_string,
+	  "the block device; exactly one of `path` and `volume_id`" },
+	{ "devices[].volume_id", "string", NULL, 0, 0, DEV(volume_id), set_string,
+	  "the EBS volume, found by its NVMe serial" },
+	{ "devices[].label", "string", NULL, 0, 0, DEV(label), set_string,
+	  "its name in logs and reports; else from its type or name" },
+	{ "devices[].type", "string", "gp2, gp3, io1, io2, st1, sc1", 0, 0, 0, 0, set_type,
+	  "its EBS type; else gp3, marked `assumed`" },
+	{ "devices[].size_gib", "number", "the type's EBS limits", 0, 0, DEV(size_gib),
+	  set_positive, "its size in GiB; else the device's" },
+	{ "devices[].iops", "number", "the type's EBS limits; gp2: what its size gives", 0, 0,
+	  DEV(iops), set_positive, "its provisioned IOPS; else the type's default" },
+	{ "devices[].throughput_mibs", "number", "the type's EBS limits", 0, 0,
+	  DEV(throughput_mibs), set_positive, "its provisioned MiB/s; else the type's default" },
+	{ "allow_destroy", "array of strings", "at most " STR(CONFIG_MAX_ALLOW), 0, 0, 0, 0,
+	  set_allow, "volume ids or paths a writing plan may overwrite though they hold data" },
+	{ "accept_model", "string", NULL, 0, 0, RUN(accept_model), set_string,
+	  "another NVMe model taken as EBS (QEMU's: \"QEMU NVMe Ctrl\")" },
+	{ "region", "string", NULL, 0, 0, RUN(region), set_string,
+	  "the AWS region, for its prices; default ap-northeast-2" },
+	{ "time_scale", "number", "0.000001..100", 1e-6 /* under it, 900 s is under 1 ms */, 100.0,
+	  RUN(time_scale), set_positive, "scales every duration and log window; default 1" },
+	{ "test_size", "size", "4 KiB..64 TiB", 4096.0,
+	  (double)(64ull << 40) /* the largest EBS volume, io2's 64 TiB */, RUN(test_size),
+	  set_size, "the region the phases work in, as \"8G\"; default 8 GiB" },
+	{ "ioengine", "string", NULL, 0, 0, RUN(ioengine), set_string,
+	  "the I/O engine, as fio's; default io_uring" },
+	{ "output_dir", "string", NULL, 0, 0, RUN(output_dir), set_string,
+	  "where the results are written; default results" },
+	{ "phases", "array", "not empty", 0, 0, 0, 0, set_phases,
+	  "replaces the default plan: phase names, or objects of fio options" },
+	{ "plan", "string", "quick", 0, 0, 0, 0, set_plan,
+	  "\"quick\": every phase ended when steady, in minutes (`--plan quick`)" },
+	{ "prices", "object", "0..1000 USD; an `_included` amount 0..256000", 0, 0, 0, 0,
+	  set_prices, "price overrides, USD per unit-month (\"gp3.iops_month\": 0.0057)" },
+	{ "environment", "object", NULL, 0, 0, 0, 0, set_environment,
+	  "where it runs, for the model and results.json" },
+	{ "environment.instance_type", "string", NULL, 0, 0, RUN(instance_type), set_leaf_string,
+	  "the instance type, for its EBS limits (m5.xlarge)" },
+	{ "environment.instance_id", "string", NULL, 0, 0, RUN(instance_id), set_leaf_string,
+	  "the instance's id" },
+	{ "environment.zone", "string", NULL, 0, 0, RUN(zone), set_leaf_string,
+	  "the availability zone" },
+	{ "environment.image_digest", "string", NULL, 0, 0, RUN(image_digest), set_leaf_string,
+	  "the image that ran; else EBSBENCH_IMAGE_DIGEST" },
+	{ "upload", "object", NULL, 0, 0, 0, 0, set_upload,
+	  "where the results go: presigned URLs or a POST policy (upload.md)" },
+};
+
+const struct config_key *config_key_at(size_t i)
+{
+	return i < ARRAY_SIZE(keys) ? &keys[i] : NULL;
+}
+
+/* The row of key in obj, the object at prefix ("" for the document,
+ * "devices[]." for a device): its own keys only, not its members'. */
+static const struct config_key *find_key(const char *prefix, const char *key)
+{
+	size_t n = strlen(prefix);
+	if (strpbrk(key, ".["))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strncmp(keys[i].name, prefix, n) && !strcmp(keys[i].name + n, key))
+			return &keys[i];
+	return NULL;
+}
+
+/* obj's keys into base (the run_config, or a device_config). */
+static int parse_object(const char *prefix, void *base, json_t *obj, char *err, size_t errlen)
+{
 	const char *key;
 	json_t *v;
 	json_object_foreach(obj, key, v)
 	{
-		size_t i = 0;
-		while (i < ARRAY_SIZE(fields) && strcmp(fields[i].key, key))
-			i++;
-		if (i == ARRAY_SIZE(fields))
-			return error_set(err, errlen, "config: unknown key 'environment.%s'", key);
-		if (copy_string(v, key, (char *)c + fields[i].offset, fields[i].cap, err, errlen))
-			return -1;
+		const struct config_key *k = find_key(prefix, key);
+		if (!k)
+			return error_set(err, errlen, "config: unknown key '%s%s'", prefix, key);
+		if (k->set(k, base, v, err, errlen))
+			return err[0] ? -1
+				      : error_set(err, errlen, "config: '%s' has the wrong type",
+						  key);
 	}
 	return 0;
-}
-
-static int parse_scalar(struct run_config *c, const char *key, json_t *v, char *err, size_t errlen)
-{
-	if (!strcmp(key, "accept_model"))
-		return copy_string(v, key, c->accept_model, sizeof(c->accept_model), err, errlen);
-	if (!strcmp(key, "region"))
-		return copy_string(v, key, c->region, sizeof(c->region), err, errlen);
-	if (!strcmp(key, "ioengine"))
-		return copy_string(v, key, c->ioengine, sizeof(c->ioengine), err, errlen);
-	if (!strcmp(key, "output_dir"))
-		return copy_string(v, key, c->output_dir, sizeof(c->output_dir), err, errlen);
-	if (!strcmp(key, "time_scale")) {
-		if (get_positive(v, key, &c->time_scale, err, errlen))
-			return -1;
-		if (c->time_scale >= TIME_SCALE_MIN && c->time_scale <= TIME_SCALE_MAX)
-			return 0;
-		return config_number_out_of_range(key, c->time_scale, TIME_SCALE_RANGE, err,
-						  errlen);
-	}
-	if (!strcmp(key, "test_size")) {
-		if (!json_is_string(v) || options_parse_size(json_string_value(v), &c->test_size) ||
-		    c->test_size == 0) {
-			return error_set(err, errlen,
-					 "config: 'test_size' must be a size such as \"8G\"");
-		}
-		if (c->test_size >= TEST_SIZE_MIN && c->test_size <= TEST_SIZE_MAX)
-			return 0;
-		char value[32];
-		snprintf(value, sizeof(value), "%" PRIu64 " bytes", c->test_size);
-		return config_out_of_range(key, value, TEST_SIZE_RANGE, err, errlen);
-	}
-	if (!strcmp(key, "plan")) /* the one plan a config names; --plan names the others */
-		return json_is_string(v) && !strcmp(json_string_value(v), "quick")
-			       ? (c->quick = true, 0)
-			       : error_set(err, errlen, "config: 'plan' must be \"quick\"");
-	return error_set(err, errlen, "config: unknown key '%s'", key);
 }
 
 /* The region's built-in prices, before any "prices" key overrides them
@@ -371,37 +465,11 @@ static int region_prices(struct run_config *c, json_t *root, char *err, size_t e
 
 int config_from_json(struct run_config *c, json_t *root, char *err, size_t errlen)
 {
-	const char *key;
-	json_t *v;
 	if (!json_is_object(root))
 		return error_set(err, errlen, "config: the document must be a JSON object");
 	if (region_prices(c, root, err, errlen))
 		return -1;
-	json_object_foreach(root, key, v)
-	{
-		int rc;
-		if (!strcmp(key, "devices"))
-			rc = parse_devices(c, v, err, errlen);
-		else if (!strcmp(key, "allow_destroy"))
-			rc = parse_allow(c, v, err, errlen);
-		else if (!strcmp(key, "prices"))
-			rc = parse_prices(c, v, err, errlen);
-		else if (!strcmp(key, "environment"))
-			rc = json_is_object(v) ? parse_environment(c, v, err, errlen) : -1;
-		else if (!strcmp(key, "upload"))
-			rc = upload_config_parse(&c->upload, v, err, errlen);
-		else if (!strcmp(key, "phases"))
-			rc = json_is_array(v) && json_array_size(v)
-				     ? (c->phases = json_incref(v), 0)
-				     : -1;
-		else
-			rc = parse_scalar(c, key, v, err, errlen);
-		if (rc)
-			return err[0] ? -1
-				      : error_set(err, errlen, "config: '%s' has the wrong type",
-						  key);
-	}
-	return 0;
+	return parse_object("", c, root, err, errlen);
 }
 
 int config_load_file(struct run_config *c, const char *path, char *err, size_t errlen)

@@ -12,8 +12,8 @@
  *                 "ca_file": "/etc/ebsbench/ca.pem", "max_retry_s": 120 } }   (see upload.h)
  *
  * Every key is optional; an unknown key is an error, as for fio options, and
- * so is a number outside its range (config.c states them; a volume's come
- * from the EBS model's type table). */
+ * so is a number outside its range (config.c's key table states them; a
+ * volume's come from the EBS model's type table). */
 #ifndef EBSBENCH_CONFIG_H
 #define EBSBENCH_CONFIG_H
 
@@ -88,6 +88,25 @@ int config_out_of_range(const char *key, const char *value, const char *range, c
 /* The same for a plain number, written as %.15g. */
 int config_number_out_of_range(const char *key, double value, const char *range, char *err,
 			       size_t errlen);
+
+/* One row of the run config's key table (config.c): every key a config
+ * may hold, by its name as docs/run.md lists it ("time_scale",
+ * "devices[].iops", "environment.zone"), what it takes and its range as
+ * the docs and the messages say them, a line of docs, and the setter that
+ * reads and checks it into base (the run_config, or the device_config for
+ * "devices[]." keys).  A string's range is its field's size. */
+struct config_key {
+	const char *name;
+	const char *type;  /* "string", "number", "size", "object", ... */
+	const char *range; /* NULL: a string's is its cap */
+	double lo, hi;	   /* a number's bounds, where the setter checks them */
+	size_t offset;	   /* the field in base, where the setter fills one */
+	size_t cap;	   /* the field's size: a string's is under it */
+	int (*set)(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen);
+	const char *doc;
+};
+/* The table's row i, in docs/run.md's order; NULL past its end. */
+const struct config_key *config_key_at(size_t i);
 
 void config_defaults(struct run_config *c);
 int config_from_json(struct run_config *c, json_t *root, char *err, size_t errlen);

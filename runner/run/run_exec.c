@@ -45,10 +45,12 @@ static json_t *results_start(const struct run_state *st)
 	json_t *env = run_record_environment(&st->cfg);
 	run_record_iso_utc(when, sizeof(when), run_record_wall_ms());
 	json_object_set_new(env, "started", json_string(when));
-	return json_pack("{sisosososososo}", "schema", RESULTS_SCHEMA, "ebsbench",
-			 run_record_ebsbench(&st->cfg), "environment", env, "plan", plan_json(st),
-			 "prices", run_record_prices(&st->cfg.prices, st->cfg.prices_overridden),
-			 "devices", devices, "phases", json_array());
+	return json_pack("{sisosososososo}", RESULTS_KEY_SCHEMA, RESULTS_SCHEMA,
+			 RESULTS_KEY_EBSBENCH, run_record_ebsbench(&st->cfg),
+			 RESULTS_KEY_ENVIRONMENT, env, RESULTS_KEY_PLAN, plan_json(st),
+			 RESULTS_KEY_PRICES,
+			 run_record_prices(&st->cfg.prices, st->cfg.prices_overridden),
+			 RESULTS_KEY_DEVICES, devices, RESULTS_KEY_PHASES, json_array());
 }
 
 /* Everything that can be checked before the first I/O; returns an exit code. */
@@ -133,9 +135,10 @@ static int make_out_dir(const char *dir, char *err, size_t errlen)
 static int read_first(struct run_state *st, const volatile sig_atomic_t *stop)
 {
 	char err[1024];
-	if (!st->plan.writes || !run_devices_read_first(&st->plan, st->devices, st->device_count,
-							json_object_get(st->results, "devices"),
-							stop, err, sizeof(err)))
+	if (!st->plan.writes ||
+	    !run_devices_read_first(&st->plan, st->devices, st->device_count,
+				    json_object_get(st->results, RESULTS_KEY_DEVICES), stop, err,
+				    sizeof(err)))
 		return 0;
 	fprintf(stderr, "ebsbench run: %s\n", err);
 	return stop && *stop ? 0 : 3;
@@ -210,7 +213,7 @@ static int finish(struct run_state *st, const struct run_reporter *report, bool 
 {
 	char err[512], when[32];
 	int rc = 0;
-	json_t *env = json_object_get(st->results, "environment");
+	json_t *env = json_object_get(st->results, RESULTS_KEY_ENVIRONMENT);
 	run_record_iso_utc(when, sizeof(when), run_record_wall_ms());
 	json_object_set_new(env, "finished", json_string(when));
 	json_object_set_new(env, "stopped_early", json_boolean(stopped));

@@ -56,9 +56,10 @@ void run_show_plan(FILE *out, const struct run_state *st)
 			json_object_set_new(json_array_get(steps, i), "load",
 					    plan_load_json(&s->load, NAN));
 	}
-	json_t *doc = json_pack("{sOsfsbsoso}", "devices", json_object_get(st->results, "devices"),
-				"planned_s", (double)st->plan.total_ns / 1e9, "writes",
-				st->plan.writes, "read_first", read_first_json(st), "steps", steps);
+	json_t *doc = json_pack("{sOsfsbsoso}", "devices",
+				json_object_get(st->results, RESULTS_KEY_DEVICES), "planned_s",
+				(double)st->plan.total_ns / 1e9, "writes", st->plan.writes,
+				"read_first", read_first_json(st), "steps", steps);
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', out);
 	json_decref(doc);

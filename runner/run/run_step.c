@@ -154,10 +154,9 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 	loadcurve_ramp(st, k);
 	snprintf(label, sizeof(label), "[%zu/%zu] %s %s %s", k + 1, st->plan.count, s->phase,
 		 d->label, d->info.dev_path);
-	struct job_context ctx = { .stop = stop,
-				   .label = label,
-				   .remaining_after_ns = planned_after(st, k),
-				   .ss = ss };
+	struct job_context ctx = {
+		.stop = stop, .label = label, .remaining_after_ns = planned_after(st, k), .ss = ss
+	};
 	run_record_ebs_sample(d->info.dev_path, &before);
 	uint64_t start_ns = clock_now_ns();
 	int64_t start_ms = run_record_wall_ms();
@@ -194,7 +193,7 @@ int run_step(struct run_state *st, size_t k, const volatile sig_atomic_t *stop, 
 		/* Stopped mid-way (as far as can be told): a resume runs it again. */
 		if (stop && *stop)
 			json_object_set_new(p, "cut", json_true());
-		json_array_append_new(json_object_get(st->results, "phases"), p);
+		json_array_append_new(json_object_get(st->results, RESULTS_KEY_PHASES), p);
 	}
 	steadystate_free(ss);
 	free(ss);

@@ -16,7 +16,7 @@
 #include "net/net.h"
 #include "results/results.h"
 
-#define UPLOADS_KEY "uploads"
+#define UPLOADS_KEY RESULTS_KEY_UPLOADS
 #define PREFIX "ebsbench run: "
 
 /* One file on its way: the request and what became of it. */

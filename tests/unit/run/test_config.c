@@ -393,6 +393,69 @@ static void test_size_derived_iops(struct checks *checks)
 	check_cases(checks, cases, ARRAY_SIZE(cases));
 }
 
+/* Row i of the key table as docs/run.md writes it into line[cap]. */
+static void key_row(const struct config_key *k, char *line, size_t cap)
+{
+	char range[64] = "";
+	if (k->range)
+		snprintf(range, sizeof(range), "%s", k->range);
+	else if (k->cap)
+		snprintf(range, sizeof(range), "under %zu bytes", k->cap);
+	snprintf(line, cap, "| `%s` | %s | %s | %s |", k->name, k->type, range, k->doc);
+}
+
+/* docs/run.md's table of config keys is the key table, row by row: a key
+ * added, renamed or re-ranged in config.c fails here until the docs say
+ * it (the expected row is printed, to paste). */
+static void test_docs_key_table(struct checks *checks)
+{
+	static const char head[] = "| key | takes | range | what |";
+	char text[1 << 17], row[512];
+	FILE *f = fopen("docs/run.md", "r");
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	char *at = strstr(text, head);
+	if (!CHECK(at != NULL))
+		return;
+	at = strchr(strchr(at, '\n') + 1, '\n') + 1; /* past the |---| line */
+	for (size_t i = 0; config_key_at(i); i++) {
+		char *end = strchr(at, '\n');
+		key_row(config_key_at(i), row, sizeof(row));
+		if (!end ||
+		    !CHECK((size_t)(end - at) == strlen(row) && !strncmp(at, row, strlen(row)))) {
+			fprintf(stderr, "docs/run.md's key table, row %zu, should be:\n%s\n", i + 1,
+				row);
+			return;
+		}
+		at = end + 1;
+	}
+	CHECK(at[0] != '|'); /* no row the table does not have */
+}
+
+/* Every number the table bounds is refused just past its bound, with the
+ * range the table states: the checks are the table's. */
+static void test_table_bounds(struct checks *checks)
+{
+	for (size_t i = 0; config_key_at(i); i++) {
+		const struct config_key *k = config_key_at(i);
+		char doc[128], want[160], err[256];
+		struct run_config c;
+		if (!(k->hi > 0))
+			continue;
+		if (!strcmp(k->type, "size"))
+			snprintf(doc, sizeof(doc), "{\"%s\": \"%.0f\"}", k->name, k->hi + 1);
+		else
+			snprintf(doc, sizeof(doc), "{\"%s\": %.17g}", k->name, k->hi * 1.5);
+		CHECK(config_of(&c, doc, err, sizeof(err)) == -1);
+		snprintf(want, sizeof(want), "outside %s", k->range);
+		if (!CHECK(strstr(err, k->name) && strstr(err, want)))
+			fprintf(stderr, "%s: %s\n", k->name, err);
+		config_free(&c);
+	}
+}
+
 CHECK_MAIN(test_defaults, test_every_key, test_sizes, test_strictness, test_device_limit,
 	   test_region_prices, test_prices_apply, test_load_file, test_ranges,
-	   test_size_derived_iops)
+	   test_size_derived_iops, test_docs_key_table, test_table_bounds)
