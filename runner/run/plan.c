@@ -145,7 +145,7 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 	struct plan_step *s = &p->steps[p->count++];
 	double seconds = runtime_s >= 0 ? runtime_s : t ? t->runtime_s : 0;
 	if (runtime_s < 0 && c->quick && seconds > 0) /* the ceiling: no cliff to pass */
-		seconds = fmin(seconds, plan_quick_seconds(PLAN_QUICK_CEILING_S, c));
+		seconds = plan_quick_seconds(fmin(seconds, PLAN_QUICK_CEILING_S), c);
 	else if (runtime_s < 0 && t && !strcmp(t->phase, "randread"))
 		seconds = randread_seconds(dev, seconds);
 	snprintf(s->phase, sizeof(s->phase), "%s", phase);

@@ -59,6 +59,10 @@ check() {
 	[ -f "$RESULTS" ]
 	check "the quick plan, every phase of the default" \
 		'.plan.name == "quick" and .plan.phases == ["layout", "randread", "loadcurve", "randwrite", "lat", "seqread", "seqwrite"]'
+	# Each timed step's ceiling: 15 s (10 s a load step) at the quick plan's
+	# floor scale of 0.2, 3 s of real time (a load step keeps its 3 s).
+	check "every timed step's ceiling is 3 s" \
+		'[.phases[] | select(.phase != "layout") | .stop.ceiling_s] | length == 22 and all(. == 3)'
 	local gp3='.phases[] | select(.device == "gp3")'
 	check "gp3 randread within 5 % of 3,000 IOPS" \
 		"$gp3 | select(.phase == \"randread\") | .job.read.iops | . >= 2850 and . <= 3150"

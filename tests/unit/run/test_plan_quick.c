@@ -129,6 +129,11 @@ static void test_time_scale(struct checks *checks)
 	const struct plan_step *rr = &p.steps[2], *lc = &p.steps[3];
 	CHECK(!strcmp(rr->phase, "randread") && !strcmp(lc->phase, "loadcurve"));
 	CHECK_EQ_U64(rr->job.runtime_ns, 3 * S);
+	/* Every timed phase alike, whatever its default runtime (randwrite's
+	 * 120 s, seqwrite's 60 s). */
+	CHECK(!strcmp(p.steps[16].phase, "randwrite") && !strcmp(p.steps[23].phase, "seqwrite"));
+	CHECK_EQ_U64(p.steps[16].job.runtime_ns, 3 * S);
+	CHECK_EQ_U64(p.steps[23].job.runtime_ns, 3 * S);
 	CHECK_EQ_U64(rr->job.ramp_ns, S / 5);
 	CHECK_EQ_U64(rr->job.ss.interval_ns, S / 5);
 	CHECK_EQ_U64(rr->job.ss.dur_ns, S);
