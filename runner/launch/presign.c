@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "results/results.h"
 
 static unsigned long long unit_seconds(char unit)
 {
@@ -335,13 +336,36 @@ fail:
 	return NULL;
 }
 
+/* The presigned GET of the run's own results.json, which `run
+ * --resume=auto` reads back when its pod died with the output directory. */
+static char *resume_get(const struct presign_request *r, char *err, size_t errlen)
+{
+	struct sigv4_scope scope = scope_of(r);
+	char path[PRESIGN_MAX_KEY + 80];
+	int len = snprintf(path, sizeof(path), "/%s/%s%s", r->bucket, r->prefix, RESULTS_FILE);
+	if (len < 0 || (size_t)len >= sizeof(path)) {
+		snprintf(err, errlen, "the key for %s is over %d bytes", RESULTS_FILE,
+			 PRESIGN_MAX_KEY);
+		return NULL;
+	}
+	struct sigv4_url_request req = { .method = "GET",
+					 .scheme = r->endpoint.scheme,
+					 .host = r->endpoint.host,
+					 .path = path,
+					 .expires_s = r->expires_s };
+	return sigv4_presign_url(&r->cred, &scope, &req, err, errlen);
+}
+
 static json_t *wrap(const struct presign_request *r, const char *kind, json_t *body, char *err,
 		    size_t errlen)
 {
 	char expires[21];
 	json_t *out = NULL;
-	if (body && !sigv4_iso_time(r->when + (time_t)r->expires_s, expires))
-		out = json_pack("{s{sOss}}", "upload", kind, body, "expires", expires);
+	char *get = body ? resume_get(r, err, errlen) : NULL;
+	if (get && !sigv4_iso_time(r->when + (time_t)r->expires_s, expires))
+		out = json_pack("{s{sOssss}}", "upload", kind, body, "resume_get", get, "expires",
+				expires);
+	free(get);
 	if (body && !out && !err[0])
 		snprintf(err, errlen, "out of memory");
 	json_decref(body);
