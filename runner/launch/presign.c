@@ -302,53 +302,19 @@ static struct sigv4_scope scope_of(const struct presign_request *r)
 	return s;
 }
 
-static json_t *put_urls(const struct presign_request *r, const struct presign_names *n, char *err,
-			size_t errlen)
-{
-	struct sigv4_scope scope = scope_of(r);
-	json_t *urls = json_object();
-	char path[PRESIGN_MAX_KEY + 80];
-
-	for (size_t i = 0; urls && i < n->count; i++) {
-		int len =
-			snprintf(path, sizeof(path), "/%s/%s%s", r->bucket, r->prefix, n->names[i]);
-		if (len < 0 || (size_t)len >= sizeof(path) ||
-		    strlen(r->prefix) + strlen(n->names[i]) > PRESIGN_MAX_KEY) {
-			snprintf(err, errlen, "the key for %s is over %d bytes", n->names[i],
-				 PRESIGN_MAX_KEY);
-			goto fail;
-		}
-		struct sigv4_url_request req = { .method = "PUT",
-						 .scheme = r->endpoint.scheme,
-						 .host = r->endpoint.host,
-						 .path = path,
-						 .expires_s = r->expires_s };
-		char *url = sigv4_presign_url(&r->cred, &scope, &req, err, errlen);
-		if (!url || json_object_set_new(urls, n->names[i], json_string(url))) {
-			free(url);
-			goto fail;
-		}
-		free(url);
-	}
-	return urls;
-fail:
-	json_decref(urls);
-	return NULL;
-}
-
-/* The presigned GET of the run's own results.json, which `run
- * --resume=auto` reads back when its pod died with the output directory. */
-static char *resume_get(const struct presign_request *r, char *err, size_t errlen)
+/* A presigned URL for method on the prefix's key name: NULL with err. */
+static char *sign_key(const struct presign_request *r, const char *method, const char *name,
+		      char *err, size_t errlen)
 {
 	struct sigv4_scope scope = scope_of(r);
 	char path[PRESIGN_MAX_KEY + 80];
-	int len = snprintf(path, sizeof(path), "/%s/%s%s", r->bucket, r->prefix, RESULTS_FILE);
-	if (len < 0 || (size_t)len >= sizeof(path)) {
-		snprintf(err, errlen, "the key for %s is over %d bytes", RESULTS_FILE,
-			 PRESIGN_MAX_KEY);
+	int len = snprintf(path, sizeof(path), "/%s/%s%s", r->bucket, r->prefix, name);
+	if (len < 0 || (size_t)len >= sizeof(path) ||
+	    strlen(r->prefix) + strlen(name) > PRESIGN_MAX_KEY) {
+		snprintf(err, errlen, "the key for %s is over %d bytes", name, PRESIGN_MAX_KEY);
 		return NULL;
 	}
-	struct sigv4_url_request req = { .method = "GET",
+	struct sigv4_url_request req = { .method = method,
 					 .scheme = r->endpoint.scheme,
 					 .host = r->endpoint.host,
 					 .path = path,
@@ -356,12 +322,30 @@ static char *resume_get(const struct presign_request *r, char *err, size_t errle
 	return sigv4_presign_url(&r->cred, &scope, &req, err, errlen);
 }
 
+static json_t *put_urls(const struct presign_request *r, const struct presign_names *n, char *err,
+			size_t errlen)
+{
+	json_t *urls = json_object();
+	for (size_t i = 0; urls && i < n->count; i++) {
+		char *url = sign_key(r, "PUT", n->names[i], err, errlen);
+		if (!url || json_object_set_new(urls, n->names[i], json_string(url))) {
+			free(url);
+			json_decref(urls);
+			return NULL;
+		}
+		free(url);
+	}
+	return urls;
+}
+
 static json_t *wrap(const struct presign_request *r, const char *kind, json_t *body, char *err,
 		    size_t errlen)
 {
 	char expires[21];
 	json_t *out = NULL;
-	char *get = body ? resume_get(r, err, errlen) : NULL;
+	/* resume_get: the run's own results.json, which `run --resume=auto`
+	 * reads back when the output directory died with its pod. */
+	char *get = body ? sign_key(r, "GET", RESULTS_FILE, err, errlen) : NULL;
 	if (get && !sigv4_iso_time(r->when + (time_t)r->expires_s, expires))
 		out = json_pack("{s{sOssss}}", "upload", kind, body, "resume_get", get, "expires",
 				expires);
