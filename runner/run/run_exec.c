@@ -49,6 +49,17 @@ static json_t *results_start(const struct run_state *st)
 }
 
 /* Everything that can be checked before the first I/O; returns an exit code. */
+/* Every upload URL outlives what is left of the plan's estimate (a
+ * resume's steps done left out): 0, or -1 naming the first that does not. */
+static int check_urls(const struct run_state *st, char *err, size_t errlen)
+{
+	uint64_t ns = st->plan.total_ns;
+	for (size_t k = 0; st->resume.done && k < st->plan.count; k++)
+		if (st->resume.done[k])
+			ns -= st->plan.steps[k].planned_ns;
+	return upload_config_check(&st->cfg.upload, time(NULL), (double)ns / 1e9, err, errlen);
+}
+
 static int prepare(struct run_state *st, const struct run_request *a, char *err, size_t errlen)
 {
 	config_defaults(&st->cfg);
@@ -72,9 +83,9 @@ static int prepare(struct run_state *st, const struct run_request *a, char *err,
 		return 2;
 	if (plan_build(&st->plan, &st->cfg, st->devices, st->device_count, err, errlen))
 		return 2;
-	/* A URL that expires mid-run loses the results: refuse it now. */
-	if (upload_config_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err,
-				errlen))
+	/* A URL that expires mid-run loses the results: refuse it now (a
+	 * resume, once it knows which steps are left: check_urls). */
+	if (!a->resume && check_urls(st, err, errlen))
 		return 2;
 	if (st->plan.writes &&
 	    run_devices_check_writes(&st->cfg, st->devices, st->device_count, err, errlen))
@@ -290,6 +301,9 @@ int run_execute(const struct run_request *req, const struct run_reporter *report
 					: RUN_RESUME_NONE;
 		if (found < 0) {
 			fprintf(stderr, "ebsbench run --resume: %s\n", err);
+			code = 2;
+		} else if (found != RUN_RESUME_FINISHED && check_urls(st, err, sizeof(err))) {
+			fprintf(stderr, "ebsbench run: %s\n", err);
 			code = 2;
 		} else if (found != RUN_RESUME_FINISHED) {
 			run_show_notes(st);
