@@ -11,7 +11,7 @@
 
 static const char usage[] =
 	"usage: ebsbench run --config FILE|- [--out DIR] [--dry-run] [--plan sweep|quick]\n"
-	"       ebsbench run --config FILE|- --resume [DIR]\n"
+	"       ebsbench run --config FILE|- [--out DIR] --resume[=auto]\n"
 	"Runs the EKS gp2/gp3 benchmark sequence on the configured (or discovered) EBS volumes,\n"
 	"one device at a time, and writes results.json, fio-format IOPS logs, summary.md and\n"
 	"SVG charts to DIR.  Before its first write it reads all it will overwrite, and writes\n"
@@ -26,6 +26,9 @@ static const char usage[] =
 	"results.json is in DIR (default: --out, else the config's output_dir): the same config\n"
 	"and devices, refused with one line otherwise; it reads first again, skips the steps\n"
 	"that finished, runs a step that was cut again whole, and records the gap.\n"
+	"--resume=auto (a pod's): when DIR holds no results.json, it is fetched from S3\n"
+	"through the upload block's resume_get URL; none there (404): the run starts from its\n"
+	"start; a run that finished: nothing to do (exit 0).\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
 	"written (see docs/upload.md).\n"
 	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed (the\n"
@@ -35,7 +38,8 @@ static const char usage[] =
 	"device, 4 an upload failed (every file is kept in DIR); 1 wins over 4.\n";
 
 /* --plan NAME: another plan than the config's; --resume [DIR]: DIR is
- * the output directory (an argument not starting with '-'). */
+ * the output directory (an argument not starting with '-');
+ * --resume=auto: from S3 if need be, else afresh. */
 static int parse_args(int argc, char **argv, struct run_request *a)
 {
 	const char *resume_dir = NULL;
@@ -48,6 +52,8 @@ static int parse_args(int argc, char **argv, struct run_request *a)
 			a->out = argv[++i];
 		else if (!strcmp(argv[i], "--dry-run"))
 			a->dry_run = true;
+		else if (!strcmp(argv[i], "--resume=auto"))
+			a->resume = a->resume_auto = true;
 		else if (!strcmp(argv[i], "--resume")) {
 			a->resume = true;
 			if (i + 1 < argc && argv[i + 1][0] != '-')

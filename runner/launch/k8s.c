@@ -141,8 +141,12 @@ static json_t *claim(const struct k8s_parts *p, size_t i)
 static json_t *secret(const struct k8s_parts *p)
 {
 	json_t *data = json_object();
-	json_t *post = json_object_get(json_object_get(p->config, "upload"), "post");
+	json_t *upload = json_object_get(p->config, "upload");
+	json_t *post = json_object_get(upload, "post");
 	const char *prefix = json_string_value(json_object_get(post, "key_prefix"));
+	/* A fleet pod is not retried (its volumes die with it): no resume. */
+	if (p->q->fleet)
+		json_object_del(upload, "resume_get");
 	char *base = prefix ? strdup(prefix) : NULL;
 	unsigned count = p->q->fleet ? p->q->fleet : 1;
 	for (unsigned i = 0; base && i < count; i++) {
@@ -190,6 +194,9 @@ static json_t *container(const struct k8s_parts *p)
 	json_t *env = json_pack("[{ssss}]", "name", "EBSBENCH_IMAGE_DIGEST", "value", p->digest);
 	json_t *config = json_pack("{sssssb}", "name", "config", "mountPath", CONFIG_MOUNT,
 				   "readOnly", true);
+	/* After the image's `run --config ...`: a replacement pod continues
+	 * the run its lost one began (one run; a fleet pod is not retried). */
+	json_t *args = p->q->fleet ? json_array() : json_pack("[s]", "--resume=auto");
 	if (p->q->fleet) {
 		/* Pod I mounts config-I.json as the entrypoint's config.json. */
 		json_array_append_new(env, json_pack("{sss{s{ss}}}", "name", "JOB_COMPLETION_INDEX",
@@ -200,13 +207,17 @@ static json_t *container(const struct k8s_parts *p)
 		json_object_set_new(config, "subPathExpr",
 				    json_string("config-$(JOB_COMPLETION_INDEX).json"));
 	}
-	return json_pack("{sssssssssososss{s{ssss}s{ss}}sos[o{ssss}]}", "name", NAME, "image",
-			 p->q->image, "imagePullPolicy", "IfNotPresent", "workingDir",
-			 RESULTS_MOUNT, "env", env, "securityContext", security_context(),
-			 "terminationMessagePolicy", "FallbackToLogsOnError", "resources",
-			 "requests", "cpu", "1", "memory", "256Mi", "limits", "memory", "1Gi",
-			 "volumeDevices", devices, "volumeMounts", config, "name", "results",
-			 "mountPath", RESULTS_MOUNT);
+	json_t *c = json_pack("{sssssssssososss{s{ssss}s{ss}}sos[o{ssss}]}", "name", NAME, "image",
+			      p->q->image, "imagePullPolicy", "IfNotPresent", "workingDir",
+			      RESULTS_MOUNT, "env", env, "securityContext", security_context(),
+			      "terminationMessagePolicy", "FallbackToLogsOnError", "resources",
+			      "requests", "cpu", "1", "memory", "256Mi", "limits", "memory", "1Gi",
+			      "volumeDevices", devices, "volumeMounts", config, "name", "results",
+			      "mountPath", RESULTS_MOUNT);
+	if (c && json_array_size(args))
+		json_object_set(c, "args", args);
+	json_decref(args);
+	return c;
 }
 
 static json_t *pod_volumes(const struct k8s_parts *p)
@@ -266,16 +277,24 @@ static json_t *job(const struct k8s_parts *p)
 		"ttlSecondsAfterFinished", p->q->fleet ? 3600 : 86400, "template", "metadata",
 		"labels", p->labels, "annotations", "karpenter.sh/do-not-disrupt", "true",
 		"cluster-autoscaler.kubernetes.io/safe-to-evict", "false", "spec", pod_spec(p));
-	json_t *retry = p->q->fleet
-				/* A pod per index, each on its own node; a failed index
-				 * is not retried and does not end the others
-				 * (backoffLimit 0 would kill every measurement running
-				 * at the first failure). */
-				? json_pack("{sssisisi}", "completionMode", "Indexed",
-					    "completions", (int)p->q->fleet, "parallelism",
-					    (int)p->q->fleet, "backoffLimitPerIndex", 0)
-				/* 0: a retry would measure drained volumes. */
-				: json_pack("{si}", "backoffLimit", 0);
+	json_t *retry =
+		p->q->fleet
+			/* A pod per index, each on its own node; a failed index
+			 * is not retried and does not end the others
+			 * (backoffLimit 0 would kill every measurement running
+			 * at the first failure). */
+			? json_pack("{sssisisi}", "completionMode", "Indexed", "completions",
+				    (int)p->q->fleet, "parallelism", (int)p->q->fleet,
+				    "backoffLimitPerIndex", 0)
+			/* One replacement pod for a lost one (a node gone, a
+			 * SIGKILL): it continues the run (run --resume=auto,
+			 * from S3's results.json) on the same volumes.  An
+			 * exit of ebsbench's own (a failed phase, a config
+			 * error, a refusal, a failed upload) is a verdict a
+			 * retry would only repeat or hide: it fails the Job. */
+			: json_pack("{sis{s[{sss{sssss[iiii]}}]}}", "backoffLimit", 1,
+				    "podFailurePolicy", "rules", "action", "FailJob", "onExitCodes",
+				    "containerName", NAME, "operator", "In", "values", 1, 2, 3, 4);
 	if (spec && retry)
 		json_object_update(spec, retry);
 	json_decref(retry);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "results/results.h"
 
 static unsigned long long unit_seconds(char unit)
 {
@@ -301,38 +302,40 @@ static struct sigv4_scope scope_of(const struct presign_request *r)
 	return s;
 }
 
+/* A presigned URL for method on the prefix's key name: NULL with err. */
+static char *sign_key(const struct presign_request *r, const char *method, const char *name,
+		      char *err, size_t errlen)
+{
+	struct sigv4_scope scope = scope_of(r);
+	char path[PRESIGN_MAX_KEY + 80];
+	int len = snprintf(path, sizeof(path), "/%s/%s%s", r->bucket, r->prefix, name);
+	if (len < 0 || (size_t)len >= sizeof(path) ||
+	    strlen(r->prefix) + strlen(name) > PRESIGN_MAX_KEY) {
+		snprintf(err, errlen, "the key for %s is over %d bytes", name, PRESIGN_MAX_KEY);
+		return NULL;
+	}
+	struct sigv4_url_request req = { .method = method,
+					 .scheme = r->endpoint.scheme,
+					 .host = r->endpoint.host,
+					 .path = path,
+					 .expires_s = r->expires_s };
+	return sigv4_presign_url(&r->cred, &scope, &req, err, errlen);
+}
+
 static json_t *put_urls(const struct presign_request *r, const struct presign_names *n, char *err,
 			size_t errlen)
 {
-	struct sigv4_scope scope = scope_of(r);
 	json_t *urls = json_object();
-	char path[PRESIGN_MAX_KEY + 80];
-
 	for (size_t i = 0; urls && i < n->count; i++) {
-		int len =
-			snprintf(path, sizeof(path), "/%s/%s%s", r->bucket, r->prefix, n->names[i]);
-		if (len < 0 || (size_t)len >= sizeof(path) ||
-		    strlen(r->prefix) + strlen(n->names[i]) > PRESIGN_MAX_KEY) {
-			snprintf(err, errlen, "the key for %s is over %d bytes", n->names[i],
-				 PRESIGN_MAX_KEY);
-			goto fail;
-		}
-		struct sigv4_url_request req = { .method = "PUT",
-						 .scheme = r->endpoint.scheme,
-						 .host = r->endpoint.host,
-						 .path = path,
-						 .expires_s = r->expires_s };
-		char *url = sigv4_presign_url(&r->cred, &scope, &req, err, errlen);
+		char *url = sign_key(r, "PUT", n->names[i], err, errlen);
 		if (!url || json_object_set_new(urls, n->names[i], json_string(url))) {
 			free(url);
-			goto fail;
+			json_decref(urls);
+			return NULL;
 		}
 		free(url);
 	}
 	return urls;
-fail:
-	json_decref(urls);
-	return NULL;
 }
 
 static json_t *wrap(const struct presign_request *r, const char *kind, json_t *body, char *err,
@@ -340,8 +343,13 @@ static json_t *wrap(const struct presign_request *r, const char *kind, json_t *b
 {
 	char expires[21];
 	json_t *out = NULL;
-	if (body && !sigv4_iso_time(r->when + (time_t)r->expires_s, expires))
-		out = json_pack("{s{sOss}}", "upload", kind, body, "expires", expires);
+	/* resume_get: the run's own results.json, which `run --resume=auto`
+	 * reads back when the output directory died with its pod. */
+	char *get = body ? sign_key(r, "GET", RESULTS_FILE, err, errlen) : NULL;
+	if (get && !sigv4_iso_time(r->when + (time_t)r->expires_s, expires))
+		out = json_pack("{s{sOssss}}", "upload", kind, body, "resume_get", get, "expires",
+				expires);
+	free(get);
 	if (body && !out && !err[0])
 		snprintf(err, errlen, "out of memory");
 	json_decref(body);

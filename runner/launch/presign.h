@@ -8,10 +8,12 @@
  * name, where *.s3.amazonaws.com does not match them).
  *
  *   PUT:  {"upload": {"put": {"results.json": "https://...", ...},
- *                     "expires": "2026-09-02T06:00:00Z"}}
+ *                     "resume_get": "https://...", "expires": "2026-09-02T06:00:00Z"}}
  *   POST: {"upload": {"post": {"url": "https://.../<bucket>", "key_prefix": "P/",
  *                              "fields": {"policy": ..., "x-amz-signature": ...}},
- *                     "expires": ...}}
+ *                     "resume_get": ..., "expires": ...}}
+ * resume_get: a presigned GET of P/results.json, the run's own, read back
+ * by `run --resume=auto` after a lost pod or instance (upload.h).
  * A POST uploader sends fields + "key" (key_prefix + file name) + "file";
  * the policy admits any key under the prefix, so POST needs no list of
  * names. */

@@ -54,6 +54,17 @@ static json_t *results_start(const struct run_state *st)
 }
 
 /* Everything that can be checked before the first I/O; returns an exit code. */
+/* Every upload URL outlives what is left of the plan's estimate (a
+ * resume's steps done left out): 0, or -1 naming the first that does not. */
+static int check_urls(const struct run_state *st, char *err, size_t errlen)
+{
+	uint64_t ns = st->plan.total_ns;
+	for (size_t k = 0; st->resume.done && k < st->plan.count; k++)
+		if (st->resume.done[k])
+			ns -= st->plan.steps[k].planned_ns;
+	return upload_config_check(&st->cfg.upload, time(NULL), (double)ns / 1e9, err, errlen);
+}
+
 static int prepare(struct run_state *st, const struct run_request *a, char *err, size_t errlen)
 {
 	config_defaults(&st->cfg);
@@ -77,9 +88,9 @@ static int prepare(struct run_state *st, const struct run_request *a, char *err,
 		return 2;
 	if (plan_build(&st->plan, &st->cfg, st->devices, st->device_count, err, errlen))
 		return 2;
-	/* A URL that expires mid-run loses the results: refuse it now. */
-	if (upload_config_check(&st->cfg.upload, time(NULL), (double)st->plan.total_ns / 1e9, err,
-				errlen))
+	/* A URL that expires mid-run loses the results: refuse it now (a
+	 * resume, once it knows which steps are left: check_urls). */
+	if (!a->resume && check_urls(st, err, errlen))
 		return 2;
 	if (st->plan.writes &&
 	    run_devices_check_writes(&st->cfg, st->devices, st->device_count, err, errlen))
@@ -155,14 +166,33 @@ static void mark_running(struct run_state *st, size_t k)
 				      (json_int_t)run_record_wall_ms()));
 	if (results_save(st->results, st->out_dir, err, sizeof(err)))
 		fprintf(stderr, "ebsbench run: %s\n", err);
+	else if (st->cfg.upload.resume_get) /* a lost pod's resume reads S3's copy */
+		upload_send(&st->up, RESULTS_FILE, UPLOAD_MIDRUN);
 }
 
-/* --resume: the stopped run's results.json in the output directory, read
- * against this run and merged into its results; 0, or -1 with one line. */
-static int resume(struct run_state *st, char *err, size_t errlen)
+/* --resume: the stopped run's results.json in the output directory (with
+ * --resume=auto fetched from S3 when not there), read against this run and
+ * merged into its results.  RUN_RESUME_LOCAL resumed; with auto
+ * RUN_RESUME_NONE (start afresh) or _FINISHED (nothing to do); or -1 with
+ * one line. */
+static int resume(struct run_state *st, bool auto_, char *err, size_t errlen)
 {
 	char why[512];
+	if (auto_) {
+		int found = run_resume_fetch(&st->cfg.upload, st->out_dir, why, sizeof(why), err,
+					     errlen);
+		if (why[0])
+			fprintf(stderr, "ebsbench run: %s\n", why);
+		if (found != RUN_RESUME_LOCAL)
+			return found;
+	}
 	json_t *prev = results_load(st->out_dir, why, sizeof(why));
+	if (prev && auto_ && run_resume_finished(prev)) {
+		fprintf(stderr, "ebsbench run: the run in %s finished: nothing to resume\n",
+			st->out_dir);
+		json_decref(prev);
+		return RUN_RESUME_FINISHED;
+	}
 	if (!prev)
 		return error_set(err, errlen, "no stopped run to continue: %s", why);
 	int rc = run_resume_read(prev, st->results, &st->plan, st->out_dir, run_record_wall_ms(),
@@ -176,7 +206,7 @@ static int resume(struct run_state *st, char *err, size_t errlen)
 		fprintf(stderr, "ebsbench run: %s\n", line);
 	}
 	json_decref(prev);
-	return rc;
+	return rc ? -1 : RUN_RESUME_LOCAL;
 }
 
 static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
@@ -274,12 +304,19 @@ int run_execute(const struct run_request *req, const struct run_reporter *report
 	} else if (make_out_dir(st->out_dir, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench run: %s\n", err);
 		code = 2;
-	} else if (req->resume && resume(st, err, sizeof(err))) {
-		fprintf(stderr, "ebsbench run --resume: %s\n", err);
-		code = 2;
 	} else {
-		run_show_notes(st);
-		code = run_exec_steps(st, report, stop);
+		int found = req->resume ? resume(st, req->resume_auto, err, sizeof(err))
+					: RUN_RESUME_NONE;
+		if (found < 0) {
+			fprintf(stderr, "ebsbench run --resume: %s\n", err);
+			code = 2;
+		} else if (found != RUN_RESUME_FINISHED && check_urls(st, err, sizeof(err))) {
+			fprintf(stderr, "ebsbench run: %s\n", err);
+			code = 2;
+		} else if (found != RUN_RESUME_FINISHED) {
+			run_show_notes(st);
+			code = run_exec_steps(st, report, stop);
+		}
 	}
 	run_exec_free(st);
 	free(st);

@@ -15,10 +15,11 @@
 /* What `ebsbench run` was asked: the config's path ("-": stdin), --out
  * (NULL: the config's output_dir), --plan (NULL: the config's phases),
  * --dry-run and --resume (continue the stopped run whose results.json is
- * in the output directory: run_resume.h). */
+ * in the output directory: run_resume.h; resume_auto, --resume=auto: fetch
+ * it from S3 when not there, and start afresh when there is none). */
 struct run_request {
 	const char *config, *out, *plan;
-	bool dry_run, resume;
+	bool dry_run, resume, resume_auto;
 };
 
 /* The report written at the end (report/'s report_render and

@@ -146,14 +146,12 @@ int run_resume_read(const json_t *prev, const json_t *fresh, const struct plan *
 		    const char *out_dir, int64_t now_ms, struct run_resume *r, char *err,
 		    size_t errlen)
 {
-	const json_t *env = json_object_get(prev, "environment");
 	memset(r, 0, sizeof(*r));
 	r->cut = -1;
 	r->resumed_ms = now_ms;
 	if (results_schema_check(prev, err, errlen) || same_run(prev, fresh, err, errlen))
 		return -1;
-	if (json_object_get(env, "finished") &&
-	    !json_is_true(json_object_get(env, "stopped_early")))
+	if (run_resume_finished(prev))
 		return error_set(err, errlen, "the run finished: nothing to resume");
 	r->steps = plan->count;
 	r->done = calloc(plan->count ? plan->count : 1, sizeof(*r->done));
@@ -249,6 +247,13 @@ void run_resume_describe(const struct run_resume *r, const struct plan *plan, co
 	int64_t stopped = r->stopped_ms ? r->stopped_ms : r->resumed_ms;
 	snprintf(buf, len, "resuming: %zu of %zu steps done%s; a gap of %.1f s since the stop",
 		 r->done_count, plan->count, cut, (double)(r->resumed_ms - stopped) / 1000.0);
+}
+
+bool run_resume_finished(const json_t *prev)
+{
+	const json_t *env = json_object_get(prev, "environment");
+	return json_object_get(env, "finished") &&
+	       !json_is_true(json_object_get(env, "stopped_early"));
 }
 
 void run_resume_free(struct run_resume *r)

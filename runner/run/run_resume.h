@@ -54,5 +54,22 @@ void run_resume_merge(json_t *fresh, const json_t *prev, const struct run_resume
 void run_resume_describe(const struct run_resume *r, const struct plan *plan, const json_t *fresh,
 			 char *buf, size_t len);
 void run_resume_free(struct run_resume *r);
+/* Whether prev records a run that ended whole (not stopped early). */
+bool run_resume_finished(const json_t *prev);
+
+/* What `run --resume=auto` found (run_resume_fetch.c). */
+enum run_resume_found {
+	RUN_RESUME_LOCAL,    /* DIR/results.json is there (fetched or not) */
+	RUN_RESUME_NONE,     /* nothing to continue: the run starts from its start */
+	RUN_RESUME_FINISHED, /* the run ended whole: nothing to do */
+};
+/* --resume=auto: when out_dir holds no results.json, the stopped run's
+ * copy in S3 through u's resume_get (its pod's output directory is gone)
+ * is written there, unless it records a run that finished.  line says
+ * where it came from or why there is nothing to resume.  Returns the
+ * finding, or -1 with one line in err (no URL) when S3 did not answer or
+ * refused: a fresh run then would overwrite what S3 holds. */
+int run_resume_fetch(const struct upload_config *u, const char *out_dir, char *line, size_t linelen,
+		     char *err, size_t errlen);
 
 #endif

@@ -7,7 +7,9 @@
  *        policy for every file, key = key_prefix + file name,
  * plus "ca_file" (a private CA bundle), "expires" (ignored: each URL's own
  * X-Amz-Date + X-Amz-Expires, or the policy's expiration, is what counts),
- * and the retry limits "max_attempts", "max_retry_s" and "timeout_s".
+ * the retry limits "max_attempts", "max_retry_s" and "timeout_s", and
+ * "resume_get": a presigned GET of the run's own results.json in S3, which
+ * `run --resume=auto` reads when the output directory died with its pod.
  *
  * Each phase's IOPS log and results.json go up as soon as the phase ends,
  * so an eviction loses at most the running phase; the end of the run sends
@@ -47,6 +49,7 @@ struct upload_config {
 	unsigned max_attempts;
 	double max_retry_s; /* time budget for one file, attempts and waits included */
 	double timeout_s;   /* longest wait for the server within an attempt */
+	char *resume_get;   /* NULL, or the presigned GET of results.json */
 };
 
 /* The config's "upload" value into u (which config_defaults zeroed).
@@ -90,6 +93,14 @@ int upload_body_multipart_write(FILE *out, const char *boundary, const json_t *f
 int upload_body_xml_text(const char *xml, const char *tag, char *out, size_t outlen);
 /* S3's <Error><Code> and <Message> from an XML body; 0 if a Code was found. */
 int upload_body_s3_error(const char *xml, char *code, size_t codelen, char *msg, size_t msglen);
+
+/* ---- a resume from S3 (upload_resume.c) ---- */
+
+/* The stopped run's results.json through u's resume_get, at most max
+ * bytes: 1 with the body in *body (malloc'ed, NUL-terminated), 0 when S3
+ * holds none (404), -1 with one line in err that quotes no URL. */
+int upload_resume_get(const struct upload_config *u, size_t max, char **body, size_t *len,
+		      char *err, size_t errlen);
 
 /* ---- during the run (upload.c) ---- */
 

@@ -154,6 +154,13 @@ static int parse_member(struct upload_config *u, const char *key, json_t *v, cha
 		snprintf(u->ca_file, sizeof(u->ca_file), "%s", s);
 		return 0;
 	}
+	if (!strcmp(key, "resume_get")) {
+		if (check_url(json_string_value(v), "upload.resume_get", err, errlen))
+			return -1;
+		free(u->resume_get);
+		u->resume_get = strdup(json_string_value(v));
+		return u->resume_get ? 0 : error_set(err, errlen, "out of memory");
+	}
 	if (!strcmp(key, "max_retry_s"))
 		return get_limit(v, key, 3600, &u->max_retry_s, err, errlen);
 	if (!strcmp(key, "timeout_s"))
@@ -198,6 +205,7 @@ void upload_config_free(struct upload_config *u)
 {
 	json_decref(u->put);
 	json_decref(u->post);
+	free(u->resume_get);
 	memset(u, 0, sizeof(*u));
 }
 

@@ -3,7 +3,7 @@
 #   - every YAML document validates against the Kubernetes API schemas
 #     (tests/k8s/validate.js, npm kubernetes-models), and broken copies are
 #     rejected, so the check can fail;
-#   - the manifests carry what a benchmark pod needs (never retried, never
+#   - the manifests carry what a benchmark pod needs (retried only for a lost pod, which resumes; never
 #     disrupted, m5.xlarge, privileged or Block-mode volumes, Indexed for
 #     fleets, deadlines that fit the plan) and agree with each other and
 #     with the example Secrets (names, keys, device paths);
@@ -156,7 +156,8 @@ example_configs() {
 @test "broken copies are rejected: a bad enum, a string for an int, an unquoted annotation, an unknown kind" {
 	local m=$MANIFESTS
 	sed 's/restartPolicy: Never/restartPolicy: Sometimes/' "$m/job.yaml" >restart.yaml
-	sed 's/backoffLimit: 0/backoffLimit: "0"/' "$m/job-pvc.yaml" >backoff.yaml
+	sed 's/backoffLimit: 1/backoffLimit: "1"/' "$m/job-pvc.yaml" >backoff.yaml
+	sed 's/operator: In/operator: Inn/' "$m/job.yaml" >policy.yaml
 	sed 's|karpenter.sh/do-not-disrupt: "true"|karpenter.sh/do-not-disrupt: true|' "$m/job.yaml" >annotation.yaml
 	sed 's/completionMode: Indexed/completionMode: Indexd/' "$m/job-indexed.yaml" >mode.yaml
 	sed 's/volumeMode: Block/volumeMode: Raw/' "$m/job-pvc.yaml" >volmode.yaml
@@ -167,6 +168,7 @@ example_configs() {
 	assert_failure 1
 	assert_line --partial "FAIL restart.yaml [1] batch/v1 Job ebsbench/ebsbench: data/spec/template/spec/restartPolicy must be equal to one of the allowed values"
 	assert_line --partial "FAIL backoff.yaml [5] batch/v1 Job ebsbench/ebsbench-pvc: data/spec/backoffLimit must be integer"
+	assert_line --partial "FAIL policy.yaml [1] batch/v1 Job ebsbench/ebsbench: data/spec/podFailurePolicy/rules/0/onExitCodes/operator must be equal to one of the allowed values"
 	assert_line --partial "FAIL annotation.yaml [1] batch/v1 Job ebsbench/ebsbench: data/spec/template/metadata/annotations/karpenter.sh~1do-not-disrupt must be string"
 	assert_line --partial "FAIL mode.yaml [3] batch/v1 Job ebsbench/ebsbench-fleet: data/spec/completionMode must be equal to one of the allowed values"
 	assert_line --partial "FAIL volmode.yaml [3] v1 PersistentVolumeClaim ebsbench/bench-gp2: data/spec/volumeMode must be equal to one of the allowed values"
@@ -182,7 +184,7 @@ example_configs() {
 	assert_output --partial "FAIL dup.yaml [1] YAML: Map keys must be unique"
 }
 
-@test "the Jobs: never retried or disrupted, m5.xlarge, one per node, pinned digest, deadlines, results in an emptyDir" {
+@test "the Jobs: retried only for a lost pod (it resumes), never disrupted, m5.xlarge, one per node, pinned digest, deadlines, results in an emptyDir" {
 	run yaml_node <<-'JS'
 	let bad = 0;
 	const check = (ok, what) => { console.log(`${ok ? "ok  " : "FAIL"} ${what}`); if (!ok) bad++; };
@@ -196,7 +198,11 @@ example_configs() {
 	    check(spec.backoffLimitPerIndex === 0 && spec.backoffLimit === undefined,
 	      `${file}: backoffLimitPerIndex 0, no Job-wide backoffLimit (one failed run must not end the others)`);
 	  } else {
-	    check(spec.backoffLimit === 0, `${file}: backoffLimit 0`);
+	    const rule = ((spec.podFailurePolicy || {}).rules || [])[0] || {}, codes = rule.onExitCodes || {};
+	    check(spec.backoffLimit === 1 && JSON.stringify(c.args) === '["--resume=auto"]',
+	      `${file}: backoffLimit 1, the replacement pod resumes (--resume=auto)`);
+	    check(rule.action === "FailJob" && codes.containerName === c.name && codes.operator === "In" &&
+	      JSON.stringify(codes.values) === "[1,2,3,4]", `${file}: ebsbench's own exits 1-4 fail the Job, not retried`);
 	  }
 	  check(meta.annotations["karpenter.sh/do-not-disrupt"] === "true", `${file}: karpenter.sh/do-not-disrupt "true"`);
 	  check(pod.nodeSelector["node.kubernetes.io/instance-type"] === "m5.xlarge", `${file}: nodeSelector m5.xlarge`);
@@ -212,7 +218,8 @@ example_configs() {
 	  const env = Object.fromEntries((c.env || []).map((e) => [e.name, e]));
 	  check(digest && env.EBSBENCH_IMAGE_DIGEST && env.EBSBENCH_IMAGE_DIGEST.value === digest,
 	    `${file}: image pinned by digest, EBSBENCH_IMAGE_DIGEST the same (${digest})`);
-	  check(!c.command && !c.args, `${file}: the image's entrypoint runs (no command or args)`);
+	  check(!c.command && (!c.args || JSON.stringify(c.args) === '["--resume=auto"]'),
+	    `${file}: the image's entrypoint runs (no command; args at most --resume=auto)`);
 	  const vols = Object.fromEntries(pod.volumes.map((v) => [v.name, v]));
 	  const mounts = c.volumeMounts || [];
 	  const cfg = mounts.find((m) => vols[m.name].secret);

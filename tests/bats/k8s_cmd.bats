@@ -119,7 +119,9 @@ config_of() {
 	    check(($pod.volumes[] | select(.name == "config") | .secret.secretName) == $secret.metadata.name; "the Job reads the Secret"),
 	    check($ctr.image == $image and ($ctr.env[] | select(.name == "EBSBENCH_IMAGE_DIGEST") | .value) == $digest; "pinned by digest"),
 	    check($pod.nodeSelector["node.kubernetes.io/instance-type"] == "m6i.xlarge" and $c.environment.instance_type == "m6i.xlarge"; "instance type"),
-	    check($job.spec.backoffLimit == 0 and $pod.restartPolicy == "Never"; "never retried"),
+	    check($job.spec.backoffLimit == 1 and $pod.restartPolicy == "Never" and $ctr.args == ["--resume=auto"]; "one replacement pod, which resumes"),
+	    check($job.spec.podFailurePolicy.rules == [{action: "FailJob", onExitCodes: {containerName: "ebsbench", operator: "In", values: [1,2,3,4]}}]; "ebsbench'"'"'s own exits fail the Job"),
+	    check(($c.upload.resume_get | startswith("https://s3.") and contains("/my-ebsbench-results/runs/k8s/results.json?")); "the resume GET of the run'"'"'s results.json"),
 	    check($job.spec.template.metadata.annotations["karpenter.sh/do-not-disrupt"] == "true"; "do-not-disrupt"),
 	    check($pod.automountServiceAccountToken == false and $ctr.securityContext.readOnlyRootFilesystem == true and $ctr.securityContext.privileged == false; "no token, read-only root, not privileged"),
 	    check(($pod.volumes[] | select(.name == "results") | .emptyDir) != null and $c.output_dir == "/var/lib/ebsbench/results"; "results in an emptyDir"),
@@ -316,6 +318,7 @@ plan_of() {
 	    check(($pod.volumes[] | select(.name == "config") | .secret.secretName) == $secret.metadata.name; "the Job reads the Secret"),
 	    check(($secret.stringData | keys) == ["config-0.json", "config-1.json", "config-2.json"]; "a config per index"),
 	    check([$secret.stringData[] | fromjson | .upload.post.key_prefix] == ["runs/k8s/0/", "runs/k8s/1/", "runs/k8s/2/"]; "each under its own prefix"),
+	    check(([$secret.stringData[] | fromjson | .upload | has("resume_get")] | any | not) and ($ctr | has("args") | not); "a fleet pod does not resume"),
 	    check([$secret.stringData[] | fromjson | del(.upload.post.key_prefix)] | unique | length == 1; "one policy, otherwise the same config")
 	' manifest.json
 	echo "$output"

@@ -212,6 +212,25 @@ static void test_manifest(struct checks *checks)
 	CHECK(config_from_json(&c, cfg, err, sizeof(err)) == 0);
 	CHECK(!strcmp(c.devices[1].path, "/dev/xvdc") && c.devices[1].type == EBS_GP2);
 	CHECK(c.upload.mode == UPLOAD_POST);
+	/* A lost pod's replacement continues the run: results.json's GET for
+	 * run --resume=auto, one retry, and none for ebsbench's own exits. */
+	CHECK(c.upload.resume_get && strstr(c.upload.resume_get, "/runs/x/results.json?") &&
+	      strstr(c.upload.resume_get, "X-Amz-Signature="));
+	CHECK(!strcmp(str_at(job, "spec/template/spec/containers/0/args/0"), "--resume=auto"));
+	json_t *jspec = json_object_get(job, "spec");
+	CHECK_EQ_U64(json_integer_value(json_object_get(jspec, "backoffLimit")), 1);
+	CHECK(!strcmp(str_at(job, "spec/podFailurePolicy/rules/0/action"), "FailJob"));
+	CHECK(!strcmp(str_at(job, "spec/podFailurePolicy/rules/0/onExitCodes/containerName"),
+		      "ebsbench"));
+	json_t *codes = json_object_get(
+		json_object_get(
+			json_array_get(json_object_get(json_object_get(jspec, "podFailurePolicy"),
+						       "rules"),
+				       0),
+			"onExitCodes"),
+		"values");
+	CHECK_EQ_U64(json_array_size(codes), 4);
+	CHECK_EQ_U64(json_integer_value(json_array_get(codes, 1)), 2);
 	config_free(&c);
 	json_decref(cfg);
 	json_decref(list);
@@ -227,8 +246,12 @@ static void test_manifest(struct checks *checks)
 	CHECK_EQ_U64(json_object_size(data), 2);
 	cfg = json_loads(json_string_value(json_object_get(data, "config-1.json")), 0, NULL);
 	CHECK(!strcmp(str_at(cfg, "upload/post/key_prefix"), "runs/x/1/"));
+	/* A fleet pod is not retried: no resume, no GET of another's results. */
+	CHECK(!json_object_get(json_object_get(cfg, "upload"), "resume_get"));
 	json_decref(cfg);
 	CHECK(!strcmp(str_at(item(list, "Job", 0), "spec/completionMode"), "Indexed"));
+	CHECK(!json_object_get(json_object_get(item(list, "Job", 0), "spec"), "backoffLimit"));
+	CHECK(!str_at(item(list, "Job", 0), "spec/template/spec/containers/0/args/0"));
 	json_decref(list);
 	q.fleet = K8S_FLEET_MAX + 1;
 	CHECK(k8s_manifest(&q, &made, err, sizeof(err)) == NULL);

@@ -437,5 +437,41 @@ static void test_resume_after_stop(struct checks *checks)
 	check_remove_tree(dir);
 }
 
+/* --resume=auto before any GET: a results.json in the directory is the
+ * one to continue; none and no resume_get starts afresh; a GET that fails
+ * stops the run (a fresh one would overwrite S3's) without the URL. */
+static void test_resume_fetch_local(struct checks *checks)
+{
+	char dir[64], line[256], err[512], path[128];
+	struct upload_config u;
+	memset(&u, 0, sizeof(u));
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-fetch")))
+		return;
+	CHECK(run_resume_fetch(&u, dir, line, sizeof(line), err, sizeof(err)) == RUN_RESUME_NONE);
+	CHECK(strstr(line, "nothing to resume, the run starts from its start") != NULL);
+	u.resume_get = "https://127.0.0.1:1/b/p/results.json?X-Amz-Signature=5ec2e7";
+	u.max_attempts = 1;
+	u.timeout_s = 2;
+	CHECK(run_resume_fetch(&u, dir, line, sizeof(line), err, sizeof(err)) == -1);
+	CHECK(!strncmp(err, "the stopped run's results.json from S3: ", 40) &&
+	      !strstr(err, "5ec2e7") && !strchr(err, '\n'));
+	json_t *prev = json_pack("{s{sssb}}", "environment", "finished", "2026-09-02T00:00:00Z",
+				 "stopped_early", 1);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	CHECK(json_dump_file(prev, path, 0) == 0);
+	CHECK(run_resume_fetch(&u, dir, line, sizeof(line), err, sizeof(err)) == RUN_RESUME_LOCAL);
+	CHECK(line[0] == '\0');
+	/* Stopped early by a signal: resumable; ended whole: nothing to do. */
+	CHECK(!run_resume_finished(prev));
+	json_object_set_new(json_object_get(prev, "environment"), "stopped_early", json_false());
+	CHECK(run_resume_finished(prev));
+	json_object_del(json_object_get(prev, "environment"), "finished");
+	CHECK(!run_resume_finished(prev));
+	json_decref(prev);
+	unlink(path);
+	rmdir(dir);
+}
+
 CHECK_MAIN(test_steps_in_plan_order, test_stop_ends_the_loop, test_loadcurve_ramp_applies,
-	   test_resume_after_kill, test_resume_refusals, test_resume_after_stop)
+	   test_resume_after_kill, test_resume_refusals, test_resume_after_stop,
+	   test_resume_fetch_local)

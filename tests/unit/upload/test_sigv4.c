@@ -381,6 +381,18 @@ static void test_put_block(struct checks *checks)
 	CHECK(url && !strncmp(url, "http://127.0.0.1:4569/bkt/p/gp2_rr_iops.1.log?", 46));
 	CHECK(!strcmp(json_string_value(json_object_get(json_object_get(b, "upload"), "expires")),
 		      "2026-09-02T01:00:00Z"));
+	/* resume_get: a GET of the prefix's results.json, as long-lived. */
+	struct sigv4_scope scope = { "us-east-1", "s3", T20260902 };
+	struct sigv4_url_request get = { .method = "GET",
+					 .scheme = "http",
+					 .host = "127.0.0.1:4569",
+					 .path = "/bkt/p/results.json",
+					 .expires_s = 3600 };
+	char *want = sigv4_presign_url(&aws_example, &scope, &get, err, sizeof(err));
+	const char *got =
+		json_string_value(json_object_get(json_object_get(b, "upload"), "resume_get"));
+	CHECK(want && got && !strcmp(got, want));
+	free(want);
 	json_decref(b);
 	b = presign_post_block(&r, 0, err, sizeof(err));
 	json_t *post = json_object_get(json_object_get(b, "upload"), "post");
@@ -388,6 +400,7 @@ static void test_put_block(struct checks *checks)
 		      "http://127.0.0.1:4569/bkt"));
 	CHECK(!strcmp(json_string_value(json_object_get(post, "key_prefix")), "p/"));
 	CHECK(json_object_get(json_object_get(post, "fields"), "x-amz-signature") != NULL);
+	CHECK(json_is_string(json_object_get(json_object_get(b, "upload"), "resume_get")));
 	json_decref(b);
 }
 

@@ -140,6 +140,8 @@ static void test_config_errors(struct checks *checks)
 		"{\"post\": {\"url\": \"https://h/b\", \"fields\": {\"file\": \"x\"}, "
 		"\"key_prefix\": \"p/\"}}",
 		"{\"ca_file\": \"/x\"}",
+		"{\"put\": {\"a\": \"https://h/x\"}, \"resume_get\": \"http://h/b/results.json\"}",
+		"{\"put\": {\"a\": \"https://h/x\"}, \"resume_get\": 1}",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		err[0] = '\0';
@@ -152,7 +154,17 @@ static void test_config_errors(struct checks *checks)
 		    "\"runs/7/${filename}\", \"policy\": \"e30=\"}}, \"max_attempts\": 3}",
 		    err, sizeof(err)) == 0);
 	CHECK(u.mode == UPLOAD_POST && !strcmp(u.key_prefix, "runs/7/") && u.max_attempts == 3);
+	CHECK(!u.resume_get);
 	upload_config_free(&u);
+	/* presign's GET of the run's own results.json, kept for run --resume=auto. */
+	CHECK(parse(&u,
+		    "{\"put\": {\"a\": \"https://h/x\"}, \"resume_get\": "
+		    "\"https://h/b/runs/7/results.json?X-Amz-Signature=f00\"}",
+		    err, sizeof(err)) == 0);
+	CHECK(u.resume_get &&
+	      !strcmp(u.resume_get, "https://h/b/runs/7/results.json?X-Amz-Signature=f00"));
+	upload_config_free(&u);
+	CHECK(!u.resume_get);
 }
 
 static int temp_file(const void *data, size_t len)
