@@ -197,6 +197,11 @@ void run_devices_probe(const struct run_device *devices, size_t count, json_t *d
 {
 	for (size_t i = 0; i < count && !(stop && *stop); i++) {
 		const struct run_device *d = &devices[i];
+		json_t *entry = json_array_get(devices_json, i);
+		/* A resume keeps the stopped run's probe: the blocks it read are
+		 * loaded now, so a second probe could only say "not loading". */
+		if (json_object_get(entry, "initialization"))
+			continue;
 		char label[160], why[512];
 		struct init_probe r;
 		snprintf(label, sizeof(label), "[initialization probe] %s %s", d->label,
@@ -208,8 +213,7 @@ void run_devices_probe(const struct run_device *devices, size_t count, json_t *d
 				why);
 			continue;
 		}
-		json_object_set_new(json_array_get(devices_json, i), "initialization",
-				    init_probe_json(&r));
+		json_object_set_new(entry, "initialization", init_probe_json(&r));
 		if (!strcmp(r.state, "loading")) {
 			init_probe_describe(&r, why, sizeof(why));
 			fprintf(stderr, "ebsbench run: %s (%s): %s\n", d->label, d->info.dev_path,

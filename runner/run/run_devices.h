@@ -47,8 +47,9 @@ int run_devices_read_first(const struct plan *p, const struct run_device *device
 
 /* Before the first I/O of the run (and before the read first, which loads
  * what it reads): each device's initialization probe (job/init_probe.h)
- * into its entry of devices_json as "initialization"; a line on stderr for
- * a volume still loading from its snapshot, or one the probe could not read. */
+ * into its entry of devices_json as "initialization", unless the entry has
+ * one already (a resume's, from the stopped run); a line on stderr for a
+ * volume still loading from its snapshot, or one the probe could not read. */
 void run_devices_probe(const struct run_device *devices, size_t count, json_t *devices_json,
 		       const volatile sig_atomic_t *stop);
 

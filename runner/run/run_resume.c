@@ -214,6 +214,16 @@ void run_resume_merge(json_t *fresh, const json_t *prev, const struct run_resume
 		    r->done[k])
 			json_array_append_new(phases, json_deep_copy(p));
 	}
+	/* The stopped run's probe, taken before anything it read loaded the
+	 * blocks: a second would find them loaded (same devices, same order). */
+	const json_t *d;
+	json_array_foreach(json_object_get(prev, "devices"), i, d)
+	{
+		const json_t *probe = json_object_get(d, "initialization");
+		json_t *to = json_array_get(json_object_get(fresh, "devices"), i);
+		if (probe && to)
+			json_object_set_new(to, "initialization", json_deep_copy(probe));
+	}
 	json_t *env = json_object_get(fresh, "environment");
 	const json_t *started = RESULTS_GET(prev, "environment", "started");
 	if (started)

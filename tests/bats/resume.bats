@@ -61,6 +61,8 @@ kill_in_step() {
 	assert_equal "$(jq -c '[.phases[].step]' out/results.json)" '[0,1]'
 	assert_equal "$(jq -c '.running.step' out/results.json)" 2
 	before=$(jq -c '.phases[0:2]' out/results.json)
+	probe=$(jq -c '[.devices[].initialization]' out/results.json)
+	[[ $probe == *first_read_ms* ]] || fail "no probe record before the kill: $probe"
 	started=$(jq '.running.started_ms' out/results.json)
 	# The cut step's IOPS log holds its windows up to the kill (each on disk as it closed).
 	[ "$(wc -l <out/vol_rw_iops.1.log)" -ge 5 ] || fail "the cut step's log has $(wc -l <out/vol_rw_iops.1.log) rows"
@@ -73,6 +75,8 @@ kill_in_step() {
 	assert_equal "$(jq -c '[.phases[] | [.step, .phase]]' out/results.json)" \
 		'[[0,"layout"],[1,"randread"],[2,"randwrite"],[3,"lat"]]'
 	assert_equal "$(jq -c '.phases[0:2]' out/results.json)" "$before"
+	# The stopped run's probe kept, not taken again over blocks it loaded.
+	assert_equal "$(jq -c '[.devices[].initialization]' out/results.json)" "$probe"
 	assert_equal "$(jq -c '[.running, .environment.stopped_early]' out/results.json)" '[null,false]'
 	# The gap: at least the 2 s slept, and randwrite's idle time counts it.
 	gap=$(jnum out/results.json '.resumes[0].gap_s')
