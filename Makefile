@@ -131,8 +131,10 @@ build/ebsbench-asan: build/asan/main.o $(ASAN_LIB_OBJS)
 
 # One static, stripped binary: what the appliance, the container and
 # EC2 user-data all run.
+# Linked beside, then renamed: a test running the binary while a parallel
+# one relinks it (make image) keeps the old file, never half of a new one.
 build/ebsbench: $(MUSL_OBJS)
-	$(Q)$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $^ $(MUSL_LIBS)
+	$(Q)$(MUSL_CC) -static -s -Wl,--gc-sections -o $@.tmp $^ $(MUSL_LIBS) && mv -f $@.tmp $@
 	@echo "build/ebsbench: $$(stat -c %s $@) bytes (static, stripped)"
 
 build/ebsbench-init: $(INIT_OBJS) $(INIT_RUNNER_OBJS)
@@ -296,7 +298,7 @@ example:
 example-check: build/ebsbench
 	@bash tests/tools/example.sh check
 
-lint: $(DEPS_STAMP) $(MUSL_OBJS)
+lint: $(DEPS_STAMP) $(MUSL_OBJS) $(INIT_OBJS)
 	@echo "  LINT clang-format, cppcheck, lint-layers, lint-bats"
 	$(Q)clang-format --dry-run --Werror $(C_FILES)
 	$(Q)cppcheck --error-exitcode=1 --enable=warning,style,performance --std=c11 -q \

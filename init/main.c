@@ -63,6 +63,7 @@ struct appliance {
 	char wanted[MAX_WANTED][160];
 	size_t wanted_count;
 	bool uploads;
+	bool resume_get; /* the upload block can fetch the run's results.json back */
 };
 
 static _Noreturn void fail(const struct appliance *a, const char *verdict)
@@ -70,6 +71,16 @@ static _Noreturn void fail(const struct appliance *a, const char *verdict)
 	say("verdict: FAILED: %s", verdict);
 	if (a->rescue)
 		boot_rescue_shell();
+	boot_poweroff();
+}
+
+/* The previous boot died in its run (the guard was set) and this one may
+ * not continue it (why): power off rather than run the sequence again. */
+static _Noreturn void refuse_again(const char *why)
+{
+	say("verdict: STOPPED: the previous boot did not finish (a kernel panic, a hang or a "
+	    "reset) %s: powering off rather than run the sequence again",
+	    why);
 	boot_poweroff();
 }
 
@@ -168,7 +179,9 @@ static void write_config(struct appliance *a, json_t *config)
 	a->config_devices = json_is_array(devices) ? json_array_size(devices) : 0;
 	if (a->config_devices)
 		remember_devices(a, devices);
-	a->uploads = json_object_get(config, "upload") != NULL;
+	json_t *upload = json_object_get(config, "upload");
+	a->uploads = upload != NULL;
+	a->resume_get = json_is_string(json_object_get(upload, "resume_get"));
 	/* 0600: presigned URLs are bearer credentials. */
 	int fd = open(CONFIG_PATH, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || json_dumpfd(config, fd, JSON_INDENT(1)) || close(fd))
@@ -274,11 +287,10 @@ int main(void)
 	say("ebsbench %s appliance; kernel started at realtime_ms=%lld", EBSBENCH_VERSION,
 	    boot_kernel_start_ms());
 	read_cmdline(&a);
-	if (boot_guard_check() == BOOT_GUARD_TRIPPED) {
-		say("verdict: STOPPED: the previous boot did not finish (a kernel panic, a hang "
-		    "or a reset): powering off rather than run the sequence again");
-		boot_poweroff();
-	}
+	enum boot_guard_state guard = boot_guard_check();
+	/* A resumed boot that died too: no config makes a third boot run. */
+	if (boot_guard_decide(guard, true) == BOOT_GUARD_REFUSE)
+		refuse_again("and it had resumed the run once already");
 	apply_fw_cfg_extras();
 
 	char ifname[32], err[512];
@@ -304,6 +316,12 @@ int main(void)
 	    a.facts.zone[0] ? a.facts.zone : "-");
 	write_config(&a, config);
 	json_decref(config);
+	enum boot_guard_action action = boot_guard_decide(guard, a.resume_get);
+	if (action == BOOT_GUARD_REFUSE)
+		refuse_again("and the config has no resume_get to continue it from");
+	if (action == BOOT_GUARD_RESUME)
+		say("the previous boot did not finish (a kernel panic, a hang or a reset): "
+		    "resuming its run once, from the results.json it uploaded");
 	wait_for_nvme(&a);
 
 	double planned = plan_seconds(&a);
@@ -313,9 +331,12 @@ int main(void)
 	    boot_uptime_s(), limit);
 	boot_watchdog_arm((unsigned)(limit + GRACE_S + 60));
 
-	char *argv[] = { EBSBENCH_BIN, "run", "--config", CONFIG_PATH, "--out", RESULTS_DIR, NULL };
+	char *argv[] = { EBSBENCH_BIN, "run",	    "--config",	     CONFIG_PATH,
+			 "--out",      RESULTS_DIR, "--resume=auto", NULL };
+	if (action != BOOT_GUARD_RESUME)
+		argv[6] = NULL;
 	struct supervise_result r;
-	boot_guard_arm();
+	boot_guard_arm(action == BOOT_GUARD_RESUME);
 	supervise(argv, -1, child_env(&a), start + limit, GRACE_S, &r);
 	verdict_print(RESULTS_DIR, &r, a.uploads, (double)clock_now_ns() / 1e9 - start);
 	if (r.status != 0 && a.rescue)

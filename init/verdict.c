@@ -9,6 +9,7 @@
 
 #include "boot.h"
 #include "config_source.h"
+#include "lib/lib.h"
 
 static const char *upload_words(int status, enum verdict_upload upload)
 {
@@ -44,6 +45,9 @@ void verdict_line(char *buf, size_t len, const struct supervise_result *r,
 		snprintf(buf, len,
 			 "REFUSED: a device holds data the config did not allow to "
 			 "destroy (exit 3): see above");
+	else if (s == EXIT_STOPPED)
+		snprintf(buf, len, "STOPPED before its end (ebsbench run exit %d): %s; %s", s, done,
+			 upload_words(s, upload));
 	else if (s > 128)
 		snprintf(buf, len, "FAILED: ebsbench run was killed by signal %d: %s", s - 128,
 			 done);

@@ -5,11 +5,17 @@
 # Inside a folder, files form no circle: no two C files call each other
 # (directly or round a longer loop, read from the objects' symbols) and no
 # two headers include each other; and a function is declared in its own
-# file's header, its module's (compare.h for compare_cells.c) or the face.
+# file's header, its module's (compare.h for compare_cells.c), the face or
+# the folder's internal.h.  The face, and every header of its folder it
+# includes, declares only what code outside the folder calls: what the
+# folder's files share among themselves is in internal.h or a header the
+# face does not include.
 # The table below is the one statement of the floors (docs/development.md points here).
 # The symbols come from the objects in $LINT_LAYERS_OBJ (build/musl): `make
 # lint` builds them first.
 set -euo pipefail
+# A command that fails outside a check says so: never a silent exit 1.
+trap 'echo "lint-layers: line $LINENO: $BASH_COMMAND failed" >&2' ERR
 cd "$(dirname "$0")/.."
 obj=${LINT_LAYERS_OBJ:-build/musl}
 
@@ -92,33 +98,76 @@ circles() {
 	}'
 }
 
-# symbols_of FOLDER: "D FILE SYMBOL TYPE" for what each object of the
-# folder defines (TYPE T: a function), "U FILE SYMBOL" for what it needs.
-symbols_of() {
-	local d=$1 c o objs=()
-	for c in runner/$d/*.c; do
+# objects_of FOLDER: sets objs to the objects of the folder's C files,
+# complaining of each one missing, older than its source or empty.
+objects_of() {
+	local c o
+	objs=()
+	for c in runner/$1/*.c; do
 		[[ -e $c && $c != "$NO_TLS" ]] || continue
 		o=${c##*/}
-		o=$obj/$d/${o%.c}.o
+		o=$obj/$1/${o%.c}.o
 		if [[ ! -f $o || $o -ot $c ]]; then
 			complain "$c: no object $o newer than it, so its calls are unread (make lint builds it)"
+			continue
+		elif [[ ! -s $o ]]; then
+			complain "$c: its object $o is empty (a build cut short?), so its calls are unread"
 			continue
 		fi
 		objs+=("$o")
 	done
-	((${#objs[@]})) || return 0
+}
+
+# symbols_of OBJECT...: "D FILE SYMBOL TYPE" for what each object defines
+# (TYPE T: a function), "U FILE SYMBOL" for what it needs.
+symbols_of() {
+	(($#)) || return 0
 	{
-		nm -A -g --defined-only "${objs[@]}" | awk 'NF == 3 && $2 ~ /[TDBRC]/ { print "D", $1, $3, $2 }'
-		nm -A -u "${objs[@]}" | awk '{ print "U", $1, $NF }'
+		nm -A -g --defined-only "$@" | awk 'NF == 3 && $2 ~ /[TDBRC]/ { print "D", $1, $3, $2 }'
+		nm -A -u "$@" | awk '{ print "U", $1, $NF }'
 	} | sed -E 's|^([DU]) [^ ]*/([^/ ]+)\.o:[^ ]* |\1 \2.c |'
 }
 
 # tls_none.c stands in for tls.c (Makefile): the same symbols, never linked beside it.
 NO_TLS=runner/net/tls_none.c
+
+# What every object calls, as "FOLDER SYMBOL" (main.c's and init/'s under
+# their own names), so that a folder's face can be held to what others call.
+for o in "$obj"/main.o "$obj"/init/*.o; do
+	[[ -s $o ]] || complain "$o: missing or empty, so its calls are unread (make lint builds it)"
+done
+# One nm for them all (a process per object is slow on a loaded machine);
+# an empty object is named above (main's, init's) or by objects_of.
+readable=()
+for o in "$obj"/*/*.o "$obj"/main.o; do
+	if [[ -s $o ]]; then readable+=("$o"); fi
+done
+calls=$(nm -A -u "${readable[@]}" | awk -v top="${obj##*/}" '{
+		n = split(substr($1, 1, index($1, ":") - 1), part, "/")
+		print (n > 1 && part[n - 1] == top ? "main" : part[n - 1]), $NF
+	}' | sort -u)
+
+# face_headers FOLDER: the face and the folder's headers it includes, each
+# once, followed down the includes.
+face_headers() {
+	local d=$1 todo=("runner/$1/$1.h") h inc
+	local -A seen=()
+	while ((${#todo[@]})); do
+		h=${todo[0]}
+		todo=("${todo[@]:1}")
+		[[ -f $h && -z ${seen[$h]:-} ]] || continue
+		seen[$h]=1
+		echo "$h"
+		for inc in $(sed -n "s|^#include \"$d/\(.*\)\".*|\1|p" "$h"); do
+			todo+=("runner/$d/$inc")
+		done
+	done
+}
 for dir in runner/*/; do
 	d=$(basename "$dir")
 	[[ $d == deps ]] && continue
-	syms=$(symbols_of "$d")
+	objects_of "$d"
+	syms=$(symbols_of "${objs[@]}")
 	while IFS= read -r loop; do
 		[[ -n $loop ]] && complain "runner/$d/: files that call each other: $loop (move what both need to a file below them)"
 	done < <(awk '$1 == "D" { def[$3] = $2; next } ($3 in def) && def[$3] != $2 { print $2, def[$3], $3 }' \
@@ -136,9 +185,21 @@ for dir in runner/*/; do
 		awk -v d="$d" '$1 == "H" { decl[$3] = decl[$3] " " $2; next }
 		{	stem = $2; sub(/\.c$/, "", stem); n = split(decl[$3], hs, " "); ok = 0
 			for (k = 1; k <= n; k++)
-				if (hs[k] == stem || hs[k] == d || index(stem, hs[k] "_") == 1) ok = 1
-			if (!ok) printf "runner/%s/%s: %s is declared neither in %s.h, nor in the face %s.h, nor in a module header named for the start of its file\047s name\n", d, $2, $3, stem, d
+				if (hs[k] == stem || hs[k] == d || hs[k] == "internal" || index(stem, hs[k] "_") == 1) ok = 1
+			if (!ok) printf "runner/%s/%s: %s is declared neither in %s.h, nor in the face %s.h, nor in %s/internal.h, nor in a module header named for the start of its file\047s name\n", d, $2, $3, stem, d, d
 		}')
+	# What the face offers: each function it declares (or a header it
+	# includes declares) is called from outside the folder.
+	while IFS= read -r line; do
+		complain "$line"
+	done < <(mapfile -t hs < <(face_headers "$d")
+		{ grep -HoE '\b[A-Za-z_][A-Za-z0-9_]*\(' "${hs[@]}" | sed 's|^\(.*\):\(.*\)($|H \1 \2|'
+		  awk '$1 == "D" && $4 == "T" { print "T", $3 }' <<<"$syms"
+		  awk -v d="$d" '$1 != d { print "U", $2 }' <<<"$calls"; } |
+		awk -v d="$d" '$1 == "H" { if (!($3 in where)) where[$3] = $2; next }
+			$1 == "T" { defined[$2] = 1; next } { called[$2] = 1 }
+			END { for (f in where) if ((f in defined) && !(f in called))
+				printf "%s: %s is on the face of %s/ but nothing outside %s/ calls it (declare it in %s/internal.h or a header the face does not include)\n", where[f], f, d, d, d }' | sort)
 done
 
 ((bad == 0)) && echo "lint-layers: runner/ keeps its floors"

@@ -22,13 +22,21 @@
 # the phase and uploads what it measured.  A separate watchdog powers the
 # instance off if anything hangs, the script included.
 #
+# A reboot mid-run (an instance rebooted, a panic) resumes the run once:
+# cloud-init runs user-data once per instance, so the script puts a copy of
+# itself among the per-boot scripts while the run goes; at the next boot
+# it runs `ebsbench run --resume=auto` (docs/run.md, "Resuming a stopped
+# run"); a second such boot powers off instead.  A signal (the shutdown
+# of that reboot) does not power off.
+#
 # For tests (production defaults in brackets): EBSBENCH_DIR [/var/lib/ebsbench]
 # where it installs and writes; EBSBENCH_IMDS [http://169.254.169.254];
 # EBSBENCH_POWEROFF [systemctl poweroff, then shutdown -h now, then
 # poweroff -f] the command that ends the machine, run through bash -c;
 # EBSBENCH_CONSOLE [/dev/console]; EBSBENCH_MAX_RUN_S [none] a cap on the
 # run's deadline; EBSBENCH_ATTACH_WAIT_S [900] how long to wait for the
-# volumes.  curl honours CURL_CA_BUNDLE for a private CA.
+# volumes; EBSBENCH_PER_BOOT_DIR [/var/lib/cloud/scripts/per-boot].  curl
+# honours CURL_CA_BUNDLE for a private CA.
 set -uo pipefail
 
 # ---- fill in ---------------------------------------------------------------
@@ -80,6 +88,9 @@ BIN=$DIR/ebsbench
 CFG=$DIR/config.json
 OUT=$DIR/results
 LOG=$DIR/user-data.log
+# The run's boots so far (1, or 2 once resumed), and the per-boot copy.
+BOOTS=$DIR/run-boots
+HOOK=${EBSBENCH_PER_BOOT_DIR:-/var/lib/cloud/scripts/per-boot}/ebsbench-resume.sh
 
 umask 077 # the config holds bearer URLs
 mkdir -p "$DIR" || exit 1
@@ -128,6 +139,11 @@ finish() {
 	local rc=$?
 	trap - EXIT INT TERM HUP
 	stop_watchdog
+	if [[ -n ${SIGNALLED:-} && -f $BOOTS ]]; then
+		log "stopped by a signal (exit $rc): not powering off; the next boot resumes the run"
+		exit "$rc"
+	fi
+	rm -f "$HOOK" "$BOOTS"
 	log "done (exit $rc): powering off"
 	poweroff_now
 	# Let tee write the last lines before the script (and maybe the
@@ -137,7 +153,7 @@ finish() {
 	exit "$rc"
 }
 trap finish EXIT
-trap 'log "signal: stopping"; exit 143' INT TERM HUP
+trap 'SIGNALLED=1; log "signal: stopping"; exit 143' INT TERM HUP
 
 die() {
 	log "ERROR: $*"
@@ -147,18 +163,29 @@ die() {
 # Until the plan is known: anything that hangs before the run still ends.
 watchdog "$FALLBACK_DEADLINE_S"
 log "starting (install dir $DIR)"
+resume=
+if [[ -f $BOOTS ]]; then
+	[[ $(cat "$BOOTS") == 1 ]] || die "the resumed run's boot did not finish either: not running it again"
+	resume=--resume=auto
+	log "the run's previous boot did not finish: resuming its run once"
+fi
 
 # ---- the binary -------------------------------------------------------------
 [[ $EBSBENCH_SHA256 =~ ^[0-9a-fA-F]{64}$ ]] ||
 	die "EBSBENCH_SHA256 is not a sha256 (64 hex digits): fill it in at the top of the user-data"
 [[ $EBSBENCH_URL == https://* && $EBSBENCH_URL != *REPLACE_WITH* ]] ||
 	die "EBSBENCH_URL is not a presigned https URL: fill it in at the top of the user-data"
-log "fetching the binary from ${EBSBENCH_URL%%\?*}"
-rm -f "$BIN.part"
-curl -fsS --retry 5 --retry-delay 2 --retry-all-errors --connect-timeout 10 --max-time 300 \
-	-o "$BIN.part" "$EBSBENCH_URL" || die "could not fetch the binary (curl exit $?)"
-got=$(sha256sum "$BIN.part" | cut -d' ' -f1)
 want=${EBSBENCH_SHA256,,}
+# Resuming: the binary the run installed (its URL may have expired).
+if [[ -n $resume && -x $BIN ]] && cp "$BIN" "$BIN.part"; then
+	log "the installed binary, checked again"
+else
+	log "fetching the binary from ${EBSBENCH_URL%%\?*}"
+	rm -f "$BIN.part"
+	curl -fsS --retry 5 --retry-delay 2 --retry-all-errors --connect-timeout 10 --max-time 300 \
+		-o "$BIN.part" "$EBSBENCH_URL" || die "could not fetch the binary (curl exit $?)"
+fi
+got=$(sha256sum "$BIN.part" | cut -d' ' -f1)
 if [[ $got != "$want" ]]; then
 	rm -f "$BIN.part"
 	die "sha256 mismatch: expected $want, got $got: refusing to run this binary"
@@ -265,13 +292,18 @@ if [[ -n $MAX_RUN_S ]] && ((MAX_RUN_S < deadline)); then
 fi
 watchdog $((deadline + UPLOAD_GRACE_S + WATCHDOG_SLACK_S))
 
-log "running: ebsbench run --config $CFG --out $OUT"
-timeout --signal=TERM --kill-after="$UPLOAD_GRACE_S" "$deadline" "$BIN" run --config "$CFG" --out "$OUT"
+# From here a reboot resumes the run (the per-boot copy), once.
+if [[ -n $resume ]]; then echo 2; else echo 1; fi >"$BOOTS"
+{ mkdir -p "${HOOK%/*}" && cp "$0" "$HOOK.part" && chmod 0700 "$HOOK.part" && mv -f "$HOOK.part" "$HOOK"; } ||
+	log "cannot install $HOOK: a reboot will not resume the run"
+log "running: ebsbench run --config $CFG --out $OUT${resume:+ $resume}"
+timeout --signal=TERM --kill-after="$UPLOAD_GRACE_S" "$deadline" "$BIN" run --config "$CFG" --out "$OUT" $resume
 rc=$?
 case $rc in
 0) log "ebsbench: done, every file uploaded" ;;
 1) log "ebsbench: a phase failed (exit 1); the rest ran and the results are kept" ;;
 4) log "ebsbench: an upload failed (exit 4); every file is in $OUT/" ;;
+5) log "ebsbench: stopped before its end (exit 5); partial results uploaded" ;;
 124) log "ebsbench: stopped at the deadline ($deadline s); partial results uploaded" ;;
 137) log "ebsbench: killed $UPLOAD_GRACE_S s after the deadline" ;;
 *) log "ebsbench: exit $rc" ;;

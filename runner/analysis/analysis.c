@@ -13,11 +13,14 @@
 #include "analysis/finding.h"
 #include "analysis/initialization.h"
 #include "analysis/instance_cliff.h"
+#include "analysis/internal.h"
 #include "analysis/little.h"
 #include "analysis/loadcurve.h"
 #include "analysis/steady_state.h"
+#include "analysis/together.h"
 #include "analysis/sweep.h"
 #include "analysis/verdict.h"
+#include "lib/lib.h"
 #include "results/results.h"
 
 static json_t *plateau_json(const struct cliff_plateau *p, double window_s)
@@ -27,26 +30,42 @@ static json_t *plateau_json(const struct cliff_plateau *p, double window_s)
 			 p->min, "max", p->max);
 }
 
-/* The series is in windows of window_ms (1 s, time-scaled); times in the
- * analysis are seconds of the run as it happened. */
-static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred, double time_scale,
-			  json_t *findings, const char *label)
+/* The series the cliff is looked for in: the phase's IOPS in its windows,
+ * or for a throughput bucket (st1/sc1) its MiB/s in windows of at least a
+ * real second, as a time-scaled window holds about one 1 MiB I/O.  NULL
+ * (and *n 0) without one. */
+static double *cliff_series(const json_t *phase, bool mibs, size_t *n, double *window_s)
 {
 	const json_t *series = json_object_get(phase, "iops_series");
+	size_t per = mibs ? (size_t)fmax(1.0, round(1.0 / *window_s)) : 1;
+	double to_unit = mibs ? results_num_or(phase, "bs", MIB) / MIB : 1;
+	double *out;
+	*n = json_array_size(series) / per;
+	if (!*n || !(out = calloc(*n, sizeof(*out))))
+		return NULL;
+	for (size_t i = 0; i < *n * per; i++)
+		out[i / per] += json_number_value(json_array_get(series, i)) * to_unit / per;
+	*window_s *= (double)per;
+	return out;
+}
+
+/* The series is in windows of window_ms (1 s, time-scaled); times in the
+ * analysis are seconds of the run as it happened.  unit: "IOPS", or
+ * "MiB/s" for a throughput bucket (a cliff is a cliff in either). */
+static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred, double time_scale,
+			  json_t *findings, const char *label, const char *unit)
+{
 	double window_s = results_window_s(phase);
-	size_t n = json_array_size(series);
-	if (!n)
-		return json_null(); /* no per-window series recorded: nothing to judge */
-	double *iops = calloc(n, sizeof(*iops));
+	size_t n;
+	double *iops = cliff_series(phase, strcmp(unit, "IOPS"), &n, &window_s);
+	const char *name = json_string_value(json_object_get(phase, "phase"));
 	struct cliff c;
 	struct cliff_params params = cliff_params_default();
 	if (!iops)
-		return json_null();
+		return json_null(); /* no per-window series recorded: nothing to judge */
 	/* A device's start-up burst lasts about a real second whatever the
 	 * time scale: skip that much, not one (possibly 10 ms) window. */
 	params.skip_leading = (size_t)fmax(1.0, round(1.0 / window_s));
-	for (size_t i = 0; i < n; i++)
-		iops[i] = json_number_value(json_array_get(series, i));
 	int rc = cliff_find(iops, n, &params, &c);
 	free(iops);
 	if (rc)
@@ -76,16 +95,16 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 		json_object_set_new(o, "verdict", json_string(verdict));
 		char line[320];
 		if (isfinite(predicted))
-			snprintf(
-				line, sizeof(line),
-				"%s: %.0f IOPS until %.1f s, then %.0f IOPS: the credit cliff (%s; "
-				"the model predicts %.1f s).",
-				label, c.before.mean, at, c.after.mean, verdict, predicted);
+			snprintf(line, sizeof(line),
+				 "%s: %.0f %s until %.1f s, then %.0f %s: the credit cliff (%s; "
+				 "the model predicts %.1f s).",
+				 label, c.before.mean, unit, at, c.after.mean, unit, verdict,
+				 predicted);
 		else /* whose it was: instance_cliff.c */
 			snprintf(line, sizeof(line),
-				 "%s: %.0f IOPS until %.1f s, then %.0f IOPS: a cliff the volume "
+				 "%s: %.0f %s until %.1f s, then %.0f %s: a cliff the volume "
 				 "does not predict (it has no credit bucket).",
-				 label, c.before.mean, at, c.after.mean);
+				 label, c.before.mean, unit, at, c.after.mean, unit);
 		/* An early cliff is the start balance's finding (verdict.c): it
 		 * names the cliff too. */
 		/* An early cliff is the start balance's finding (verdict.c), which
@@ -106,15 +125,14 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
 			     c.before.mean <= pred->baseline.ops * (1 + VERDICT_TOLERANCE);
 		if (spent)
 			snprintf(line, sizeof(line),
-				 "%s: %.0f IOPS from its first second, its baseline (%.0f): it "
-				 "never burst, so its credit bucket was empty when randread "
+				 "%s: %.0f %s from its first second, its baseline (%.0f): it "
+				 "never burst, so its credit bucket was empty when %s "
 				 "began, not full as a rested volume's; every phase is predicted "
 				 "from that.",
-				 label, c.before.mean, pred->baseline.ops);
+				 label, c.before.mean, unit, pred->baseline.ops, name);
 		else
-			snprintf(line, sizeof(line),
-				 "%s: %.0f IOPS over %.1f s with no cliff (%s).", label,
-				 c.before.mean, ran_s,
+			snprintf(line, sizeof(line), "%s: %.0f %s over %.1f s with no cliff (%s).",
+				 label, c.before.mean, unit, ran_s,
 				 expected ? "a cliff was predicted inside the phase: check the "
 					    "volume facts"
 				 : pred->bursts ? "a full bucket outlasts the phase"
@@ -138,7 +156,7 @@ static json_t *cliff_json(const json_t *phase, const struct ebs_prediction *pred
  * phases after the cliff, with what the ledger's balance and their
  * latency allowed (verdict.c).  The reference benchmark's randwrite:
  * 300 + 120 x 300 / 120 = 600 (measured 601). */
-static json_t *refill_json(const json_t *phases)
+static json_t *refill_json(const json_t *phases, const char *cliff_phase)
 {
 	json_t *list = json_array(), *p;
 	bool after_cliff = false;
@@ -162,7 +180,7 @@ static json_t *refill_json(const json_t *phases)
 					  json_object_get(bounds, "volume"), "latency_allows_iops",
 					  json_object_get(bounds, "latency")));
 		after_cliff =
-			after_cliff || results_str_is(json_object_get(p, "phase"), "randread");
+			after_cliff || results_str_is(json_object_get(p, "phase"), cliff_phase);
 	}
 	return list;
 }
@@ -316,16 +334,21 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 	if (!(time_scale > 0) || !isfinite(time_scale))
 		time_scale = 1; /* a damaged record: read its seconds as they are */
 	struct ebs_volume v;
-	struct ebs_workload w = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
 	if (!label)
 		return NULL;
 	analysis_volume_from_json(device, &v);
+	/* A throughput bucket's cliff is in MiB/s, of 1 MiB sequential reads. */
+	bool hdd = ebs_type_throughput_bucket(v.type);
+	struct ebs_workload w = { .io_size_bytes = hdd ? MIB : 4096,
+				  .sequential = hdd,
+				  .credits_at_start = EBS_CREDITS_FULL };
 	struct ebs_prediction pred = ebs_predict(&v, &w);
 	json_t *o = json_pack("{ss}", "device", label);
 	json_object_set_new(o, "prediction", prediction_json(&v, &pred));
-	const json_t *randread = results_phase(results, "randread", label);
-	json_t *cliff =
-		randread ? cliff_json(randread, &pred, time_scale, findings, label) : json_null();
+	const json_t *randread = results_phase(results, ebs_cliff_phase(v.type), label);
+	json_t *cliff = randread ? cliff_json(randread, &pred, time_scale, findings, label,
+					      hdd ? "MiB/s" : "IOPS")
+				 : json_null();
 	bool dried = results_str_is(json_object_get(cliff, "status"), "found");
 	struct verdict_device vd = {
 		.label = label,
@@ -353,7 +376,8 @@ static json_t *device_analysis(json_t *results, const json_t *device,
 		json_object_set_new(o, "initialize", pass);
 	json_object_set_new(o, "delivered", delivered);
 	json_object_set_new(o, "instance_burst_spent", json_boolean(vd.instance_spent));
-	json_object_set_new(o, "refill", dried ? refill_json(phases) : json_array());
+	json_object_set_new(o, "refill",
+			    dried ? refill_json(phases, ebs_cliff_phase(v.type)) : json_array());
 	json_object_set_new(o, "phases", phases);
 	json_t *sweep = sweep_line(results, &vd, phases, findings);
 	if (sweep)
@@ -386,10 +410,13 @@ void analysis_build(json_t *results, const struct ebs_prices *prices)
 			json_array_append_new(devices, a);
 	}
 	json_t *instance_cliff = instance_cliff_judge(results, devices, findings);
+	json_t *together = together_judge(results, findings);
 	json_t *ranked, *details;
 	finding_split(findings, &ranked, &details);
 	json_decref(findings);
-	json_object_set_new(results, RESULTS_KEY_ANALYSIS,
-			    json_pack("{s:o,s:o,s:o,s:o}", "devices", devices, "findings", ranked,
-				      "details", details, "instance_cliff", instance_cliff));
+	json_t *a = json_pack("{s:o,s:o,s:o,s:o}", "devices", devices, "findings", ranked,
+			      "details", details, "instance_cliff", instance_cliff);
+	if (together) /* a run without the together phase keeps its record as it was */
+		json_object_set_new(a, "together", together);
+	json_object_set_new(results, RESULTS_KEY_ANALYSIS, a);
 }

@@ -13,6 +13,9 @@
 void analysis_build(json_t *results, const struct ebs_prices *prices);
 /* A results.json device's volume facts, its type's defaults for the rest. */
 void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
+/* The phase the device's cliff is found in: randread, or seqread on st1/sc1
+ * (ebs_cliff_phase of its recorded type). */
+const char *analysis_cliff_phase(const json_t *device);
 
 /* analysis.devices[].cliff.verdict of a gp2 randread that held its
  * baseline from its first second where a full bucket would have burst: the
@@ -20,10 +23,8 @@ void analysis_volume_from_json(const json_t *device, struct ebs_volume *v);
 #define ANALYSIS_BUCKET_EMPTY "bucket empty at the start"
 
 /* The rest of the folder's face (last: each sees what is declared above). */
-#include "analysis/cliff.h"
-#include "analysis/instance_cliff.h"
 #include "analysis/little.h"
 #include "analysis/loadcurve.h"
-#include "analysis/sweep.h"
+#include "analysis/verdict.h"
 
 #endif

@@ -6,6 +6,7 @@
 #define EBSBENCH_FINDING_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #define FINDINGS_MAX 8
 
@@ -27,6 +28,11 @@ void finding_add(json_t *list, enum finding_rank rank, const char *text);
 /* The working list as results.json keeps it: *findings the first
  * FINDINGS_MAX by rank (ties in run order), details every text. */
 void finding_split(const json_t *list, json_t **findings, json_t **details);
+
+/* A bucket's balance in its own unit: "0.31 M of 0.51 M credits" (gp2's
+ * I/O credits; of NaN: "0.31 M credits"), or for a throughput bucket
+ * (st1/sc1, credits in MiB) "307 of 500 GiB of credit".  Returns buf. */
+const char *finding_credits(char *buf, size_t len, double credits, double of, bool mib);
 
 /* The text of a working-list entry (tests and callers reading it back). */
 const char *finding_text(const json_t *entry);

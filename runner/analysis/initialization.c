@@ -141,12 +141,38 @@ static void unloaded_names(const json_t *results, const json_t *unloaded, char *
 	}
 }
 
+/* How far the run initialized the device: INIT_NONE, INIT_DONE when its
+ * initialize phase read its whole span (the volume is loaded by the run's
+ * end), INIT_MEASURED when a phase of the device also ran after it: those
+ * read loaded blocks, so what the volume delivers once loaded was measured. */
+enum init_done { INIT_NONE, INIT_DONE, INIT_MEASURED };
+
+static enum init_done initialize_done(const json_t *results, const char *label)
+{
+	const json_t *p;
+	size_t i;
+	bool initialized = false;
+	json_array_foreach(json_object_get(results, "phases"), i, p)
+	{
+		if (!results_str_is(json_object_get(p, "device"), label))
+			continue;
+		if (initialized)
+			return INIT_MEASURED;
+		uint64_t span = bytes_of(RESULTS_GET(p, "job", "job options", "size"));
+		initialized = results_str_is(json_object_get(p, "phase"), "initialize") && span &&
+			      results_num_or(RESULTS_GET(p, "job", "read"), "io_bytes", 0) >=
+				      (double)span;
+	}
+	return initialized ? INIT_DONE : INIT_NONE;
+}
+
 json_t *initialization_judge(const json_t *results, const char *label, const json_t *verdicts,
 			     const json_t *unloaded, json_t *findings)
 {
 	const json_t *rec = json_object_get(results_device(results, label), "initialization");
 	const char *state = json_string_value(json_object_get(rec, "state"));
 	char probe[256], shortfall[400], names[200], line[2048];
+	enum init_done done = initialize_done(results, label);
 
 	if (!state)
 		return json_null();
@@ -158,19 +184,26 @@ json_t *initialization_judge(const json_t *results, const char *label, const jso
 	size_t short_n = short_phases(verdicts, shortfall, sizeof(shortfall));
 	unloaded_names(results, unloaded, names, sizeof(names));
 	if (strcmp(state, "loading")) {
-		snprintf(line, sizeof(line), "%s: %s: %s.", label,
-			 strcmp(state, "not loading") ? "initialization not judged"
-						      : "not loading from a snapshot",
-			 probe);
+		const char *what = "initialization not judged";
+		if (!strcmp(state, "not loading"))
+			what = "not loading from a snapshot";
+		else if (!strcmp(state, "not judged"))
+			what = "initialization not judged (not recognised as EBS: no snapshot)";
+		snprintf(line, sizeof(line), "%s: %s: %s.", label, what, probe);
 		finding_add(findings, FINDING_DETAIL, line);
 	} else if (short_n) {
 		snprintf(line, sizeof(line),
-			 "%s is still loading from its snapshot (%s): %s read blocks not yet "
+			 "%s %s from its snapshot (%s): %s read blocks not yet "
 			 "loaded, each fetched from the snapshot on its first read, so the "
-			 "shortfall is the snapshot's, not the volume's level. What it delivers "
-			 "once loaded is not measured here: read every block once first (the "
-			 "initialize phase).",
-			 label, probe, shortfall);
+			 "shortfall is the snapshot's, not the volume's level. %s",
+			 label, done ? "was loading" : "is still loading", probe, shortfall,
+			 done == INIT_MEASURED
+				 ? "Its initialize phase then read every block once: the phases "
+				   "after it read loaded blocks, judged by the model as any other."
+			 : done ? "Its initialize phase then read every block once, last: what it "
+				  "delivers once loaded is not measured here."
+				: "What it delivers once loaded is not measured here: read every "
+				  "block once first (the initialize phase).");
 		finding_add(findings, FINDING_DELIVERED, line);
 	} else {
 		snprintf(line, sizeof(line),
@@ -182,9 +215,9 @@ json_t *initialization_judge(const json_t *results, const char *label, const jso
 			 names);
 		finding_add(findings, FINDING_START_STATE, line);
 	}
-	return json_pack("{s:s,s:O?,s:O?,s:O?,s:s,s:s}", "state", state, "first_read_ms",
-			 json_object_get(rec, "first_read_ms"), "second_read_ms",
-			 json_object_get(rec, "second_read_ms"), "blocks",
+	return json_pack("{s:s,s:b,s:O?,s:O?,s:O?,s:s,s:s}", "state", state, "initialized",
+			 done != INIT_NONE, "first_read_ms", json_object_get(rec, "first_read_ms"),
+			 "second_read_ms", json_object_get(rec, "second_read_ms"), "blocks",
 			 json_object_get(rec, "blocks"), "unloaded_phases", names, "sentence",
 			 line);
 }

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/finding.h"
+#include "lib/lib.h"
 #include "results/results.h"
 
 #define MAX_FALLS 16
@@ -17,11 +18,13 @@
 struct fall {
 	const char *label;
 	json_t *cliff;	      /* analysis.devices[].cliff, tagged with its kind */
+	const char *phase;    /* the phase it fell in: randread, seqread (st1/sc1) */
+	const char *unit;     /* of its levels: IOPS, or MiB/s on a throughput bucket */
 	double run_s;	      /* when it fell, from the run's first phase start */
 	double phase_s;	      /* the same, from its own phase's start */
 	double before, after; /* medians either side */
 	double bs;
-	double volume_base, instance_base; /* IOPS at the phase's I/O size */
+	double volume_base, instance_base; /* in unit, at the phase's I/O size */
 	int stats; /* log page 0xD0: 1 instance exceeded, 0 only the volume, -1 unknown */
 	bool instance_like;
 };
@@ -43,9 +46,7 @@ static const char *secs(char *buf, size_t len, double s)
 	return buf;
 }
 
-/* The volume's rate at full demand (burst, or baseline when drained) for
- * I/O of bs bytes, in I/O per second. */
-static double volume_rate(const json_t *results, const char *label, double bs, bool burst)
+double instance_cliff_volume_ops(const json_t *results, const char *label, double bs, bool burst)
 {
 	struct ebs_volume v;
 	struct ebs_workload w = { .io_size_bytes = bs, .credits_at_start = EBS_CREDITS_FULL };
@@ -59,11 +60,10 @@ static double volume_rate(const json_t *results, const char *label, double bs, b
 	return burst ? p.burst.ops : p.baseline.ops;
 }
 
-/* The instance's baseline for I/O of bs bytes, in I/O per second. */
-static double instance_base(const struct instance_ebs_limits *inst, double bs)
+double instance_cliff_instance_ops(const struct instance_ebs_limits *inst, double bs, bool burst)
 {
 	struct ebs_rate unlimited = { HUGE_VAL, EBS_BOUND_NONE };
-	return ebs_rate_with_instance(unlimited, bs, inst, false).ops;
+	return ebs_rate_with_instance(unlimited, bs, inst, burst).ops;
 }
 
 /* What log page 0xD0 said about the phase: 1 the instance throttled, 0
@@ -83,7 +83,7 @@ static int stats_say(const json_t *phase)
 	return vol > 0 ? 0 : -1;
 }
 
-static bool near_level(double x, double level)
+bool instance_cliff_near(double x, double level)
 {
 	return level > 0 && fabs(x - level) <= INSTANCE_CLIFF_LEVEL_TOLERANCE * level;
 }
@@ -93,25 +93,32 @@ static void fall_add(struct judge *j, json_t *device_analysis)
 {
 	const char *label = json_string_value(json_object_get(device_analysis, "device"));
 	json_t *cliff = json_object_get(device_analysis, "cliff");
-	const json_t *phase = label ? results_phase(j->results, "randread", label) : NULL;
+	struct ebs_volume v;
+	analysis_volume_from_json(results_device(j->results, label), &v);
+	const char *name = ebs_cliff_phase(v.type);
+	const json_t *phase = label ? results_phase(j->results, name, label) : NULL;
 	struct fall *f = &j->falls[j->count];
 
 	if (!phase || j->count == MAX_FALLS ||
 	    !results_str_is(json_object_get(cliff, "status"), "found"))
 		return;
-	*f = (struct fall){ .label = label, .cliff = cliff };
+	*f = (struct fall){ .label = label, .cliff = cliff, .phase = name };
 	f->phase_s = results_num(json_object_get(cliff, "second"));
 	f->run_s = (results_num(json_object_get(phase, "started_ms")) - j->start_ms) / 1000 +
 		   f->phase_s;
 	f->before = results_num(RESULTS_GET(cliff, "before", "median"));
 	f->after = results_num(RESULTS_GET(cliff, "after", "median"));
 	f->bs = results_num_or(phase, "bs", 4096);
-	f->volume_base = volume_rate(j->results, label, f->bs, false);
-	f->instance_base = j->inst ? instance_base(j->inst, f->bs) : NAN;
+	/* A throughput bucket's cliff is in MiB/s (analysis.c): its bases too. */
+	double to_unit = ebs_type_throughput_bucket(v.type) ? f->bs / MIB : 1;
+	f->unit = ebs_type_throughput_bucket(v.type) ? "MiB/s" : "IOPS";
+	f->volume_base = instance_cliff_volume_ops(j->results, label, f->bs, false) * to_unit;
+	f->instance_base =
+		j->inst ? instance_cliff_instance_ops(j->inst, f->bs, false) * to_unit : NAN;
 	f->stats = stats_say(phase);
 	f->instance_like =
-		f->stats == 1 || (near_level(f->after, f->instance_base) &&
-				  !near_level(f->after, f->volume_base) && f->stats != 0);
+		f->stats == 1 || (instance_cliff_near(f->after, f->instance_base) &&
+				  !instance_cliff_near(f->after, f->volume_base) && f->stats != 0);
 	j->count++;
 }
 
@@ -136,9 +143,40 @@ static bool falls_line_up(const struct judge *j, const struct fall *first, char 
 	return true;
 }
 
+static double phase_ops(const json_t *p)
+{
+	return results_num_or(RESULTS_GET(p, "job", "read"), "iops", 0) +
+	       results_num_or(RESULTS_GET(p, "job", "write"), "iops", 0);
+}
+
+/* A together group's phase (plan.h) counts as its whole group: the
+ * instance holds the devices' sum.  False for the group's later members
+ * (judged with the first); *ops and *volumes summed over the group. */
+static bool group_sum(const json_t *results, const json_t *p, double bs, double *ops,
+		      double *volumes)
+{
+	const json_t *group = RESULTS_GET(p, "together", "group"), *q;
+	size_t i;
+
+	if (!json_is_integer(group))
+		return true;
+	if (!json_equal(group, json_object_get(p, "step")))
+		return false;
+	*ops = *volumes = 0;
+	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, q)
+	{
+		if (!json_equal(group, RESULTS_GET(q, "together", "group")))
+			continue;
+		*ops += phase_ops(q);
+		*volumes += instance_cliff_volume_ops(
+			results, json_string_value(json_object_get(q, "device")), bs, true);
+	}
+	return true;
+}
+
 /* Whether every phase that began after the fall, on any device, stayed
- * at or below the instance's baseline; *held counts those whose volume
- * could have gone faster. */
+ * at or below the instance's baseline (a together group's devices
+ * summed); *held counts those whose volume could have gone faster. */
 static bool held_after(const struct judge *j, const struct fall *first, size_t *held, char *why,
 		       size_t len)
 {
@@ -152,17 +190,21 @@ static bool held_after(const struct judge *j, const struct fall *first, size_t *
 		const char *name = json_string_value(json_object_get(p, "phase"));
 		double bs = results_num_or(p, "bs", NAN);
 		double at_s = (results_num(json_object_get(p, "started_ms")) - j->start_ms) / 1000;
-		double ops = results_num_or(RESULTS_GET(p, "job", "read"), "iops", 0) +
-			     results_num_or(RESULTS_GET(p, "job", "write"), "iops", 0);
-		double cap = instance_base(j->inst, bs);
+		double ops = phase_ops(p);
+		double cap = instance_cliff_instance_ops(j->inst, bs, false);
+		double volumes =
+			label ? instance_cliff_volume_ops(j->results, label, bs, true) : NAN;
 		if (!label || !(bs > 0) || !(at_s >= first->run_s) ||
-		    !(volume_rate(j->results, label, bs, true) > cap))
+		    !group_sum(j->results, p, bs, &ops, &volumes) || !(volumes > cap))
 			continue;
 		if (ops > cap * (1 + INSTANCE_CLIFF_LEVEL_TOLERANCE)) {
 			snprintf(why, len,
-				 "%s %s ran at %.0f IOPS after it, above the %s baseline of "
+				 "%s %s ran at %.0f IOPS%s after it, above the %s baseline of "
 				 "%.0f: the instance was not holding the volumes",
-				 label, name ? name : "?", ops, j->inst->name, cap);
+				 label, name ? name : "?", ops,
+				 json_object_get(p, "together") ? " with the devices driven with it"
+								: "",
+				 j->inst->name, cap);
 			return false;
 		}
 		(*held)++;
@@ -192,12 +234,12 @@ static void instance_sentence(const struct judge *j, const struct fall *first, s
 		snprintf(after, sizeof(after), "; no phase measured after it could go faster");
 	snprintf(buf, len,
 		 "the instance's EBS burst ended at %s (the model: %s at full demand): every "
-		 "volume fell to the %s baseline of %.0f IOPS together (%s fell from %.0f to "
-		 "%.0f%s); not the %s credit cliff (the volume's own baseline is %.0f IOPS).",
+		 "volume fell to the %s baseline of %.0f %s together (%s fell from %.0f to "
+		 "%.0f%s); not the %s credit cliff (the volume's own baseline is %.0f %s).",
 		 secs(at, sizeof(at), first->run_s),
 		 secs(model, sizeof(model), j->inst->burst_seconds_per_day * j->time_scale),
-		 j->inst->name, first->instance_base, first->label, first->before, first->after,
-		 after, type ? type : "volume's", first->volume_base);
+		 j->inst->name, first->instance_base, first->unit, first->label, first->before,
+		 first->after, after, type ? type : "volume's", first->volume_base, first->unit);
 }
 
 /* The volume's own cliff, and why it is not the instance's. */
@@ -206,8 +248,9 @@ static void volume_sentence(const struct judge *j, const struct fall *f, const c
 {
 	char at[32], run_at[32], head[128];
 
-	snprintf(head, sizeof(head), "%s: the cliff at %s into randread (%s of the run)", f->label,
-		 secs(at, sizeof(at), f->phase_s), secs(run_at, sizeof(run_at), f->run_s));
+	snprintf(head, sizeof(head), "%s: the cliff at %s into %s (%s of the run)", f->label,
+		 secs(at, sizeof(at), f->phase_s), f->phase,
+		 secs(run_at, sizeof(run_at), f->run_s));
 	if (!ebs_instance_has_burst(j->inst))
 		snprintf(buf, len,
 			 "%s is the volume's own: %s has no EBS burst of its own (its maximum "
@@ -222,9 +265,9 @@ static void volume_sentence(const struct judge *j, const struct fall *f, const c
 			 head);
 	else
 		snprintf(buf, len,
-			 "%s is the volume's own: it fell to %.0f IOPS (the volume's baseline is "
+			 "%s is the volume's own: it fell to %.0f %s (the volume's baseline is "
 			 "%.0f), not to the %s EBS baseline of %.0f.",
-			 head, f->after, f->volume_base, j->inst->name, f->instance_base);
+			 head, f->after, f->unit, f->volume_base, j->inst->name, f->instance_base);
 }
 
 /* Every cliff, when the instance's limits are not known. */
@@ -240,10 +283,10 @@ static void judge_unknown(struct judge *j, json_t *sentences)
 	for (size_t i = 0; i < j->count; i++) {
 		snprintf(line, sizeof(line),
 			 "%s: the instance could not be judged (%s), so whether the cliff at %s "
-			 "into randread (%s of the run) is the volume's or the end of the "
+			 "into %s (%s of the run) is the volume's or the end of the "
 			 "instance's EBS burst is not known.",
 			 j->falls[i].label, why, secs(at, sizeof(at), j->falls[i].phase_s),
-			 secs(run_at, sizeof(run_at), j->falls[i].run_s));
+			 j->falls[i].phase, secs(run_at, sizeof(run_at), j->falls[i].run_s));
 		tag(j->falls[i].cliff, "unknown", line);
 		json_array_append_new(sentences, json_string(line));
 	}

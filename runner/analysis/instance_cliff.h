@@ -17,9 +17,21 @@
 #define EBSBENCH_INSTANCE_CLIFF_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /* A level within this share of a baseline is at that baseline. */
 #define INSTANCE_CLIFF_LEVEL_TOLERANCE 0.15
+
+struct instance_ebs_limits;
+
+/* What together.c shares: a volume's rate at full demand for I/O of bs
+ * bytes (its burst, or its baseline once drained) by its label in results,
+ * NaN when not recorded; the instance's EBS limit for such I/O (its burst
+ * or its baseline figure), in I/O per second; whether x is at level
+ * (within INSTANCE_CLIFF_LEVEL_TOLERANCE). */
+double instance_cliff_volume_ops(const json_t *results, const char *label, double bs, bool burst);
+double instance_cliff_instance_ops(const struct instance_ebs_limits *inst, double bs, bool burst);
+bool instance_cliff_near(double x, double level);
 
 /* Judges every cliff of analysis_devices (analysis.devices[]; each found
  * cliff gains "kind": "volume" | "instance" | "unknown") and returns

@@ -1,5 +1,6 @@
 /* little.c - Little's law: in flight = throughput x time in the system. */
 #include "analysis/little.h"
+#include "analysis/internal.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -10,6 +10,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/finding.h"
+#include "analysis/internal.h"
 #include "analysis/verdict.h"
 #include "results/results.h"
 

@@ -417,7 +417,8 @@ void steady_state_add(const json_t *results, const struct verdict_device *d, con
 			continue;
 		if (!(verdict = json_array_get(phases, k++)))
 			return;
-		bool first_randread = !randread_seen && !strcmp(name, "randread");
+		bool first_randread =
+			!randread_seen && !strcmp(name, ebs_cliff_phase(d->volume.type));
 		randread_seen = randread_seen || first_randread;
 		double credits = results_num(json_object_get(verdict, "credits_at_start"));
 		struct phase_ctx c = {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "analysis/finding.h"
-#include "analysis/little.h"
+#include "analysis/internal.h"
 #include "analysis/off_model.h"
 #include "lib/lib.h"
 #include "results/results.h"
@@ -27,6 +27,7 @@ struct phase_facts {
 	double plateau;		   /* median of its real seconds (the first left out); NaN: none */
 	bool sequential;
 	bool unloaded; /* read blocks not yet loaded from a snapshot (initialization.h) */
+	bool together; /* driven at once with the other devices (together.h) */
 };
 
 /* The gp2 bucket followed from phase to phase, in credits (units), and
@@ -35,8 +36,16 @@ struct phase_facts {
 struct ledger {
 	double bucket, balance;
 	const char *origin;
+	char said[80]; /* an origin naming the cliff phase ("by its seqread, ...") */
 	bool at_least; /* the balance is a lower bound (a randread on burst to its end) */
 };
+
+/* The ledger's origin as "by its PHASE" and how: "which never burst". */
+static void origin_set(struct ledger *l, const char *phase, const char *how)
+{
+	snprintf(l->said, sizeof(l->said), "by its %s%s", phase, how);
+	l->origin = l->said;
+}
 
 /* A phase's three bounds and their lowest, in I/O per second. */
 struct phase_bounds {
@@ -106,6 +115,7 @@ static void phase_facts_read(const json_t *phase, double scale, double start_ms,
 	f->lat = little_latency_of(phase, VERDICT_TOLERANCE);
 	const char *rw = json_string_value(json_object_get(phase, "rw"));
 	f->sequential = rw_is_sequential(rw);
+	f->together = json_object_get(phase, "together") != NULL;
 	/* --rate_iops=R sets both directions' rates; only those the phase does
 	 * are offered (a randread at 75 offers 75, not 150). */
 	const json_t *rate = json_object_get(json_object_get(job, "ebsbench"), "rate");
@@ -294,6 +304,9 @@ static const char *not_applicable(const struct verdict_device *d, const struct p
 {
 	if (!d->is_ebs)
 		return "not an EBS volume: the EBS model does not apply";
+	if (f->together)
+		return "driven at once with the other devices: their sum is judged against the "
+		       "instance (analysis.together)";
 	if (!(f->bs > 0) || !(f->duration_s > 0))
 		return "no block size or duration recorded: nothing to predict from";
 	if (!(f->ops > 0))
@@ -365,16 +378,19 @@ static json_t *credit_state_json(const struct verdict_device *d, const struct ph
 	bool low = s.percent < VERDICT_CREDITS_LOW_PERCENT;
 	seconds_text(at, sizeof(at), d->cliff_s);
 	seconds_text(not_at, sizeof(not_at), full_cliff_s);
+	char held[64];
+	finding_credits(held, sizeof(held), s.credits, b->p.bucket,
+			ebs_type_throughput_bucket(d->volume.type));
 	if (low)
 		snprintf(line, sizeof(line),
-			 "the cliff came at %s, not %s: the bucket held about %.0f %% (%.2f M of "
-			 "%.2f M credits) at the start of %s.",
-			 at, not_at, s.percent, s.credits / 1e6, b->p.bucket / 1e6, f->name);
+			 "the cliff came at %s, not %s: the bucket held about %.0f %% (%s) at the "
+			 "start of %s.",
+			 at, not_at, s.percent, held, f->name);
 	else
 		snprintf(line, sizeof(line),
-			 "the bucket held about %.0f %% (%.2f M of %.2f M credits) at the start of "
-			 "%s, by its cliff at %s.",
-			 s.percent, s.credits / 1e6, b->p.bucket / 1e6, f->name, at);
+			 "the bucket held about %.0f %% (%s) at the start of %s, by its cliff at "
+			 "%s.",
+			 s.percent, held, f->name, at);
 	return json_pack("{s:s?,s:f,s:f,s:f,s:f,s:f,s:f,s:o,s:b,s:b,s:s}", "phase", f->name,
 			 "cliff_s", d->cliff_s, "credits", s.credits, "percent", s.percent,
 			 "bucket", b->p.bucket, "expected_credits", expected, "full_bucket_cliff_s",
@@ -387,12 +403,15 @@ static json_t *credit_state_json(const struct verdict_device *d, const struct ph
 static json_t *empty_state_json(const struct phase_facts *f, const struct phase_bounds *b,
 				double expected)
 {
+	char line[160];
+	snprintf(line, sizeof(line),
+		 "the bucket was empty at the start of %s: it held the baseline from its first "
+		 "second.",
+		 f->name);
 	return json_pack("{s:s?,s:o,s:f,s:f,s:f,s:f,s:b,s:b,s:s}", "phase", f->name, "cliff_s",
 			 json_null(), "credits", 0.0, "percent", 0.0, "bucket", b->p.bucket,
 			 "expected_credits", expected, "low", true, "lower_bound", false,
-			 "sentence",
-			 "the bucket was empty at the start of randread: it held the baseline from "
-			 "its first second.");
+			 "sentence", line);
 }
 
 /* The randread's start balance when it ran on burst to its end: at least
@@ -404,12 +423,17 @@ static json_t *lower_state_json(const struct verdict_device *d, const struct pha
 	double credits = fmin(spent, b->p.bucket), percent = 100 * credits / b->p.bucket;
 	char line[320], ran[32];
 
+	const char *unit = f->sequential ? "MiB/s" : "IOPS";
+	char held[64];
+	finding_credits(held, sizeof(held), credits, b->p.bucket,
+			ebs_type_throughput_bucket(d->volume.type));
 	snprintf(line, sizeof(line),
-		 "randread ran on burst to its end (%.0f IOPS over %s, no cliff): the bucket held "
-		 "at least %.0f %% (%.2f M of %.2f M credits) when it began, and the run never "
-		 "reached the baseline of %.0f IOPS.",
-		 f->ops, seconds_text(ran, sizeof(ran), f->duration_s * d->time_scale), percent,
-		 credits / 1e6, b->p.bucket / 1e6, b->p.baseline_iops);
+		 "%s ran on burst to its end (%.0f %s over %s, no cliff): the bucket held "
+		 "at least %.0f %% (%s) when it began, and the run never reached the baseline "
+		 "of %.0f %s.",
+		 f->name, in_unit(f, f->ops), unit,
+		 seconds_text(ran, sizeof(ran), f->duration_s * d->time_scale), percent, held,
+		 in_unit(f, b->p.baseline.ops), unit);
 	return json_pack("{s:s?,s:o,s:f,s:f,s:f,s:f,s:b,s:b,s:s}", "phase", f->name, "cliff_s",
 			 json_null(), "credits", credits, "percent", percent, "bucket", b->p.bucket,
 			 "expected_credits", expected, "low", false, "lower_bound", true,
@@ -466,9 +490,10 @@ static struct phase_bounds randread_start(const struct verdict_device *d,
 		json_decref(*state);
 		*state = json_deep_copy(d->evidence);
 		l->balance = lower ? fmax(l->balance, credits) : credits;
-		l->origin = lower   ? "by its randread, on burst to its end"
-			    : cliff ? "by its cliff"
-				    : "by its randread, which never burst";
+		origin_set(l, cliff && !lower ? "cliff" : f->name,
+			   lower   ? ", on burst to its end"
+			   : cliff ? ""
+				   : ", which never burst");
 		if (!d->bucket_empty) /* analysis.c's cliff finding says that one */
 			credit_finding(d, *state, note, len, findings);
 		return bounds_of(d, f, l->balance);
@@ -478,7 +503,7 @@ static struct phase_bounds randread_start(const struct verdict_device *d,
 		json_decref(*state);
 		*state = empty_state_json(f, &before, l->balance);
 		l->balance = 0; /* the evidence overrules the ledger */
-		l->origin = "by its randread, which never burst";
+		origin_set(l, f->name, ", which never burst");
 		return bounds_of(d, f, 0);
 	}
 	struct phase_bounds b = bounds_of(d, f, l->balance);
@@ -488,7 +513,7 @@ static struct phase_bounds randread_start(const struct verdict_device *d,
 		credit_finding(d, *state, note, len, findings);
 		if (l->balance < results_num(json_object_get(*state, "credits"))) {
 			l->balance = results_num(json_object_get(*state, "credits"));
-			l->origin = "by its randread, on burst to its end";
+			origin_set(l, f->name, ", on burst to its end");
 			l->at_least = true;
 			b = bounds_of(d, f, l->balance);
 		}
@@ -530,7 +555,9 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 	 * evidence says otherwise (analysis.c's second pass). */
 	l.balance = d->evidence ? d->start_credits : l.bucket;
 	l.at_least = d->evidence && json_is_true(json_object_get(d->evidence, "lower_bound"));
-	l.origin = d->evidence ? "from the start its randread implies" : "by the phases before";
+	snprintf(l.said, sizeof(l.said), "from the start its %s implies",
+		 ebs_cliff_phase(d->volume.type));
+	l.origin = d->evidence ? l.said : "by the phases before";
 	*credit_state = json_null();
 	json_array_foreach(json_object_get(results, RESULTS_KEY_PHASES), i, phase)
 	{
@@ -548,9 +575,15 @@ json_t *verdict_phases(const json_t *results, const struct verdict_device *d, js
 		const char *why = not_applicable(d, &f);
 		if (why) {
 			json_array_append_new(list, not_predicted_json(d, &f, why, said));
+			/* A together phase, not judged alone, still spent credits. */
+			if (f.together && d->is_ebs && f.bs > 0 && f.duration_s > 0)
+				ledger_spend(&l, &f,
+					     (struct phase_bounds[]){ bounds_of(d, &f, l.balance) },
+					     false);
 			continue;
 		}
-		bool first_randread = !cliff_seen && !strcmp(f.name, "randread");
+		bool first_randread =
+			!cliff_seen && !strcmp(f.name, ebs_cliff_phase(d->volume.type));
 		bool cliff = first_randread && isfinite(d->cliff_s);
 		cliff_seen = cliff_seen || first_randread;
 		char note[160] = "";

@@ -12,7 +12,10 @@
  * units.  The bucket is followed phase by phase as a ledger (full before
  * the device's first phase, or what the randread's evidence implies, refilled at baseline in each
  * idle gap, spent by what each phase measured, empty after a cliff), so the refill after an idle
- * gap is just the ledger's balance at the phase's start. */
+ * gap is just the ledger's balance at the phase's start.
+ *
+ * Here: the tolerances the verdicts (and decide/) use, and what the
+ * verdicts need of a device; verdict_phases itself is in analysis/internal.h. */
 #ifndef EBSBENCH_VERDICT_H
 #define EBSBENCH_VERDICT_H
 
@@ -58,12 +61,5 @@ struct verdict_device {
 	 * loaded from a snapshot (initialization.h); NULL: none did. */
 	const json_t *unloaded;
 };
-
-/* One object per phase of the device, in run order (see results.h,
- * analysis.devices[].phases); the findings gain a sentence per phase.
- * *credit_state is set to the credit state object of the cliff phase
- * (analysis.devices[].credits_at_start), or JSON null. */
-json_t *verdict_phases(const json_t *results, const struct verdict_device *d, json_t *findings,
-		       json_t **credit_state);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/internal.h"
 #include "lib/lib.h"
 #include "launch/launch.h"
 #include "run/run.h"
@@ -19,8 +20,10 @@ int cli_usage_error(const char *command, const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
-int cli_take_value(const char *command, int argc, char **argv, int *i, const char *name,
-		   const char **slot)
+/* --name VALUE or --name=VALUE at argv[*i] into *slot (*i moves past a
+ * separate value): 0, 1 when argv[*i] is not --name, 2 when its value is
+ * missing. */
+static int take_value(int argc, char **argv, int *i, const char *name, const char **slot)
 {
 	size_t n = strlen(name);
 	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
@@ -30,25 +33,34 @@ int cli_take_value(const char *command, int argc, char **argv, int *i, const cha
 		return 0;
 	}
 	if (*i + 1 == argc)
-		return cli_usage_error(command, "missing value for", name);
+		return 2;
 	*slot = argv[++*i];
 	return 0;
 }
 
 /* The row argv[*i] is, its value in *value (*i past a separate one): its
- * index, or cmd->count for none (*rc 1), or with *rc 2 a missing value. */
+ * index, or cmd->count for none (*rc 1); *rc EXIT_USAGE (said) for a value
+ * missing, or empty where the row says what it needs. */
 static size_t match(const struct cli_command *cmd, int argc, char **argv, int *i,
 		    const char **value, int *rc)
 {
 	size_t k = 0;
 	for (*rc = 1; *rc == 1 && k < cmd->count; k++) {
 		const struct cli_option *o = &cmd->options[k];
-		if (o->arg)
-			*rc = cli_take_value(cmd->name, argc, argv, i, o->name, value);
-		else
-			*rc = strcmp(argv[*i], o->name) ? 1 : 0;
+		*rc = o->arg ? take_value(argc, argv, i, o->name, value)
+			     : (strcmp(argv[*i], o->name) ? 1 : 0);
 	}
-	return *rc == 1 ? cmd->count : k - 1;
+	if (*rc == 1)
+		return cmd->count;
+	const struct cli_option *o = &cmd->options[k - 1];
+	if (o->needs && (*rc || !**value)) {
+		char what[160];
+		snprintf(what, sizeof(what), "%s needs %s", o->name, o->needs);
+		*rc = cli_usage_error(cmd->name, what, NULL);
+	} else if (*rc) {
+		*rc = cli_usage_error(cmd->name, "missing value for", o->name);
+	}
+	return k - 1;
 }
 
 /* "--a, --b and --c are required": the required rows, in the table's order. */
@@ -103,7 +115,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, void *base)
 	for (size_t k = 0; k < cmd->count; k++)
 		if (cmd->options[k].required && !(seen >> k & 1))
 			return required_error(cmd);
-	return 0;
+	return cmd->check ? cmd->check(base) : 0;
 }
 
 int cli_count(const char *command, const char *option, const char *text, const char *what,

@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
 
+#include "cli/internal.h"
 #include "lib/lib.h"
 #include "report/report.h"
 
@@ -28,41 +28,37 @@ static const char usage[] =
 
 struct compare_args {
 	const char *input[2], *out;
+	size_t inputs;
 	bool json;
 };
 
-/* One line naming the problem on stderr; EXIT_USAGE. */
-static int usage_error(const char *what, const char *arg)
+/* A (then B): two, not more; an argument starting with '-' is an unknown
+ * option. */
+static int take_input(void *base, const char *arg)
 {
-	return cli_usage_error("compare", what, arg);
+	struct compare_args *a = base;
+	if (arg[0] == '-' && arg[1])
+		return cli_usage_error("compare", "unknown option", arg);
+	if (a->inputs == 2)
+		return cli_usage_error("compare", "two results to compare, not more:", arg);
+	a->input[a->inputs++] = arg;
+	return 0;
 }
 
-/* Returns 0, -1 after --help, or EXIT_USAGE. */
-static int parse_args(int argc, char **argv, struct compare_args *a)
+/* A and B both given. */
+static int two_inputs(void *base)
 {
-	size_t inputs = 0;
-
-	for (int i = 0; i < argc; i++) {
-		const char *arg = argv[i];
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		} else if (!strcmp(arg, "--json")) {
-			a->json = true;
-		} else if (!strcmp(arg, "--out")) {
-			if (++i == argc || !argv[i][0])
-				return usage_error("--out needs a directory", NULL);
-			a->out = argv[i];
-		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("unknown option", arg);
-		} else if (inputs == 2) {
-			return usage_error("two results to compare, not more:", arg);
-		} else {
-			a->input[inputs++] = arg;
-		}
-	}
-	return inputs == 2 ? 0 : usage_error("needs two results: A and B", NULL);
+	if (((struct compare_args *)base)->inputs == 2)
+		return 0;
+	return cli_usage_error("compare", "needs two results: A and B", NULL);
 }
+
+static const struct cli_option options[] = {
+	CLI_FLAG("--json", struct compare_args, json),
+	CLI_VALUE_NEEDS("--out", "DIR", struct compare_args, out, "a directory"),
+};
+static const struct cli_command command = { "compare",		 usage,	     options,
+					    ARRAY_SIZE(options), take_input, two_inputs };
 
 /* Both runs loaded and analysed again, compared, written out. */
 int cmd_compare(int argc, char **argv, const volatile sig_atomic_t *stop)
@@ -70,7 +66,7 @@ int cmd_compare(int argc, char **argv, const volatile sig_atomic_t *stop)
 	(void)stop; /* short: it has nothing to stop early */
 	struct compare_args a = { 0 };
 	char err[512];
-	int rc = parse_args(argc, argv, &a);
+	int rc = cli_parse(&command, argc, argv, &a);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;

@@ -4,10 +4,11 @@
 
 #include <jansson.h>
 #include <stdio.h>
-#include <string.h>
 
+#include "cli/internal.h"
 #include "device/device.h"
 #include "job/job.h"
+#include "lib/lib.h"
 
 static const char usage[] =
 	"usage: ebsbench discover [--json] [--all] [--accept-model MODEL] [--no-probe]\n"
@@ -63,38 +64,36 @@ static void print_probes(FILE *out, const struct discover_list *list, const json
 	}
 }
 
+struct discover_args {
+	struct discover_options opt;
+	bool json, no_probe;
+};
+
+static const struct cli_option options[] = {
+	CLI_FLAG("--json", struct discover_args, json),
+	CLI_FLAG("--no-probe", struct discover_args, no_probe),
+	CLI_FLAG("--all", struct discover_args, opt.all_block_devices),
+	CLI_VALUE("--accept-model", "MODEL", struct discover_args, opt.accept_model),
+};
+static const struct cli_command command = { "discover",		 usage, options,
+					    ARRAY_SIZE(options), NULL,	NULL };
+
 int cmd_discover(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-	struct discover_options opt = { 0 };
+	struct discover_args a = { 0 };
 	struct discover_list list;
-	bool as_json = false, probe = true;
 	char err[512];
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			as_json = true;
-		else if (!strcmp(argv[i], "--no-probe"))
-			probe = false;
-		else if (!strcmp(argv[i], "--all"))
-			opt.all_block_devices = true;
-		else if (!strcmp(argv[i], "--accept-model") && i + 1 < argc)
-			opt.accept_model = argv[++i];
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "ebsbench discover: unknown or incomplete argument '%s'\n",
-				argv[i]);
-			return 2;
-		}
-	}
-	if (discover_devices(&opt, &list, err, sizeof(err))) {
+	int rc = cli_parse(&command, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (discover_devices(&a.opt, &list, err, sizeof(err))) {
 		fprintf(stderr, "ebsbench discover: %s\n", err);
 		return 1;
 	}
-	json_t *probes = probe ? probe_all(&list, stop) : json_array();
-	if (as_json) {
+	json_t *probes = a.no_probe ? json_array() : probe_all(&list, stop);
+	if (a.json) {
 		json_t *arr = discover_list_json(&list);
-		for (size_t i = 0; probe && i < list.count; i++)
+		for (size_t i = 0; !a.no_probe && i < list.count; i++)
 			json_object_set(json_array_get(arr, i), "initialization",
 					json_array_get(probes, i));
 		json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

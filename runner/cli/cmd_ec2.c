@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/internal.h"
 #include "lib/lib.h"
 #include "launch/launch.h"
 
@@ -102,7 +103,9 @@ static const struct cli_option options[] = {
 	CLI_FLAG("--keep", struct ec2_args, run.keep),
 	EC2_VALUE("--out", "DIR", run.out),
 };
-static const struct cli_command command = { "ec2", usage, options, ARRAY_SIZE(options), NULL };
+static const struct cli_command command = {
+	"ec2", usage, options, ARRAY_SIZE(options), NULL, NULL
+};
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
 static int parse_args(int argc, char **argv, struct ec2_args *a, char *region, size_t cap)

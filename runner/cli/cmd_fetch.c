@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/internal.h"
 #include "lib/lib.h"
 #include "launch/launch.h"
 #include "report/report.h"
@@ -97,8 +98,8 @@ static const struct cli_option options[] = {
 	CLI_FLAG("--force", struct fetch_args, force),
 	CLI_FLAG("--wait", struct fetch_args, wait),
 };
-static const struct cli_command command = { "fetch", usage, options, ARRAY_SIZE(options),
-					    take_operand };
+static const struct cli_command command = { "fetch",	  usage, options, ARRAY_SIZE(options),
+					    take_operand, NULL };
 
 /* 0, -1 after --help, or EXIT_USAGE. */
 static int parse_args(int argc, char **argv, struct fetch_args *a, char *region, size_t cap)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "lib/lib.h"
 #include "job/job.h"
 #include "output/output.h"
 #include "stats/stats.h"
@@ -62,7 +63,7 @@ static int run_status(const struct job_list *l, const struct jobs_result *res,
 		fprintf(stderr,
 			"ebsbench fio: stopped by a signal after %.1f s: the results are partial\n",
 			(double)longest / 1e9);
-		code = 5;
+		code = EXIT_STOPPED;
 	}
 	return code;
 }

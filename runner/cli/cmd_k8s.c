@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/internal.h"
 #include "lib/lib.h"
 #include "launch/launch.h"
 
@@ -145,7 +146,9 @@ static const struct cli_option options[] = {
 	K8S_VALUE("--kubeconfig", "FILE", run.kube.kubeconfig),
 	K8S_VALUE("--ca-file", "PEM", run.ca_file),
 };
-static const struct cli_command command = { "k8s", usage, options, ARRAY_SIZE(options), NULL };
+static const struct cli_command command = {
+	"k8s", usage, options, ARRAY_SIZE(options), NULL, NULL
+};
 
 /* 0, -1 after --help, or EXIT_USAGE (said on stderr). */
 static int parse_args(int argc, char **argv, struct k8s_args *a, char *region, size_t cap)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/internal.h"
 #include "job/job.h"
 #include "lib/lib.h"
 #include "demand/demand.h"
@@ -43,21 +44,20 @@ static int take_device(void *base, const char *arg)
 	return 0;
 }
 
+static int some_device(void *base)
+{
+	if (((struct observe_args *)base)->ndevices)
+		return 0;
+	return cli_usage_error("observe", "no device given", NULL);
+}
+
 static const struct cli_option options[] = {
 	CLI_VALUE("--interval", "1s", struct observe_args, interval),
 	CLI_VALUE("--duration", "D", struct observe_args, duration),
 	CLI_VALUE("--out", "FILE", struct observe_args, out),
 };
-static const struct cli_command command = { "observe", usage, options, ARRAY_SIZE(options),
-					    take_device };
-
-static int parse_args(int argc, char **argv, struct observe_args *a)
-{
-	int rc = cli_parse(&command, argc, argv, a);
-	if (rc)
-		return rc;
-	return a->ndevices ? 0 : cli_usage_error("observe", "no device given", NULL);
-}
+static const struct cli_command command = { "observe",		 usage,	      options,
+					    ARRAY_SIZE(options), take_device, some_device };
 
 /* A duration option: 0, or EXIT_USAGE with one line. */
 static int duration(const char *name, const char *text, uint64_t min_ns, uint64_t *out)
@@ -80,7 +80,7 @@ int cmd_observe(int argc, char **argv, const volatile sig_atomic_t *stop)
 	char err[256];
 	FILE *out = stdout;
 
-	int rc = parse_args(argc, argv, &a);
+	int rc = cli_parse(&command, argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if ((a.interval && duration("--interval", a.interval, MIN_INTERVAL_NS, &interval_ns)) ||

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/internal.h"
 #include "lib/lib.h"
 #include "launch/launch.h"
 #include "job/job.h"
@@ -68,7 +69,8 @@ static const struct cli_option options[] = {
 	PRESIGN_VALUE("--profile", "NAME", a.profile),
 	CLI_FLAG("--post", struct presign_cli, a.post),
 };
-static const struct cli_command command = { "presign", usage, options, ARRAY_SIZE(options), NULL };
+static const struct cli_command command = { "presign",		 usage, options,
+					    ARRAY_SIZE(options), NULL,	NULL };
 
 /* Returns 0, -1 after --help, or EXIT_USAGE. */
 static int parse_args(int argc, char **argv, struct presign_cli *p, char *region, size_t cap)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/internal.h"
 #include "lib/lib.h"
 #include "report/report.h"
 #include "launch/launch.h"
@@ -25,7 +26,8 @@ static const char usage[] =
 	"TYPE:SIZE[:IOPS[:MIBPS]]]\n"
 	"                          [--throttle-budget P] [--peak-factor F | --peak-from TRACE]\n"
 	"                          [--instance TYPE] [--gib G] [--region R] [--json] [--out DIR]\n"
-	"For every EBS volume of the results, the cheapest gp3, io2 and gp2 that meet the\n"
+	"For every EBS volume of the results, the cheapest gp3, io2, gp2, st1 and sc1 that meet "
+	"the\n"
 	"requirement, priced against the volume as measured (the results' prices, or --region's),\n"
 	"with the p99 measured at that load or \"not measured at this load\".  Without --iops,\n"
 	"--mibs or --p99-ms the requirement is the volume's own, sustained: what it delivered at\n"
@@ -66,10 +68,10 @@ static int positive(const char *name, const char *text, double max, const char *
 {
 	char *end = NULL;
 	errno = 0;
-	double v = text ? strtod(text, &end) : NAN;
-	if (!text || end == text || *end || errno || !isfinite(v) || v <= 0) {
+	double v = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(v) || v <= 0) {
 		fprintf(stderr, "ebsbench recommend: %s needs a positive number, not '%s'\n", name,
-			text ? text : "");
+			text);
 		return EXIT_USAGE;
 	}
 	if (v > max) {
@@ -81,11 +83,12 @@ static int positive(const char *name, const char *text, double max, const char *
 	return 0;
 }
 
-/* The option's number target and its range, or NULL for an option that
- * takes none: a volume's numbers up to the most any EBS type allows. */
-static double *number_option(struct recommend_args *a, const char *arg, double *max,
-			     const char **unit)
+/* The numbers of the requirement, each up to the most any EBS type allows. */
+enum ask_number { ASK_IOPS, ASK_MIBS, ASK_P99_MS, ASK_GIB };
+
+static int take_number(void *base, const char *text, enum ask_number n)
 {
+	struct recommend_args *a = base;
 	const struct {
 		const char *name, *unit;
 		double *target, max;
@@ -95,77 +98,56 @@ static double *number_option(struct recommend_args *a, const char *arg, double *
 		{ "--p99-ms", "ms", &a->ask.p99_ms, CONFIG_P99_MS_MAX },
 		{ "--gib", "GiB", &a->ask.gib, config_volume_max(VOLUME_SIZE_GIB) },
 	};
-	for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
-		if (!strcmp(arg, opts[k].name)) {
-			*max = opts[k].max;
-			*unit = opts[k].unit;
-			return opts[k].target;
-		}
-	return NULL;
+	return positive(opts[n].name, text, opts[n].max, opts[n].unit, opts[n].target);
 }
 
-/* --demand's options at argv[*i]: 0 taken, 1 not one of them, or
- * EXIT_USAGE. */
-static int demand_option(int argc, char **argv, int *i, struct recommend_args *a)
+static int take_iops(void *base, const char *text)
 {
-	const struct {
-		const char *name;
-		const char **slot;
-	} opts[] = {
-		{ "--volume", &a->volume },	      { "--throttle-budget", &a->budget },
-		{ "--peak-factor", &a->peak_factor }, { "--peak-from", &a->peak_from },
-		{ "--instance", &a->instance },
-	};
-	const char *file = NULL;
-	int rc = cli_take_value("recommend", argc, argv, i, "--demand", &file);
-	if (rc != 1) {
-		if (rc)
-			return rc;
-		if (a->ndemand == MAX_DEMAND_FILES)
-			return usage_error("at most 16 --demand files", NULL);
-		a->demand[a->ndemand++] = file;
-		return 0;
-	}
-	for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
-		if ((rc = cli_take_value("recommend", argc, argv, i, opts[k].name, opts[k].slot)) !=
-		    1)
-			return rc;
-	return 1;
+	return take_number(base, text, ASK_IOPS);
 }
 
-/* Returns 0, -1 after --help, or EXIT_USAGE. */
-static int parse_args(int argc, char **argv, struct recommend_args *a)
+static int take_mibs(void *base, const char *text)
 {
-	int rc;
+	return take_number(base, text, ASK_MIBS);
+}
 
-	for (int i = 0; i < argc; i++) {
-		const char *arg = argv[i], *unit = "";
-		double max = 0, *num = number_option(a, arg, &max, &unit);
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		} else if (num) {
-			if (positive(arg, i + 1 < argc ? argv[++i] : NULL, max, unit, num))
-				return EXIT_USAGE;
-		} else if (!strcmp(arg, "--json")) {
-			a->json = true;
-		} else if ((rc = demand_option(argc, argv, &i, a)) != 1) {
-			if (rc)
-				return rc;
-		} else if (!strcmp(arg, "--region") || !strcmp(arg, "--out")) {
-			if (++i == argc || !argv[i][0])
-				return usage_error(arg[2] == 'r' ? "--region needs a region"
-								 : "--out needs a directory",
-						   NULL);
-			*(arg[2] == 'r' ? &a->region : &a->out) = argv[i];
-		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("unknown option", arg);
-		} else if (a->input) {
-			return usage_error("one results directory or file, not two:", arg);
-		} else {
-			a->input = arg;
-		}
-	}
+static int take_p99(void *base, const char *text)
+{
+	return take_number(base, text, ASK_P99_MS);
+}
+
+static int take_gib(void *base, const char *text)
+{
+	return take_number(base, text, ASK_GIB);
+}
+
+/* --demand TRACE, repeatable. */
+static int take_demand(void *base, const char *file)
+{
+	struct recommend_args *a = base;
+	if (a->ndemand == MAX_DEMAND_FILES)
+		return usage_error("at most 16 --demand files", NULL);
+	a->demand[a->ndemand++] = file;
+	return 0;
+}
+
+/* The results directory or file: one; an argument starting with '-' is
+ * an unknown option. */
+static int take_input(void *base, const char *arg)
+{
+	struct recommend_args *a = base;
+	if (arg[0] == '-' && arg[1])
+		return usage_error("unknown option", arg);
+	if (a->input)
+		return usage_error("one results directory or file, not two:", arg);
+	a->input = arg;
+	return 0;
+}
+
+/* --demand's options only with --demand; something to answer from. */
+static int check_args(void *base)
+{
+	struct recommend_args *a = base;
 	if (!a->ndemand &&
 	    (a->volume || a->budget || a->peak_factor || a->peak_from || a->instance))
 		return usage_error("--volume, --throttle-budget, --peak-factor, --peak-from and "
@@ -175,6 +157,25 @@ static int parse_args(int argc, char **argv, struct recommend_args *a)
 		       ? 0
 		       : usage_error("no results directory or results.json given", NULL);
 }
+
+#define POSITIVE "a positive number, not ''"
+static const struct cli_option options[] = {
+	CLI_TAKE_NEEDS("--iops", "N", take_iops, POSITIVE),
+	CLI_TAKE_NEEDS("--mibs", "M", take_mibs, POSITIVE),
+	CLI_TAKE_NEEDS("--p99-ms", "X", take_p99, POSITIVE),
+	CLI_TAKE_NEEDS("--gib", "G", take_gib, POSITIVE),
+	CLI_FLAG("--json", struct recommend_args, json),
+	CLI_TAKE("--demand", "TRACE", take_demand),
+	CLI_VALUE("--volume", "TYPE:SIZE[:IOPS[:MIBPS]]", struct recommend_args, volume),
+	CLI_VALUE("--throttle-budget", "P", struct recommend_args, budget),
+	CLI_VALUE("--peak-factor", "F", struct recommend_args, peak_factor),
+	CLI_VALUE("--peak-from", "TRACE", struct recommend_args, peak_from),
+	CLI_VALUE("--instance", "TYPE", struct recommend_args, instance),
+	CLI_VALUE_NEEDS("--region", "R", struct recommend_args, region, "a region"),
+	CLI_VALUE_NEEDS("--out", "DIR", struct recommend_args, out, "a directory"),
+};
+static const struct cli_command command = { "recommend",	 usage,	     options,
+					    ARRAY_SIZE(options), take_input, check_args };
 
 /* A number from text within lo..hi for option name; EXIT_USAGE otherwise. */
 static int number_in(const char *name, const char *text, double lo, double hi, double *out)
@@ -225,7 +226,7 @@ int cmd_recommend(int argc, char **argv, const volatile sig_atomic_t *stop)
 	struct ebs_volume given = { 0 };
 	char err[512];
 
-	int rc = parse_args(argc, argv, &a);
+	int rc = cli_parse(&command, argc, argv, &a);
 	if (!rc && a.ndemand)
 		rc = demand_question(&a, &q, &given);
 	if (rc)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/internal.h"
 #include "lib/lib.h"
 #include "report/report.h"
 
@@ -88,46 +89,41 @@ static int out_outside_inputs(const struct report_args *a)
 	return 0;
 }
 
-/* Returns 0, -1 after --help, or EXIT_USAGE. */
-static int parse_args(int argc, char **argv, struct report_args *a)
+/* A results directory; an argument starting with '-' is an unknown option. */
+static int take_dir(void *base, const char *arg)
 {
-	for (int i = 0; i < argc; i++) {
-		const char *arg = argv[i];
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			fputs(usage, stdout);
-			return -1;
-		} else if (!strcmp(arg, "--print")) {
-			a->print = true;
-		} else if (!strcmp(arg, "--json")) {
-			a->json = true;
-		} else if (!strcmp(arg, "--out") || !strcmp(arg, "-o")) {
-			if (++i == argc)
-				return usage_error("--out needs a directory", NULL);
-			a->out = argv[i];
-		} else if (!strncmp(arg, "--out=", 6)) {
-			a->out = arg + 6;
-		} else if (!strcmp(arg, "--config")) {
-			if (++i == argc)
-				return usage_error("--config needs a file", NULL);
-			a->config = argv[i];
-		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("unknown option", arg);
-		} else {
-			a->dirs[a->ndirs++] = arg;
-		}
-	}
+	struct report_args *a = base;
+	if (arg[0] == '-' && arg[1])
+		return usage_error("unknown option", arg);
+	a->dirs[a->ndirs++] = arg;
+	return 0;
+}
+
+/* What the arguments mean together: at least one directory, one of
+ * --print and --json, a fleet's --out outside its inputs. */
+static int check_args(void *base)
+{
+	struct report_args *a = base;
 	if (!a->ndirs)
 		return usage_error("no results directory given", NULL);
 	if (a->print && a->json)
 		return usage_error("--print and --json both write to stdout: give one", NULL);
-	if (a->out && !a->out[0])
-		return usage_error("--out needs a directory", NULL);
 	if (!a->out && a->ndirs > 1)
 		return usage_error("--out DIR is required with several results directories", NULL);
 	if (!a->out)
 		a->out = a->dirs[0];
 	return out_outside_inputs(a);
 }
+
+static const struct cli_option options[] = {
+	CLI_FLAG("--print", struct report_args, print),
+	CLI_FLAG("--json", struct report_args, json),
+	CLI_VALUE_NEEDS("--out", "DIR", struct report_args, out, "a directory"),
+	CLI_VALUE_NEEDS("-o", "DIR", struct report_args, out, "a directory"),
+	CLI_VALUE_NEEDS("--config", "FILE", struct report_args, config, "a file"),
+};
+static const struct cli_command command = { "report", usage,	 options, ARRAY_SIZE(options),
+					    take_dir, check_args };
 
 /* The report of the parsed arguments (report_dirs), and a fleet's counts
  * timed on stderr. */
@@ -165,7 +161,7 @@ int cmd_report(int argc, char **argv, const volatile sig_atomic_t *stop)
 
 	if (!a.dirs)
 		fprintf(stderr, "ebsbench report: out of memory\n");
-	else if (!(rc = parse_args(argc, argv, &a)))
+	else if (!(rc = cli_parse(&command, argc, argv, &a)))
 		rc = report(&a, started_ns);
 	else if (rc < 0)
 		rc = 0;

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/internal.h"
+#include "lib/lib.h"
 #include "report/report.h"
 #include "run/run.h"
 
@@ -31,67 +33,88 @@ static const char usage[] =
 	"start; a run that finished: nothing to do (exit 0).\n"
 	"With an \"upload\" block in the config, each file also goes to S3 as soon as it is\n"
 	"written (see docs/upload.md).\n"
-	"Exit: 0 ok (a SIGTERM or SIGINT that ended it early included), 1 a phase failed (the\n"
-	"rest still ran), a result file could not be written or the devices could not be\n"
-	"listed, 2 usage or config, before any I/O (a device that is not there, none to test,\n"
-	"an output_dir that cannot be made, expiring URLs included), 3 refused to write to a\n"
-	"device, 4 an upload failed (every file is kept in DIR); 1 wins over 4.\n";
+	"Exit: 0 ok, 1 a phase failed (the rest still ran), a result file could not be\n"
+	"written or the devices could not be listed, 2 usage or config, before any I/O (a\n"
+	"device that is not there, none to test, an output_dir that cannot be made, expiring\n"
+	"URLs included), 3 refused to write to a device, 4 an upload failed (every file is\n"
+	"kept in DIR), 5 stopped before its end by SIGTERM or SIGINT (--resume continues it);\n"
+	"1 wins over 4, 5 over both.\n";
 
-/* --plan NAME: another plan than the config's; --resume [DIR]: DIR is
- * the output directory (an argument not starting with '-');
- * --resume=auto: from S3 if need be, else afresh. */
-static int parse_args(int argc, char **argv, struct run_request *a)
+/* The request, and where argv's --resume stood: the argument right after
+ * it, when it does not start with '-', is the directory to resume. */
+struct run_args {
+	struct run_request req;
+	char **argv;
+	int argc;
+	const char *resume_dir;
+};
+
+/* --resume=auto: from S3 if need be, else afresh. */
+static int take_resume_auto(void *base, const char *value)
 {
-	const char *resume_dir = NULL;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			a->config = argv[++i];
-		else if (!strcmp(argv[i], "--plan") && i + 1 < argc)
-			a->plan = argv[++i];
-		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-			a->out = argv[++i];
-		else if (!strcmp(argv[i], "--dry-run"))
-			a->dry_run = true;
-		else if (!strcmp(argv[i], "--resume=auto"))
-			a->resume = a->resume_auto = true;
-		else if (!strcmp(argv[i], "--resume")) {
-			a->resume = true;
-			if (i + 1 < argc && argv[i + 1][0] != '-')
-				resume_dir = argv[++i];
-		} else {
-			fprintf(stderr, "ebsbench run: unknown or incomplete argument '%s'\n",
-				argv[i]);
-			return -1;
-		}
-	}
+	struct run_args *a = base;
+	(void)value;
+	a->req.resume = a->req.resume_auto = true;
+	return 0;
+}
+
+/* --resume DIR: DIR is the output directory. */
+static int take_resume_dir(void *base, const char *arg)
+{
+	struct run_args *a = base;
+	int k = 1;
+	while (k < a->argc && a->argv[k] != arg)
+		k++;
+	if (k == a->argc || arg[0] == '-' || !a->req.resume || strcmp(a->argv[k - 1], "--resume"))
+		return cli_usage_error("run", arg[0] == '-' ? "unknown option" : "unknown argument",
+				       arg);
+	a->resume_dir = arg;
+	return 0;
+}
+
+/* --config given; --resume not with --dry-run, its DIR the --out if both
+ * are given. */
+static int check_args(void *base)
+{
+	struct run_args *args = base;
+	struct run_request *a = &args->req;
 	if (!a->config) {
 		fprintf(stderr, "ebsbench run: --config FILE is required (- reads stdin)\n");
-		return -1;
+		return EXIT_USAGE;
 	}
 	if (a->resume && a->dry_run) {
 		fprintf(stderr, "ebsbench run: --resume runs; --dry-run shows a plan: give one\n");
-		return -1;
+		return EXIT_USAGE;
 	}
-	if (resume_dir && a->out && strcmp(resume_dir, a->out)) {
+	if (args->resume_dir && a->out && strcmp(args->resume_dir, a->out)) {
 		fprintf(stderr, "ebsbench run: --resume %s and --out %s name two directories\n",
-			resume_dir, a->out);
-		return -1;
+			args->resume_dir, a->out);
+		return EXIT_USAGE;
 	}
-	if (resume_dir)
-		a->out = resume_dir;
+	if (args->resume_dir)
+		a->out = args->resume_dir;
 	return 0;
 }
+
+static const struct cli_option options[] = {
+	CLI_VALUE("--config", "FILE", struct run_args, req.config),
+	CLI_VALUE("--plan", "NAME", struct run_args, req.plan),
+	CLI_VALUE("--out", "DIR", struct run_args, req.out),
+	CLI_FLAG("--dry-run", struct run_args, req.dry_run),
+	CLI_TAKE("--resume=auto", NULL, take_resume_auto),
+	CLI_FLAG("--resume", struct run_args, req.resume),
+};
+static const struct cli_command command = { "run",	     usage,
+					    options,	     ARRAY_SIZE(options),
+					    take_resume_dir, check_args };
 
 int cmd_run(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
 	static const struct run_reporter report = { .render = report_render,
 						    .print_tldr = report_print_tldr };
-	struct run_request req = { 0 };
-	if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (parse_args(argc, argv, &req))
-		return 2;
-	return run_execute(&req, &report, stop);
+	struct run_args a = { .argv = argv, .argc = argc };
+	int rc = cli_parse(&command, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	return run_execute(&a.req, &report, stop);
 }

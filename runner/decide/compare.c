@@ -2,6 +2,7 @@
  * runs matched, each phase cut into its levels (compare.h), each level's
  * figures with their intervals, and the cliff times. */
 #include "decide/compare.h"
+#include "decide/internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -25,9 +25,7 @@
 #define EBSBENCH_COMPARE_H
 
 #include <jansson.h>
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #define COMPARE_BATCHES 10
 #define COMPARE_MIN_WINDOWS 4 /* fewer: no interval */
@@ -43,24 +41,6 @@ struct compare_interval {
 	double estimate, low, high;
 	size_t windows, batches;
 };
-
-/* Batch means of x[0..n): COMPARE_BATCHES equal batches (fewer, of at
- * least two windows, for a short series) of the last windows, the first
- * n mod batches left out. */
-struct compare_interval compare_batch_means(const double *x, size_t n);
-/* Student's t, two-sided 95 %, for df degrees of freedom (df >= 1). */
-double compare_t975(size_t df);
-/* The pct-th percentile in ns of a results.json histogram (counts[bins] at
- * coarseness, run/run_hist.h), interpolated inside its bin; NaN if empty. */
-double compare_hist_percentile(const uint64_t *counts, unsigned bins, unsigned coarseness,
-			       double pct);
-/* The pct-th percentile of clat_hist's windows [from, to) merged, with a
- * batch-means interval of the batches' percentiles around it. */
-struct compare_interval compare_hist_interval(const json_t *clat_hist, size_t from, size_t to,
-					      double pct);
-/* Whether two intervals overlap; false when either has none. */
-bool compare_overlap(const struct compare_interval *a, const struct compare_interval *b);
-json_t *compare_interval_json(const struct compare_interval *iv);
 
 /* The comparison of run b against run a (both results.json with their
  * analysis), a new document:
@@ -83,16 +63,5 @@ json_t *compare_interval_json(const struct compare_interval *iv);
  * The cliff's resolution is one window (time-scaled): the wider of the two
  * runs'; a change within it is "not significant".  NULL out of memory. */
 json_t *compare_build(const json_t *a, const json_t *b, const char *name_a, const char *name_b);
-
-/* The devices of b matched to a's: by label, else by a volume type only
- * one unmatched device of b has; match[i] is b's index or SIZE_MAX. */
-void compare_match_devices(const json_t *devs_a, const json_t *devs_b, size_t *match);
-/* Appends a sentence to list for each way run-wide facts differ: instance
- * type, engine, ebsbench version, time scale, plan. */
-void compare_run_warnings(const json_t *a, const json_t *b, json_t *list);
-/* The same for one matched device: volume facts and credit state at the
- * start (gp2: its randread's idle gap, the balance its cliff implies). */
-void compare_device_warnings(const json_t *a, const json_t *b, const json_t *dev_a,
-			     const json_t *dev_b, json_t *list);
 
 #endif

@@ -2,6 +2,7 @@
  * a level's windows (compare.h says why batches), and percentiles of the
  * per-window histograms results.json keeps. */
 #include "decide/compare.h"
+#include "decide/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -81,7 +82,7 @@ double compare_hist_percentile(const uint64_t *counts, unsigned bins, unsigned c
 }
 
 /* The bins and coarseness of a clat_hist; false when it is not one this
- * ebsbench reads (run/run_hist.h). */
+ * ebsbench reads (job/histlog.h). */
 static bool hist_shape(const json_t *hist, unsigned *bins, unsigned *coarseness)
 {
 	double b = results_num(json_object_get(hist, "bins"));

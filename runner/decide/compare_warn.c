@@ -3,6 +3,7 @@
  * and plan of the runs, each matched volume's facts and its credit state
  * at the start. */
 #include "decide/compare.h"
+#include "decide/internal.h"
 
 #include <math.h>
 #include <stdarg.h>

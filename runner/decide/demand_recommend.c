@@ -4,6 +4,7 @@
  * until the replay agrees, gp2 the smallest size whose replay stays
  * within the budget (its bucket included), all priced. */
 #include "decide/demand_recommend.h"
+#include "decide/internal.h"
 #include "decide/recommend_p99.h"
 #include "decide/recommend_size.h"
 
@@ -13,7 +14,10 @@
 
 #include "lib/lib.h"
 
-static const enum ebs_type candidate_types[RECOMMEND_CANDIDATES] = { EBS_GP3, EBS_IO2, EBS_GP2 };
+/* st1 and sc1 are left out: a trace's counts cannot tell sequential I/O,
+ * which they serve, from random, which they refuse. */
+#define DEMAND_CANDIDATES 3
+static const enum ebs_type candidate_types[DEMAND_CANDIDATES] = { EBS_GP3, EBS_IO2, EBS_GP2 };
 
 /* Rounds of raising a provisioned candidate the replay says throttles. */
 #define RAISE_ROUNDS 60
@@ -107,7 +111,7 @@ static void replay_reason(struct recommend_candidate *c, const struct demand_sim
 static int cheapest(const struct recommend_device *d)
 {
 	int best = -1;
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
+	for (int i = 0; i < d->ncand; i++) {
 		const struct recommend_candidate *c = &d->cand[i];
 		if (!c->feasible || isnan(c->monthly_usd) || recommend_p99_misses(&c->p99))
 			continue;
@@ -183,7 +187,8 @@ int demand_recommend(const struct demand_trace *tr, const struct demand_recommen
 		       : o->current ? o->current->size_gib
 				    : 1,
 	};
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
+	d->ncand = DEMAND_CANDIDATES;
+	for (int i = 0; i < DEMAND_CANDIDATES; i++) {
 		struct recommend_candidate *c = &d->cand[i];
 		c->type = candidate_types[i];
 		c->monthly_usd = c->delta_usd = NAN;

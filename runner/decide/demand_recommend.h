@@ -11,16 +11,6 @@
 #include "decide/demand_sim.h"
 #include "decide/recommend.h"
 
-struct demand_recommend_opts {
-	const struct ebs_volume *current; /* NULL: not known */
-	struct demand_sim_opts sim;
-	double budget; /* share of the time a candidate may throttle, 0..1 */
-	double gib;    /* the size wanted; 0: the current volume's, else 1 */
-	/* A results.json (analysis present) whose load curve gives the p99
-	 * at the demand's level; NULL: none. */
-	const json_t *results;
-};
-
 struct demand_answer {
 	/* The search in recommend's own form (label: the trace's volume),
 	 * so its table and apply files serve this too. */
@@ -38,11 +28,6 @@ struct demand_answer {
 	double balance_first_pct, balance_min_pct, balance_min_t;
 	unsigned metrics;
 };
-
-/* Searches and replays; -1 with a reason for a trace without points. */
-int demand_recommend(const struct demand_trace *tr, const struct demand_recommend_opts *o,
-		     const struct ebs_prices *prices, struct demand_answer *out, char *err,
-		     size_t errlen);
 
 /* `recommend --demand`'s question, once its arguments are read. */
 struct demand_question {

@@ -2,6 +2,7 @@
  * answers: the traces read, the peak factor and the instance settled, and
  * each trace searched against the volume it was measured on. */
 #include "decide/demand_recommend.h"
+#include "decide/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

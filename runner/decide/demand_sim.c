@@ -2,6 +2,7 @@
  * interval at a time (demand_sim.h): the gp2 bucket's balance, the caps,
  * the backlog, the instance's EBS limits, and what throttled when. */
 #include "decide/demand_sim.h"
+#include "decide/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

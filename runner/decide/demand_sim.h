@@ -57,18 +57,4 @@ struct demand_sim_result {
 	size_t nbalance;
 };
 
-/* Replays tr through volume v.  Returns 0, or -1 with a reason (a trace
- * with no points, an unknown volume type). */
-int demand_simulate(const struct demand_trace *tr, const struct ebs_volume *v,
-		    const struct demand_sim_opts *o, struct demand_sim_result *out, char *err,
-		    size_t errlen);
-
-/* The rate (units per second, and MiB/s) the interval asks at most
- * share of the time: share 0 is the peak.  With the peak factor. */
-struct demand_need_rate {
-	double units, mibs;
-};
-struct demand_need_rate demand_rate_quantile(const struct demand_trace *tr, double unit_bytes,
-					     double share, double peak_factor);
-
 #endif

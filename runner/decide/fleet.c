@@ -4,6 +4,7 @@
  * class, each class's distributions and merged percentiles, and the
  * outliers.  Reads only the documents it is given: no logs. */
 #include "decide/fleet.h"
+#include "decide/internal.h"
 
 #include <math.h>
 #include <stdio.h>

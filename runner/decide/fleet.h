@@ -24,7 +24,6 @@
 #define EBSBENCH_FLEET_H
 
 #include <jansson.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -135,23 +134,5 @@ struct fleet {
 int fleet_build(struct fleet *f, json_t *const *runs, const char *const *dirs, size_t nruns,
 		char *err, size_t errlen);
 void fleet_free(struct fleet *f);
-
-/* Whether figure k is a latency percentile read from a histogram. */
-bool fleet_figure_from_hist(enum fleet_figure k);
-/* The scaled MAD's floor for figure k, a share of its median (fleet.h's
- * rule): histograms at coarseness, log windows of window_s. */
-double fleet_figure_floor(enum fleet_figure k, unsigned coarseness, double median, double window_s);
-/* The distribution of the finite values among v[0..n), its floor
- * FLEET_MAD_FLOOR. */
-void fleet_dist_of(const double *v, size_t n, struct fleet_dist *d);
-/* How many floored scaled MADs x lies from d's median (signed). */
-double fleet_mads(const struct fleet_dist *d, double x);
-/* Whether x is an outlier of d by the rule above. */
-bool fleet_is_outlier(const struct fleet_dist *d, double x);
-/* The pct-th percentile of counts[bins] at coarseness (bin j holds
- * fio's bins j x 2^c .. (j + 1) x 2^c - 1): the first bin whose running
- * count reaches pct % of the sum, as fio ranks.  false when empty. */
-bool fleet_hist_pct(const uint64_t *counts, unsigned bins, unsigned coarseness, double pct,
-		    struct fleet_pct *out);
 
 #endif

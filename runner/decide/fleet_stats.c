@@ -3,6 +3,7 @@
  * a merged histogram, kept apart from results.json so the unit tests feed
  * them synthetic inputs. */
 #include "decide/fleet.h"
+#include "decide/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,9 @@
-/* recommend.c - the cheapest gp3, io2 and gp2 that meet a need, priced
+/* recommend.c - the cheapest gp3, io2, gp2, st1 and sc1 that meet a need, priced
  * against the measured volume, each with its reasons (recommend.h): what
  * the volume delivered, the need, the price and the choice.  The sizing is
  * in recommend_size.c, the measured p99 in recommend_p99.c. */
 #include "decide/recommend.h"
+#include "decide/internal.h"
 #include "decide/recommend_p99.h"
 #include "decide/recommend_size.h"
 
@@ -11,12 +12,12 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/analysis.h"
 #include "lib/lib.h"
 #include "results/results.h"
 
 /* The order the candidates are searched and shown in. */
-static const enum ebs_type candidate_types[RECOMMEND_CANDIDATES] = { EBS_GP3, EBS_IO2, EBS_GP2 };
+static const enum ebs_type candidate_types[RECOMMEND_CANDIDATES] = { EBS_GP3, EBS_IO2, EBS_GP2,
+								     EBS_ST1, EBS_SC1 };
 
 /* The best MiB/s of the device's sequential phases; the layout, which
  * only prepares the test file, is left out.  NaN when there is none. */
@@ -184,6 +185,7 @@ int recommend_device(const json_t *results, const json_t *device, const struct r
 	out->current_usd = ebs_monthly_cost(&out->current, prices);
 	delivered_read(results, label, &out->current, &out->delivered);
 	out->need = need_of(ask, &out->delivered, &out->current);
+	out->ncand = RECOMMEND_CANDIDATES;
 	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
 		struct recommend_candidate *c = &out->cand[i];
 		c->type = candidate_types[i];

@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
-#include "analysis/analysis.h"
 #include "results/results.h"
 
 /* Measured IOPS of a phase, both directions. */

@@ -1,4 +1,4 @@
-/* recommend_size.c - the smallest gp3, io2 or gp2 that meets a need:
+/* recommend_size.c - the smallest gp3, io2, gp2, st1 or sc1 that meets a need:
  * what to provision of each figure, the type's limits, and the sentence
  * that says why. */
 #include "decide/recommend_size.h"
@@ -126,10 +126,12 @@ double recommend_sustained_mibs(const struct ebs_volume *v)
 	return ebs_predict(v, &seq).baseline.ops;
 }
 
-/* Whether a gp2 of gib meets the need: sustained (its baseline, 3 IOPS
- * per GiB, and the throughput that baseline allows at 1 MiB), or, with
- * on_burst, while its credits last. */
-static bool gp2_meets(double gib, const struct recommend_need *n, bool on_burst)
+/* Whether a gp2, st1 or sc1 of gib meets the need: sustained (its
+ * baseline: gp2's 3 IOPS per GiB, st1's 40 MiB/s per TiB, and what that
+ * allows at 1 MiB), or, with on_burst, while its credits last.  Small I/O
+ * costs st1 and sc1 a whole 1 MiB unit each (ebs_model.h). */
+static bool size_meets(enum ebs_type type, double gib, const struct recommend_need *n,
+		       bool on_burst)
 {
 	struct ebs_volume v;
 	struct ebs_workload small = { .io_size_bytes = 4096, .credits_at_start = EBS_CREDITS_FULL };
@@ -137,57 +139,93 @@ static bool gp2_meets(double gib, const struct recommend_need *n, bool on_burst)
 				    .sequential = true,
 				    .credits_at_start = EBS_CREDITS_FULL };
 
-	ebs_volume_init(&v, EBS_GP2, gib);
+	ebs_volume_init(&v, type, gib);
 	struct ebs_prediction p = ebs_predict(&v, &small), s = ebs_predict(&v, &seq);
 	return (on_burst ? p.burst : p.baseline).ops >= n->iops &&
 	       (on_burst ? s.burst : s.baseline).ops >= n->mibs;
 }
 
-/* gp2: the smallest size, from the one asked, whose baseline sustains the
- * need (its burst ends when the credits do).  Baseline and throughput
- * grow with size, so a binary search finds it. */
-static void search_gp2(const struct recommend_need *n, struct recommend_candidate *c)
+/* st1 and sc1 serve large sequential I/O: a need of more IOPS than MiB/s
+ * is I/O under 1 MiB on average, which they refuse (one sentence). */
+static bool hdd_refused(const struct recommend_need *n, struct recommend_candidate *c)
 {
-	const struct ebs_type_rules *r = ebs_type_rules(EBS_GP2);
+	char need[112];
+
+	if (n->iops <= n->mibs)
+		return false;
+	if (n->mibs > 0)
+		snprintf(need, sizeof(need),
+			 "%.0f IOPS at %.0f MiB/s is I/O under 1 MiB, small random I/O", n->iops,
+			 n->mibs);
+	else
+		snprintf(need, sizeof(need),
+			 "%.0f IOPS without a MiB/s need is read as small random I/O", n->iops);
+	recommend_reason(c,
+			 "%s refused: %s, and every %s I/O up to 1 MiB costs 1 "
+			 "MiB of its throughput credit; it is for sequential 1 MiB I/O (--mibs "
+			 "alone).",
+			 ebs_type_name(c->type), need, ebs_type_name(c->type));
+	return true;
+}
+
+/* gp2, st1 and sc1: the smallest size, from the one asked, whose baseline
+ * sustains the need (a burst ends when the credits do).  Baseline and
+ * throughput grow with size, so a binary search finds it. */
+static void search_sized(const struct recommend_need *n, struct recommend_candidate *c)
+{
+	const struct ebs_type_rules *r = ebs_type_rules(c->type);
+	const char *name = r->name;
+	bool hdd = r->unit_bytes >= MIB;
 	double lo = fmax(ceil(n->gib), r->min_gib), hi = r->max_gib;
 
-	c->feasible = gp2_meets(hi, n, false);
+	if (hdd && hdd_refused(n, c))
+		return;
+	c->feasible = size_meets(c->type, hi, n, false);
 	if (!c->feasible) {
-		recommend_reason(
-			c,
-			"gp2 cannot: it sustains at most %.0f IOPS and %.0f MiB/s, whatever the "
-			"size.",
-			r->baseline_max, r->max_mibs);
+		if (hdd)
+			recommend_reason(
+				c, "%s cannot: it sustains at most %.0f MiB/s, whatever the size.",
+				name, r->baseline_max);
+		else
+			recommend_reason(
+				c,
+				"gp2 cannot: it sustains at most %.0f IOPS and %.0f MiB/s, "
+				"whatever the size.",
+				r->baseline_max, r->max_mibs);
 		return;
 	}
 	while (lo < hi) {
 		double mid = floor((lo + hi) / 2);
-		if (gp2_meets(mid, n, false))
+		if (size_meets(c->type, mid, n, false))
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	ebs_volume_init(&c->volume, EBS_GP2, lo);
-	recommend_reason(
-		c,
-		"gp2's baseline is %.0f IOPS per GiB: %.0f GiB sustains %.0f IOPS and %.0f MiB/s.",
-		r->baseline_per_gib, lo, ebs_volume_iops(&c->volume),
-		recommend_sustained_mibs(&c->volume));
+	ebs_volume_init(&c->volume, c->type, lo);
+	if (hdd)
+		recommend_reason(
+			c, "%s's baseline is %.0f MiB/s per TiB: %.0f GiB sustains %.0f MiB/s.",
+			name, r->baseline_per_gib * KIB, lo, recommend_sustained_mibs(&c->volume));
+	else
+		recommend_reason(c,
+				 "gp2's baseline is %.0f IOPS per GiB: %.0f GiB sustains %.0f IOPS "
+				 "and %.0f MiB/s.",
+				 r->baseline_per_gib, lo, ebs_volume_iops(&c->volume),
+				 recommend_sustained_mibs(&c->volume));
 	if (!(lo > fmax(ceil(n->gib), r->min_gib)))
 		return;
-	if (gp2_meets(fmax(ceil(n->gib), r->min_gib), n, true))
+	if (size_meets(c->type, fmax(ceil(n->gib), r->min_gib), n, true))
 		recommend_reason(
 			c,
-			"Sized for the need, above the %.0f GiB wanted: below %.0f GiB gp2 reaches "
-			"it "
-			"only on burst, while its credits last.",
-			n->gib, lo);
+			"Sized for the need, above the %.0f GiB wanted: below %.0f GiB %s reaches "
+			"it only on burst, while its credits last.",
+			n->gib, lo, name);
 	else
 		recommend_reason(
 			c,
-			"Sized for the need, above the %.0f GiB wanted: at that size gp2 does not "
+			"Sized for the need, above the %.0f GiB wanted: at that size %s does not "
 			"reach it even on burst.",
-			n->gib);
+			n->gib, name);
 }
 
 /* Whether two volumes perform alike: same type and, for gp2, size; for
@@ -207,9 +245,8 @@ static const struct {
 	enum ebs_type type;
 	void (*search)(const struct recommend_need *n, struct recommend_candidate *c);
 } searches[] = {
-	{ EBS_GP3, search_gp3 },
-	{ EBS_IO2, search_io2 },
-	{ EBS_GP2, search_gp2 },
+	{ EBS_GP3, search_gp3 },   { EBS_IO2, search_io2 },   { EBS_GP2, search_sized },
+	{ EBS_ST1, search_sized }, { EBS_SC1, search_sized },
 };
 
 void recommend_size(const struct recommend_need *n, struct recommend_candidate *c)

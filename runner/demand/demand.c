@@ -11,6 +11,7 @@
 
 #include "demand/demand_cloudwatch.h"
 #include "demand/demand_csv.h"
+#include "demand/internal.h"
 #include "lib/lib.h"
 
 /* A demand file bigger than this is not one: 15 days of per-minute

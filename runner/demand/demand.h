@@ -13,7 +13,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 /* One interval: its start (Unix seconds) and what was asked in it. */
 struct demand_point {
@@ -61,17 +60,7 @@ struct demand_set {
  * MetricDataResults or Datapoints, else the CSV.  Returns 0, or -1 with
  * one line in err naming the file, the place and the problem. */
 int demand_read_file(const char *path, struct demand_set *set, char *err, size_t errlen);
-/* The same from text in memory; name stands for the file in errors. */
-int demand_read_text(const char *name, const char *text, size_t len, struct demand_set *set,
-		     char *err, size_t errlen);
 void demand_set_free(struct demand_set *set);
-
-/* Writes a trace as the CSV that demand_read_* reads back. */
-int demand_write_csv(FILE *out, const struct demand_trace *tr);
-/* The same a row at a time, as `ebsbench observe` samples: the comment
- * and header once, then any volumes' rows in any order. */
-void demand_csv_header(FILE *out);
-void demand_csv_row(FILE *out, const char *volume, double interval_s, const struct demand_point *p);
 
 /* A trace's mean and peak over its intervals: operations and MiB/s per
  * second, reads and writes together. */
@@ -88,10 +77,6 @@ struct demand_stats demand_stats_of(const struct demand_trace *tr);
  * rate, in operations, windows with any I/O only.  1 when the trace is no
  * finer than the window. */
 double demand_peak_to_mean(const struct demand_trace *tr, double window_s);
-
-/* ISO 8601 ("2026-11-20T10:00:00Z", "...+00:00", fractional seconds) or
- * plain Unix seconds into Unix seconds.  Returns 0, or -1. */
-int demand_parse_time(const char *text, double *out);
 
 /* The rest of the folder's face: a device's demand sampled live. */
 #include "demand/observe.h"

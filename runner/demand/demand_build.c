@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "demand/internal.h"
 #include "lib/lib.h"
 
 /* Two time stamps closer than this (seconds) are the same interval. */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "demand/internal.h"
 #include "lib/lib.h"
 
 /* The volume an entry is for: a vol- ID in its Label, Id or the file

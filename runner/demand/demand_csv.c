@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "demand/internal.h"
 #include "lib/lib.h"
 
 enum column { C_TIME, C_VOLUME, C_INTERVAL, C_READ_OPS, C_WRITE_OPS, C_READ_BYTES, C_WRITE_BYTES };

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "demand/internal.h"
 #include "lib/lib.h"
 
 #define SECTOR 512.0 /* /sys/block/DEV/stat counts 512-byte sectors, whatever the device */

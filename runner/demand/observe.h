@@ -12,8 +12,6 @@
 
 #include "stats/stats.h"
 
-struct demand_point; /* demand/demand.h */
-
 struct observe_device {
 	char path[128];
 	dev_t dev;
@@ -23,13 +21,6 @@ struct observe_device {
 /* path must be a block device (stat(2), nothing opened) whose counters
  * the kernel shows.  Returns 0, or -1 with a reason naming path. */
 int observe_device_open(const char *path, struct observe_device *d, char *err, size_t errlen);
-/* The counters now, less the last sample's, as the point of an interval
- * that began at t (Unix seconds), times scale (the nominal interval over
- * the one measured: a wake-up late by 20 ms must not read as 2 % more
- * I/O); the sample becomes the last.  false when the counters could not
- * be read (the device went away). */
-bool observe_device_sample(struct observe_device *d, double t, double scale,
-			   struct demand_point *out);
 
 /* Samples the n devices every interval_ns for duration_ns (0: until *stop),
  * writing the CSV to out as it goes (flushed each interval) and a line a

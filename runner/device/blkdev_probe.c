@@ -3,6 +3,7 @@
  * own mark explains. */
 #include "device/blkdev_probe.h"
 #include "device/data_mark.h"
+#include "device/internal.h"
 
 #include <blkid/blkid.h>
 #include <errno.h>

@@ -6,7 +6,11 @@
  * containers and tables, at both ends of the device).  What it does not
  * know is caught by reading the first and last MiB and samples between
  * them: a sector that is neither zeros nor marked by an earlier ebsbench
- * write (data_mark.h) is unrecognised data. */
+ * write (data_mark.h) is unrecognised data.
+ *
+ * This header holds what a probe finds, which a discovered device carries,
+ * and the scan of one area, which a region read shares; the probe itself
+ * and its phrases are device/'s own (device/internal.h). */
 #ifndef EBSBENCH_BLKDEV_PROBE_H
 #define EBSBENCH_BLKDEV_PROBE_H
 
@@ -31,31 +35,11 @@ struct blkdev_contents {
 	uint64_t bytes_read;	  /* by the scan (not counting libblkid's reads) */
 };
 
-/* Probes the device or image open read-only on fd.  Returns 0, or -errno
- * when it cannot be read (-EIO when libblkid fails). */
-int blkdev_contents_probe(int fd, struct blkdev_contents *c);
-
-/* Whether c holds anything a write would destroy. */
-bool blkdev_contents_found(const struct blkdev_contents *c);
-
-/* "vfat, gpt" or "unrecognised data" ("" for nothing): for tables. */
-void blkdev_contents_short(const struct blkdev_contents *c, char *buf, size_t len);
-
-/* What it holds as a phrase: "a GPT partition table and a vfat filesystem",
- * "unrecognised data (non-zero bytes at byte 1048576 that no known format
- * explains)"; "" for nothing. */
-void blkdev_contents_describe(const struct blkdev_contents *c, char *buf, size_t len);
-
 /* The scan of one area read from byte offset at of the device: each
  * DATA_MARK_SECTOR-byte sector is zeros, marked by ebsbench, or
  * unrecognised (the lowest offset of all areas scanned into c is kept,
  * whatever their order).  Pure; the probe's and a region read's
  * (job/read_first.h). */
 void blkdev_scan_area(const uint8_t *buf, size_t len, uint64_t at, struct blkdev_contents *c);
-
-/* The areas the scan reads on a device of size bytes: the two ends, then
- * the samples between them, as (offset, length) pairs in off[] and len[];
- * returns how many (at most 2 + BLKDEV_PROBE_SAMPLES). */
-size_t blkdev_scan_areas(uint64_t size, uint64_t *off, size_t *len);
 
 #endif

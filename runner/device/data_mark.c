@@ -1,6 +1,7 @@
 /* data_mark.c - the 32-byte header ebsbench stamps on each sector it writes
  * (see data_mark.h for why). */
 #include "device/data_mark.h"
+#include "device/internal.h"
 #include "lib/lib.h"
 
 #include <string.h>

@@ -11,7 +11,6 @@
 #ifndef EBSBENCH_DATA_MARK_H
 #define EBSBENCH_DATA_MARK_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,9 +20,5 @@
 /* Stamps the mark on every whole DATA_MARK_SECTOR-aligned sector of the
  * len bytes at buf, which go to the device at byte offset. */
 void data_mark_stamp(void *buf, size_t len, uint64_t offset);
-
-/* Whether the sector at byte offset (DATA_MARK_SECTOR bytes at sector)
- * starts with the mark ebsbench writes there. */
-bool data_mark_valid(const uint8_t *sector, uint64_t offset);
 
 #endif

@@ -10,6 +10,5 @@
 #include "device/ebs_stats.h"
 #include "device/data_mark.h"
 #include "device/discover_show.h"
-#include "device/discover_text.h"
 
 #endif

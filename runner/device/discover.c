@@ -17,6 +17,7 @@
 
 #include "device/blkdev_probe.h"
 #include "device/discover_text.h"
+#include "device/internal.h"
 #include "lib/lib.h"
 
 #define SYSFS_PATH 512

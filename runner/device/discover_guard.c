@@ -9,6 +9,7 @@
 
 #include "device/blkdev_probe.h"
 #include "device/nvme_identify.h"
+#include "device/internal.h"
 
 static bool listed(const struct discovered_device *d, const char *entry)
 {

@@ -1,6 +1,7 @@
 /* discover_show.c - what `ebsbench discover` prints of what it found: the
  * device table, or the same as JSON. */
 #include "device/discover_show.h"
+#include "device/internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -8,11 +8,8 @@
 
 #include "device/discover.h"
 
-/* One device as `discover --json` shows it: identity, size, what makes it
- * unsafe to write ("blockers") and what it holds ("contents", null when
- * unreadable). */
-json_t *discover_device_json(const struct discovered_device *d);
-/* Every device of list, as discover_device_json, in an array. */
+/* Every device of list as `discover --json` shows it (device/internal.h:
+ * discover_device_json), in an array. */
 json_t *discover_list_json(const struct discover_list *list);
 /* The device table `ebsbench discover` prints: a header line, then one
  * line per device (size, block size, kind, volume, model, blockers). */

@@ -1,5 +1,6 @@
 /* nvme_identify.c - Identify Controller page parsing and the admin ioctl. */
 #include "device/nvme_identify.h"
+#include "device/internal.h"
 #include "lib/lib.h"
 
 #include <errno.h>

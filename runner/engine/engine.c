@@ -5,6 +5,7 @@
  * table gives the same single point of registration without mutable
  * global state.  Adding an engine is one line here. */
 #include "engine/engine.h"
+#include "engine/internal.h"
 #include "lib/lib.h"
 
 #include <errno.h>

@@ -85,12 +85,6 @@ const struct engine_ops *engine_default(void);
  * last_sep: ", " and " or " give "io_uring, libaio or psync".  Returns buf. */
 const char *engine_names(char *buf, size_t len, const char *sep, const char *last_sep);
 
-/* The engine to run instead when `refused` failed its setup with -errno
- * `ret` because the host forbids it: libaio for io_uring refused with
- * ENOSYS (seccomp), EPERM (io_uring_disabled, seccomp) or EACCES.  NULL
- * when nothing stands in: the failure is the job's. */
-const struct engine_ops *engine_fallback(const struct engine_ops *refused, int ret);
-
 /* Sets up `ops` on fd for depth I/Os in flight, or its fallback (then
  * note says which ran and why, e.g. "io_uring refused (EPERM: Operation
  * not permitted); ran libaio instead"; else note is ""). Returns 0 with

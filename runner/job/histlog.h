@@ -10,13 +10,13 @@
  * so a row has 1856 >> c of them.  Like fio, each row is the difference of
  * the cumulative histogram between two window closes; unlike fio, windows
  * end at exact multiples of log_hist_msec and an idle one is a row of
- * zeros, not a gap. */
+ * zeros, not a gap.  Here: the log's sizes and its state; what writes it
+ * is job/'s own (job/internal.h). */
 #ifndef EBSBENCH_HISTLOG_H
 #define EBSBENCH_HISTLOG_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "stats/stats.h"
 
@@ -31,29 +31,9 @@ struct histlog {
 	struct histogram before[DDIR_COUNT]; /* the cumulative histograms at the last close */
 	uint64_t fine[HISTLOG_FIO_BINS];     /* scratch: one window's counts in fio's bins */
 	uint64_t coarse[HISTLOG_FIO_BINS];   /* scratch: the same, coarsened */
+	uint64_t sum[HISTLOG_FIO_BINS];	     /* the rows of the last time written, summed */
+	uint64_t sum_ms;		     /* that time; UINT64_MAX before the first */
+	unsigned bins;			     /* coarse bins in a row */
 };
-
-/* Starts a log for a job of block size bs doing the directions dirs. */
-void histlog_init(struct histlog *h, unsigned coarseness, uint32_t bs, const bool dirs[DDIR_COUNT]);
-
-/* The fio bin that holds every value of our bucket index. */
-unsigned histlog_fio_bin(unsigned index);
-
-/* What happened between the snapshots before and now, in fio's bins. */
-void histlog_fio_counts(const struct histogram *now, const struct histogram *before,
-			uint64_t fine[HISTLOG_FIO_BINS]);
-
-/* Sums each 2^coarseness neighbouring bins of fine into coarse, as fio's
- * hist_sum does; returns how many coarse bins there are. */
-unsigned histlog_coarsen(const uint64_t fine[HISTLOG_FIO_BINS], unsigned coarseness,
-			 uint64_t *coarse);
-
-/* Writes one row in fio's format: "ms, ddir, bs, b0, b1, ..., bn-1". */
-void histlog_put_row(FILE *f, uint64_t ms, int ddir, uint32_t bs, const uint64_t *bins, unsigned n);
-
-/* Writes the rows of a window that closed at ms (one per direction the job
- * does) from the job's cumulative clat histograms, then remembers them. */
-void histlog_window(struct histlog *h, FILE *f, uint64_t ms,
-		    const struct direction_stats dir[DDIR_COUNT]);
 
 #endif

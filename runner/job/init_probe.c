@@ -1,6 +1,7 @@
 /* init_probe.c - a sample of blocks read twice: is the volume still loading
  * from its snapshot (init_probe.h)? */
 #include "job/job.h"
+#include "job/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -85,7 +86,8 @@ void init_probe_describe(const struct init_probe *r, char *buf, size_t len)
 {
 	const char *what = !strcmp(r->state, "loading")	      ? "still loading from its snapshot"
 			   : !strcmp(r->state, "not loading") ? "not loading from a snapshot"
-							      : "initialization unknown";
+			   : !strcmp(r->state, "unknown")     ? "initialization unknown"
+							      : "not judged: not recognised as EBS";
 	if (r->blocks)
 		snprintf(buf, len,
 			 "%s: the first read of %llu blocks took %.3g ms (median), the same "

@@ -36,15 +36,14 @@ struct job_context;
 
 /* What the probe saw. */
 struct init_probe {
-	const char *state;		      /* "loading", "not loading" or "unknown" */
+	/* "loading", "not loading", "unknown"; or "not judged" (set by the run)
+	 * on a device not recognised as EBS, which has no snapshot to load. */
+	const char *state;
 	uint64_t blocks;		      /* read in each pass (the lesser of the two) */
 	double first_ms, second_ms;	      /* median completion latency of each pass */
 	double first_mean_ms, second_mean_ms; /* and their means */
 	double seconds;			      /* both passes */
 };
-
-/* The state blocks read in each pass, at those medians, say. */
-const char *init_probe_state(uint64_t blocks, double first_ms, double second_ms);
 
 /* Probes the block device path of size bytes (read-only).  ctx gives the
  * stop flag and the progress label.  0 with r filled, or -1 with err when

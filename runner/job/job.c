@@ -2,6 +2,7 @@
  * retire) until the job is done, stop.  What to issue is job_issue.c's,
  * what a completion counts is job_account.c's. */
 #include "job/job.h"
+#include "job/internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include "job/job_account.h"
 #include "job/job_issue.h"
 #include "job/job_steady.h"
+#include "job/window.h"
 
 /* Starts the job's engine, or the registry's stand-in for it, on the
  * loop's buffers. */
@@ -316,7 +318,8 @@ int job_run(const struct job_options *o, const struct target *t, struct iolog *l
 		snprintf(label, sizeof(label), "%.40s on %.100s (%s)", o->name, o->filename,
 			 s->engine_ran);
 		L.start_ns = clock_now_ns();
-		progress_init(&L.progress, stderr, ctx->label ? ctx->label : label, L.start_ns);
+		progress_init(&L.progress, stderr, ctx->label ? ctx->label : label, ctx->beside,
+			      L.start_ns);
 		L.progress.remaining_after_ns = ctx->remaining_after_ns;
 		ret = L.rated ? run_rate_loop(&L, ctx->stop) : run_loop(&L, ctx->stop);
 		uint64_t end = clock_now_ns();

@@ -23,6 +23,9 @@ struct job_context {
 	const char *label;
 	/* Planned time after this job, so progress shows the whole run's ETA. */
 	uint64_t remaining_after_ns;
+	/* Other jobs run beside it (threads of a group, a together phase):
+	 * its progress is a line every 10 s, never a redrawn line. */
+	bool beside;
 	/* NULL, or: every read's data is scanned into it as the write guard
 	 * scans a device (blkdev_scan_area), and the job stops at the first
 	 * sector that is neither zeros nor ebsbench's own (read_first.h). */
@@ -41,18 +44,11 @@ struct job_context {
 int job_run(const struct job_options *o, const struct target *t, struct iolog *logs,
 	    struct job_stats *s, const struct job_context *ctx, char *err, size_t errlen);
 
-/* job_run without logs, on its own target (opened and closed here): for
- * the reads the run makes besides its phases (read_first.h, init_probe.h).
- * s is initialised here.  0, or -1 with err (a failed I/O included). */
-int job_run_once(const struct job_options *o, struct job_stats *s, const struct job_context *ctx,
-		 char *err, size_t errlen);
-
 /* The rest of the folder's face (last: each sees what is declared above). */
 #include "job/jobfile.h"
 #include "job/init_probe.h"
 #include "job/jobs.h"
 #include "job/options_json.h"
 #include "job/read_first.h"
-#include "job/window.h"
 
 #endif

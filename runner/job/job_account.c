@@ -2,6 +2,8 @@
  * latencies and histograms, the windows and the logs; and, at the end, the
  * job's runtime, CPU and disk figures. */
 #include "job/job_account.h"
+#include "job/internal.h"
+#include "job/window.h"
 
 #include <inttypes.h>
 #include <stdio.h>

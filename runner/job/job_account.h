@@ -4,6 +4,7 @@
 #define EBSBENCH_JOB_ACCOUNT_H
 
 #include "job/job_loop.h"
+#include "job/window.h"
 
 /* One completion (at now) into the statistics, windows and
  * logs; an error stops the job. */

@@ -2,6 +2,7 @@
  * offset and priority, drawn as fio draws them, and the batches that fill
  * the queue (unthrottled, or a rated job's I/Os as they fall due). */
 #include "job/job_issue.h"
+#include "job/internal.h"
 
 #include "device/device.h"
 

@@ -6,6 +6,7 @@
  * adds the interval's own p99 completion latency to each sample, and
  * ss_floor holds the end back until that much measured time has passed. */
 #include "job/job_steady.h"
+#include "job/internal.h"
 
 #include <math.h>
 

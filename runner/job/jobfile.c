@@ -7,6 +7,7 @@
  * ${VAR} expansion.  Every option goes through options_set, so it means
  * what it means on the command line and in a run config's JSON. */
 #include "job/jobfile.h"
+#include "job/internal.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -45,9 +45,4 @@ struct job_list {
 int jobfile_parse_argv(struct job_list *l, int argc, char **argv, char *err, size_t errlen);
 void jobfile_free(struct job_list *l);
 
-/* fio's ${VAR} expansion of an option line: each ${NAME} becomes the
- * environment variable's value, or nothing where it is unset.  Returns 0,
- * or -1 when the result does not fit out. */
-int jobfile_expand_env(const char *in, char *out, size_t outlen);
-
 #endif

@@ -3,6 +3,7 @@
  * at once, a thread each, each owning its target, logs, offsets and stats;
  * and fio's group_reporting sums. */
 #include "job/jobs.h"
+#include "job/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@ struct job_slot {
 	bool target_open;
 	bool logs_open;
 	bool threaded;
+	bool beside; /* other slots run at the same time */
 	pthread_t thread;
 };
 
@@ -84,7 +86,8 @@ static void *slot_run(void *arg)
 	struct job_context ctx = { .stop = j->stop,
 				   .ss = &j->out->ss,
 				   .ss_group = j->ss_group,
-				   .ss_member = j->ss_member };
+				   .ss_member = j->ss_member,
+				   .beside = j->beside };
 	if (job_run(&j->e->o, &j->t, &j->logs, j->out->stats, &ctx, j->out->err,
 		    sizeof(j->out->err)) ||
 	    j->out->stats->error)
@@ -112,6 +115,7 @@ static void slot_start(struct job_slot *j, bool alone)
 		slot_run(j);
 		return;
 	}
+	j->beside = true;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, JOB_STACK_BYTES);
 	j->threaded = pthread_create(&j->thread, &attr, slot_run, j) == 0;

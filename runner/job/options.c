@@ -4,6 +4,7 @@
  * cannot drift apart.  Anything not in the table is an error: a benchmark
  * that silently ignores `--numjobs=4` reports the wrong thing. */
 #include "job/options.h"
+#include "job/internal.h"
 #include "job/options_fio.h"
 #include "lib/lib.h"
 

@@ -182,61 +182,21 @@ int options_set(struct job_options *o, const char *name, const char *value, char
 int options_set_number(struct job_options *o, const char *name, uint64_t value, char *err,
 		       size_t errlen);
 
-/* Parses `--name=value` words (argv[0] is not skipped). */
-int options_parse_argv(struct job_options *o, int argc, char **argv, char *err, size_t errlen);
-
-/* fio's default filename for a job that names none: jobname.jobnum.filenum
- * ("latency.0.0" for the first job), in the current directory. */
-void options_default_filename(struct job_options *o, unsigned jobnum);
-
-/* Checks the combination once every option is in: name and filename given,
- * bs non-zero, iodepth in range and so on.  numjobs above 1 is refused
- * here: only a job list (job/jobfile.h) makes clones, and it validates each
- * clone with numjobs 1. */
-int options_validate(const struct job_options *o, char *err, size_t errlen);
-
 /* Parsers shared with the JSON plan reader and the run config: a size as
  * fio reads it ("4k", "8G", "1MiB"), a duration (bare number: seconds).
  * Return 0, or -1 for text that is not one. */
 int options_parse_size(const char *text, uint64_t *out);
 int options_parse_duration_ns(const char *text, uint64_t *out);
-/* A decimal number 0..max with nothing after it; 0, or -1. */
-int options_parse_uint(const char *value, unsigned max, unsigned *out);
 
-/* What a pattern does: random offsets, any reads, any writes, any trims,
- * and whether it changes the device's data at all (writes or trims: the
- * safety guard's question, since a trim destroys data as a write does). */
+/* Whether a pattern uses random offsets, and whether it changes the
+ * device's data at all (writes or trims: the safety guard's question, since
+ * a trim destroys data as a write does). */
 bool options_rw_is_random(enum rw_pattern rw);
-bool options_rw_reads(enum rw_pattern rw);
-bool options_rw_writes(enum rw_pattern rw);
-bool options_rw_trims(enum rw_pattern rw);
 bool options_rw_changes_data(enum rw_pattern rw);
-/* Sets rw from fio's rw values (and its alias readwrite): the option
- * table's setter; 0, or -1 for a value that is not one. */
-int options_set_rw(struct job_options *o, const char *v);
-/* Whether the pattern issues I/O in direction d (read, write or trim). */
-bool options_rw_does(enum rw_pattern rw, enum ddir d);
-/* The sync --fsync or --fdatasync asks for (DDIR_SYNC, DDIR_DATASYNC) and
- * its every-N; 0 when neither is given. */
-unsigned options_sync_every(const struct job_options *o, enum ddir *kind);
 /* Whether --rate_iops caps any direction: the job runs on a schedule. */
 bool options_rated(const struct job_options *o);
 /* The process's fio name: "linear" or "poisson". */
 const char *options_rate_process_name(enum rate_process p);
-/* The I/O priority cmdprio marks I/Os with: class << 13 | level. */
-uint16_t options_cmdprio_ioprio(const struct job_options *o);
-/* The priority of cmdprio_bssplit's share's I/Os. */
-uint16_t options_share_ioprio(const struct job_options *o, const struct bs_share *share);
-/* The distinct priorities the cmdprio options give (the default, 0, not
- * counted), in the order given, up to max of them into prios; returns how
- * many there are. */
-unsigned options_ioprios(const struct job_options *o, uint16_t *prios, unsigned max);
-/* Whether any I/O gets a priority of its own (cmdprio_percentage or
- * cmdprio_bssplit). */
-bool options_cmdprio(const struct job_options *o);
-/* The largest and smallest I/O size: bs, or bssplit's extremes. */
-uint32_t options_max_bs(const struct job_options *o);
-uint32_t options_min_bs(const struct job_options *o);
 /* The pattern's fio name: "randread". */
 const char *options_rw_name(enum rw_pattern rw);
 

@@ -1,6 +1,7 @@
 /* options_check.c - whether a job's options, each valid alone, make a job
  * together: one line naming the option and what it conflicts with. */
 #include "job/options.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * I/O priorities (cmdprio_*), bssplit, idle profiling, the steady-state
  * criterion and the accepted no-ops.  options.c's table points at these setters. */
 #include "job/options_fio.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 #include <math.h>

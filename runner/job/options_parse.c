@@ -2,6 +2,7 @@
  * durations ("30", "5m") and small counts.  The leaf of job/options*: the
  * table's setters, the JSON plan reader and the run config all parse here. */
 #include "job/options.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 #include <ctype.h>

@@ -2,6 +2,7 @@
  * are random, and the directions it does (read, write, trim), in one
  * table that every question about a pattern asks. */
 #include "job/options.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 #include <string.h>

@@ -6,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-void progress_init(struct progress *p, FILE *out, const char *label, uint64_t now_ns)
+void progress_init(struct progress *p, FILE *out, const char *label, bool beside, uint64_t now_ns)
 {
 	p->out = out;
 	/* A serial console is a terminal that ends up read as a log (EC2's
 	 * console output): EBSBENCH_PROGRESS=plain asks for lines there. */
 	const char *mode = getenv("EBSBENCH_PROGRESS");
-	p->live = isatty(fileno(out)) && !(mode && !strcmp(mode, "plain"));
+	p->live = !beside && isatty(fileno(out)) && !(mode && !strcmp(mode, "plain"));
 	snprintf(p->label, sizeof(p->label), "%s", label);
 	p->interval_ns = (p->live ? 1 : 10) * 1000000000ull;
 	p->next_ns = now_ns + p->interval_ns;

@@ -1,6 +1,8 @@
 /* progress.h - what a long run shows on stderr: phase, device, IOPS now,
  * done and ETA.  A live line on a terminal, a plain line every 10 s
- * otherwise, so logs of unattended runs stay readable. */
+ * otherwise, so logs of unattended runs stay readable; plain lines too
+ * when other jobs report to the same terminal at the same time (a group's
+ * threads, a together phase), each of which would redraw the others'. */
 #ifndef EBSBENCH_PROGRESS_H
 #define EBSBENCH_PROGRESS_H
 
@@ -21,7 +23,8 @@ struct progress {
 	bool drawn;
 };
 
-void progress_init(struct progress *p, FILE *out, const char *label, uint64_t now_ns);
+/* beside: other jobs report to out at the same time (job_context.beside). */
+void progress_init(struct progress *p, FILE *out, const char *label, bool beside, uint64_t now_ns);
 /* Cheap when not due; fraction_done in [0,1], eta_ns of the job. */
 void progress_update(struct progress *p, uint64_t now_ns, uint64_t ios, uint64_t bytes,
 		     double fraction_done, uint64_t eta_ns);

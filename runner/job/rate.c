@@ -1,6 +1,7 @@
 /* rate.c - when a rate-limited job's next I/O is due: linear spacing or
  * poisson arrivals, per direction, from one origin. */
 #include "job/rate.h"
+#include "job/internal.h"
 
 #include <math.h>
 

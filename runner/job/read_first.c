@@ -1,6 +1,7 @@
 /* read_first.c - the region a write may reach, read and checked before the
  * write (see read_first.h for why whole and first). */
 #include "job/job.h"
+#include "job/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

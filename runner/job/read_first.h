@@ -54,12 +54,4 @@ bool read_first_clean(const struct read_first *r);
  * stopped the read at byte N. */
 void read_first_describe(const struct read_first *r, char *buf, size_t len);
 
-/* Job o's read first, for `ebsbench fio`: nothing (r->length 0) when o
- * writes no block device, says allow_destroy, or names a device in use
- * (mounted or held: the job's own exclusive open refuses it, saying so);
- * else its region, read as read_first_device reads it.  0, or -1 with
- * err. */
-int read_first_job(struct read_first *r, const struct job_options *o, const struct job_context *ctx,
-		   char *err, size_t errlen);
-
 #endif

@@ -1,6 +1,7 @@
 /* steadystate.c - fio's steady-state criteria over a window of samples, and
  * the ring of samples a job (or group) keeps for them. */
 #include "job/steadystate.h"
+#include "job/internal.h"
 
 #include <math.h>
 #include <stdio.h>

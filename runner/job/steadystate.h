@@ -42,10 +42,6 @@ struct ss_verdict {
 	bool steady;
 };
 
-/* Judges the n samples y (oldest first) by o's criterion. */
-void steadystate_judge(const struct ss_options *o, const uint64_t *y, unsigned n,
-		       struct ss_verdict *v);
-
 /* A job's (or with group_reporting, its group's) detection: fio's td->ss,
  * and what its JSON "steadystate" object reports. */
 struct steadystate {
@@ -62,22 +58,7 @@ struct steadystate {
 	bool attained;
 };
 
-/* Sets ss up for o (off when o->dur_ns is 0).  0, or -1 out of memory. */
-int steadystate_init(struct steadystate *ss, const struct ss_options *o, char *err, size_t errlen);
 void steadystate_free(struct steadystate *ss);
-/* Takes one interval's sample; once the window is full judges it.
- * Returns whether the job is now steady (and sets attained). */
-bool steadystate_add(struct steadystate *ss, uint64_t iops, uint64_t bw);
-/* One sample as the SNIA criteria take it: also the interval's p99 (ns;
- * snia_p99) and the measured time at its end, held to ss_floor. */
-struct ss_round {
-	uint64_t iops, bw, p99_ns, measured_ns;
-};
-bool steadystate_add_round(struct steadystate *ss, const struct ss_round *r);
-/* snia_p99's sample: the caller merges the job's completion histograms
- * (every direction, cumulative) into *hist_now; returns the p99 of the
- * completions since the last call, 0 when there were none. */
-uint64_t steadystate_round_p99(struct steadystate *ss);
 /* Sample i (0..n-1) of the window fio reports, in time order: the last n
  * samples, or those taken so far followed by zeros. */
 uint64_t steadystate_sample(const struct steadystate *ss, bool iops, unsigned i);

@@ -1,5 +1,6 @@
 /* target.c - open and check the device or file under test. */
 #include "job/target.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 #include <errno.h>

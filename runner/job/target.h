@@ -20,11 +20,6 @@ struct target {
 	dev_t disk;	      /* the disk whose /sys/block stats cover the I/O */
 };
 
-/* The bytes of the region o's I/O reaches on a target of size bytes, from
- * o->offset (below size): o->size, or all past the offset when that is 0
- * or more than there is, in whole blocks of o's smallest block size. */
-uint64_t target_region_bytes(const struct job_options *o, uint64_t size);
-
 /* Opens o->filename for the job and settles the region.  A file that is
  * missing or short is created and laid out first, as fio does.
  * Returns 0, or -1 with a one-line reason in err. */

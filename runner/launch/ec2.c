@@ -13,6 +13,7 @@
 
 #include "lib/lib.h"
 #include "launch/launch.h"
+#include "launch/internal.h"
 #include "upload/upload.h"
 
 #define NAME "ebsbench"

@@ -61,16 +61,4 @@ struct ec2_made {
 json_t *ec2_launch(const struct ec2_request *q, struct ec2_made *made, FILE *log, char *err,
 		   size_t errlen);
 
-/* The device a volume gets in the block-device mapping and in the config:
- * /dev/sdf, /dev/sdg, ... (AL2023's udev rules link these names to the NVMe
- * namespaces). */
-void ec2_device_name(char *buf, size_t len, size_t i);
-
-/* image/ec2/user-data.sh (built into the binary) with its blanks filled:
- * the binary's URL and sha256, and config as the CONFIG block; full-line
- * comments outside here-documents dropped (EC2 takes 16 KB).  A malloc'd
- * string, or NULL with a reason. */
-char *ec2_user_data(const char *url, const char *sha256, const char *config, char *err,
-		    size_t errlen);
-
 #endif

@@ -10,6 +10,9 @@
 
 #include "launch/launch.h"
 #include "lib/lib.h"
+#include "launch/launch_reader.h"
+#include "launch/child.h"
+#include "launch/internal.h"
 
 /* Everything one --launch holds. */
 struct course {

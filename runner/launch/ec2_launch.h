@@ -26,18 +26,15 @@
  * be told through, and Amazon Linux runs user-data under cloud-final's
  * KillMode=process, so an OS shutdown does not SIGTERM ebsbench before the
  * network goes.  Each failure is one line on stderr naming what to fix,
- * and its own exit status (EC2_LAUNCH_*). */
+ * and its own exit status (EC2_LAUNCH_*).  Its parts, file by file, are in
+ * launch/internal.h. */
 #ifndef EBSBENCH_EC2_LAUNCH_H
 #define EBSBENCH_EC2_LAUNCH_H
 
-#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stddef.h>
 
-#include "launch/child.h"
 #include "launch/ec2.h"
-#include "upload/upload.h"
 
 /* The exit statuses (`ebsbench ec2 --help`, docs/launch.md). */
 enum {
@@ -63,56 +60,5 @@ struct ec2_launch_args {
 /* The whole run; its exit status, each failure said on stderr in one line.
  * stdout: the path of report.html (else summary.md), nothing else. */
 int ec2_launch_run(const struct ec2_launch_args *a, const volatile sig_atomic_t *stop);
-
-/* ---- its parts ---- */
-
-/* ec2_launch_aws.c: `aws --region R [--profile P] --output json ARGS`
- * (args NULL-terminated, AWS_PAGER empty) with in[in_len] on its
- * stdin, bounded in time.  0 with *res filled, or -1 (aws not on PATH)
- * said in err. */
-int ec2_aws(const struct ec2_request *q, const char *const *args, const char *in, size_t in_len,
-	    struct child_result *res, char *err, size_t errlen);
-
-/* The preflight's aws checks, in order: the credentials answer, the image
- * resolves.  0, or EC2_LAUNCH_NO_AWS / EC2_LAUNCH_NO_IMAGE said on stderr. */
-int ec2_launch_preflight(const struct ec2_request *q);
-
-/* What describe-instances says of one instance. */
-struct ec2_instance {
-	char id[32];
-	char state[32];	  /* pending, running, shutting-down, terminated, stopping, stopped */
-	char reason[256]; /* its StateReason's message, or "" */
-	bool ours;	  /* tagged Name=run and ebsbench:prefix=prefix */
-};
-
-/* The instance's state from describe-instances' JSON, ours set when its
- * tags name run and prefix.  0, or -1 when the reply holds no instance. */
-int ec2_launch_parse_instance(const json_t *reply, const char *run, const char *prefix,
-			      struct ec2_instance *in);
-
-/* describe-instances of in->id into *in.  0, or -1 with aws's reason in why. */
-int ec2_launch_describe(const struct ec2_request *q, const char *run, const char *prefix,
-			struct ec2_instance *in, char *why, size_t cap);
-
-/* Whether the instance is ending or gone (shutting-down, terminated,
- * stopping, stopped). */
-bool ec2_launch_ended(const struct ec2_instance *in);
-
-/* What the watch saw. */
-struct ec2_watch {
-	struct ec2_instance in;
-	unsigned uploaded; /* the run's files under the prefix (the binary not counted) */
-	bool run_ended;	   /* results.json records report.html */
-	bool stopped;	   /* *stop was set */
-	bool lost;	   /* describe-instances kept failing */
-	bool overdue;	   /* still running well past the run's deadline */
-};
-
-/* Watches the instance and the prefix (s3, the fetch's target) until the
- * run has ended, the
- * instance has, deadline_s (the run's) plus the grace has passed, or *stop.
- * A progress line on stderr. */
-void ec2_launch_watch(const struct ec2_request *q, const char *run, struct s3_fetch *s3,
-		      long deadline_s, struct ec2_watch *w, const volatile sig_atomic_t *stop);
 
 #endif

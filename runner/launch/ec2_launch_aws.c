@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "launch/child.h"
+#include "launch/internal.h"
 
 /* One call's bound: the CLI retries throttled calls for a while itself. */
 #define AWS_CALL_TIMEOUT_S 180

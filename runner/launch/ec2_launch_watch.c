@@ -12,6 +12,7 @@
 
 #include "launch/launch.h"
 #include "launch/launch_line.h"
+#include "launch/internal.h"
 #include "lib/lib.h"
 
 /* Seconds between looks (EBSBENCH_EC2_POLL_S: tests). */

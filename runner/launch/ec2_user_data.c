@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/internal.h"
 #include "lib/lib.h"
 
 /* The script's bytes, NUL-terminated (the Makefile makes this object

@@ -10,6 +10,7 @@
 #include <sys/random.h>
 
 #include "launch/launch.h"
+#include "launch/internal.h"
 #include "lib/lib.h"
 
 #define NAME "ebsbench"
@@ -288,13 +289,18 @@ static json_t *job(const struct k8s_parts *p)
 				    "backoffLimitPerIndex", 0)
 			/* One replacement pod for a lost one (a node gone, a
 			 * SIGKILL): it continues the run (run --resume=auto,
-			 * from S3's results.json) on the same volumes.  An
-			 * exit of ebsbench's own (a failed phase, a config
-			 * error, a refusal, a failed upload) is a verdict a
-			 * retry would only repeat or hide: it fails the Job. */
-			: json_pack("{sis{s[{sss{sssss[iiii]}}]}}", "backoffLimit", 1,
-				    "podFailurePolicy", "rules", "action", "FailJob", "onExitCodes",
-				    "containerName", NAME, "operator", "In", "values", 1, 2, 3, 4);
+			 * from S3's results.json) on the same volumes.  A pod
+			 * evicted or preempted (DisruptionTarget: a drain, a
+			 * consolidation; ebsbench stopped, exit 5) is replaced
+			 * without counting against that one.  An exit of
+			 * ebsbench's own (a failed phase, a config error, a
+			 * refusal, a failed upload) is a verdict a retry
+			 * would only repeat or hide: it fails the Job. */
+			: json_pack("{sis{s[{sss[{ss}]}{sss{sssss[iiii]}}]}}", "backoffLimit", 1,
+				    "podFailurePolicy", "rules", "action", "Ignore",
+				    "onPodConditions", "type", "DisruptionTarget", "action",
+				    "FailJob", "onExitCodes", "containerName", NAME, "operator",
+				    "In", "values", 1, 2, 3, 4);
 	if (spec && retry)
 		json_object_update(spec, retry);
 	json_decref(retry);

@@ -49,7 +49,7 @@ struct k8s_request {
 	bool encrypted;
 	const char *kms_key_id;
 	/* --toleration KEY[=VALUE][:EFFECT] and --node-selector KEY=VALUE, as
-	 * given (k8s_check_toleration, k8s_check_node_selector). */
+	 * given (k8s_toleration, k8s_node_selector). */
 	const char *tolerations[K8S_EXTRA_MAX];
 	size_t toleration_count;
 	const char *node_selectors[K8S_EXTRA_MAX];
@@ -84,27 +84,6 @@ struct k8s_made {
 
 /* The most pods in a fleet: each is a node and its volumes. */
 #define K8S_FLEET_MAX 100
-
-/* The digest of an image reference pinned by one ("sha256:" and 64 hex
- * digits after '@'), into digest[72].  0, or -1: a tag alone can move. */
-int k8s_image_digest(const char *ref, char digest[72], char *err, size_t errlen);
-/* A Kubernetes name: a DNS label (namespace) or a label value (instance
- * type).  0, or -1 naming what as `what`. */
-int k8s_check_name(const char *what, const char *name, bool label_value, char *err, size_t errlen);
-
-/* --toleration KEY[=VALUE][:EFFECT] (kubectl taint's syntax: a value
- * tolerates that value, none any; an effect NoSchedule, PreferNoSchedule
- * or NoExecute, none every effect) as a Toleration object; NULL with a
- * reason naming it. */
-json_t *k8s_toleration(const char *spec, char *err, size_t errlen);
-/* --node-selector KEY=VALUE: 0 with key (at most 317 bytes) and value
- * split into key[318] and *value, or -1 naming it. */
-int k8s_node_selector(const char *spec, char key[318], const char **value, char *err,
-		      size_t errlen);
-
-/* --namespace: a name, and not one of Kubernetes' own (default,
- * kube-system, kube-public, kube-node-lease).  0, or -1 naming it. */
-int k8s_check_namespace(const char *name, char *err, size_t errlen);
 
 /* The List of objects for q, signed with presign's request (credentials
  * from where `ebsbench presign` takes them), what was made in *made.  NULL

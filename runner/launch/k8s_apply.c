@@ -15,6 +15,8 @@
 
 #include "launch/launch_reader.h"
 #include "lib/lib.h"
+#include "launch/child.h"
+#include "launch/internal.h"
 
 /* Everything one --apply holds. */
 struct course {

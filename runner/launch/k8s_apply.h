@@ -16,18 +16,16 @@
  * SIGINT or SIGTERM: the pod deleted with its grace period (its ebsbench
  * stops the phase and uploads what it measured), the upload waited for,
  * fetched, then the cleanup.  Each failure is one line on stderr naming
- * what to fix, and its own exit status (K8S_APPLY_*). */
+ * what to fix, and its own exit status (K8S_APPLY_*).  Its parts, file by
+ * file, are in launch/internal.h. */
 #ifndef EBSBENCH_K8S_APPLY_H
 #define EBSBENCH_K8S_APPLY_H
 
-#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stddef.h>
 
 #include "launch/k8s.h"
 #include "launch/kubectl.h"
-#include "upload/upload.h"
 
 /* The exit statuses (`ebsbench k8s --help`, docs/launch.md). */
 enum {
@@ -53,44 +51,5 @@ struct k8s_apply {
 /* The whole run; its exit status, each failure said on stderr in one line.
  * stdout: the path of report.html (else summary.md), nothing else. */
 int k8s_apply(const struct k8s_apply *a, const volatile sig_atomic_t *stop);
-
-/* ---- its parts, one file each ---- */
-
-/* k8s_apply_preflight.c: the cluster's checks, in order; a line on stderr
- * for each failure (its K8S_APPLY_* returned) and for the missing node (a
- * warning: 0 returned). */
-int k8s_apply_preflight(const struct k8s_apply *a);
-
-/* How the Job stands, from `kubectl get job -o json`. */
-enum k8s_job_state { K8S_JOB_PENDING, K8S_JOB_RUNNING, K8S_JOB_COMPLETE, K8S_JOB_FAILED };
-
-/* The Job's state from its JSON, and for a failed one its condition's
- * reason and message into why[cap]. */
-enum k8s_job_state k8s_apply_job_state(const json_t *job, char *why, size_t cap);
-
-/* One progress line of the pod's log ("ebsbench: [3/12] randread gp3
- * /dev/xvdc: 2900 IOPS now, 120.0 MiB done, 45%, ETA 0:10:00") as
- * "[3/12] randread gp3 /dev/xvdc 45%, ETA 0:10:00" into out[cap]; 0, or -1
- * when the line is not one. */
-int k8s_apply_progress(const char *line, char *out, size_t cap);
-
-/* What the watch saw. */
-struct k8s_watch {
-	enum k8s_job_state state;
-	char why[512];	   /* a failed Job's reason, else "" */
-	char last[3][512]; /* the log's last lines that were not progress */
-	bool stopped;	   /* *stop was set */
-};
-
-/* Watches the Job namespace/run until it completes or fails, or *stop: a
- * progress line on stderr.  0, or -1 said on stderr (kubectl failed). */
-int k8s_apply_watch(const struct kubectl *k, const char *namespace, const char *run,
-		    struct k8s_watch *w, const volatile sig_atomic_t *stop);
-
-/* After a stop: the pod deleted with its grace period, then until the run
- * under the prefix has recorded its last upload (s3 as the fetch's
- * target), the Job ends, or the grace period passes. */
-int k8s_apply_stop_job(const struct kubectl *k, const char *namespace, const char *run,
-		       struct s3_fetch *s3);
 
 #endif

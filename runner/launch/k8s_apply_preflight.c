@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "launch/child.h"
+#include "launch/internal.h"
 
 #define INSTANCE_LABEL "node.kubernetes.io/instance-type"
 

@@ -16,6 +16,8 @@
 #include "launch/launch.h"
 #include "launch/launch_line.h"
 #include "lib/lib.h"
+#include "launch/child.h"
+#include "launch/internal.h"
 
 /* Seconds between `kubectl get job` calls (EBSBENCH_K8S_POLL_S: tests). */
 #define POLL_S 5

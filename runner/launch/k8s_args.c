@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "launch/internal.h"
 #include "lib/lib.h"
 
 #define DIGEST_PREFIX "@sha256:"

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "launch/child.h"
+#include "launch/internal.h"
 
 /* argv: "kubectl", the cluster flags, for a call that ends a bound on
  * each request (a cluster that stops answering must not hang the run's

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "launch/internal.h"
 #include "lib/lib.h"
 #include "run/run.h"
 #include "upload/upload.h"

@@ -13,6 +13,7 @@
 
 #include "lib/lib.h"
 #include "launch/presign.h"
+#include "launch/internal.h"
 #include "upload/upload.h"
 
 long launch_deadline_s(double planned_s)

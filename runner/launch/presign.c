@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/internal.h"
 #include "model/model.h"
 #include "results/results.h"
 

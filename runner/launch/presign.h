@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "run/run.h"
 #include "upload/upload.h"
 
 #define PRESIGN_MAX_KEY 1024 /* S3's limit on a key, in bytes */
@@ -48,16 +47,6 @@ struct presign_request {
 	struct aws_credentials aws; /* the values, copied where they were found */
 };
 
-/* The file names one run uploads, in upload order, and the plan's own
- * estimate of how long it runs (to warn when URLs would expire first). */
-struct presign_names {
-	char **names;
-	size_t count;
-	double planned_s;
-};
-
-/* "30m", "6h", "7d" (also "90s"): 1 s to 7 days.  0, or -1 with a reason. */
-int presign_parse_expires(const char *text, unsigned *seconds, char *err, size_t errlen);
 /* NULL url: AWS's regional endpoint for region.  Else http(s)://host[:port]
  * with no path.  0, or -1 with a reason. */
 int presign_endpoint(const char *url, const char *region, struct presign_endpoint *ep, char *err,
@@ -67,25 +56,6 @@ int presign_check_bucket(const char *bucket, char *err, size_t errlen);
 /* "runs/x" and "/runs/x/" become "runs/x/"; "" stays "".  "." and ".."
  * segments are refused: HTTP clients resolve them and change the key. */
 int presign_prefix(const char *prefix, char *out, size_t cap, char *err, size_t errlen);
-
-/* The reference benchmark's run: devices gp2 and gp3 (100 GiB each), its
- * six phases. */
-int presign_names_default(struct presign_names *n, char *err, size_t errlen);
-/* Exactly what a run of config c writes (the artifacts' names for its
- * labels, assigned by run_devices_add as `ebsbench run` does, and phases).  A device with neither
- * label nor type is named by the kernel on the instance: refused with a reason. */
-int presign_names_from_config(struct presign_names *n, const struct run_config *c, char *err,
-			      size_t errlen);
-/* Only how long a run of c takes by the plan's estimate (0: unknown), for
- * --post, where devices need no label. */
-int presign_plan_seconds(const struct run_config *c, double *seconds, char *err, size_t errlen);
-void presign_names_free(struct presign_names *n);
-
-/* The blocks above; NULL with a reason in err. */
-json_t *presign_put_block(const struct presign_request *r, const struct presign_names *n, char *err,
-			  size_t errlen);
-json_t *presign_post_block(const struct presign_request *r, uint64_t max_bytes, char *err,
-			   size_t errlen);
 
 /* What `ebsbench presign` is asked (presign_request.c): where to, for how
  * long, the run's config (NULL: the reference benchmark's run), and with

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/internal.h"
 #include "lib/lib.h"
 
 /* Boot, discovery and the upload itself come on top of the plan. */

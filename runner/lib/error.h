@@ -12,6 +12,12 @@
  * names) is unusable: main's and every subcommand's. */
 #define EXIT_USAGE 2
 
+/* `ebsbench run`'s (and `fio`'s) status when a SIGTERM or SIGINT (a drain,
+ * an eviction, a deadline) stopped it before its end: results.json says
+ * stopped_early, and `run --resume` continues it.  Not 0, so whoever runs
+ * it (a Job, a script) knows the run is not whole and may resume it. */
+#define EXIT_STOPPED 5
+
 __attribute__((format(printf, 3, 4))) static inline int error_set(char *err, size_t errlen,
 								  const char *fmt, ...)
 {

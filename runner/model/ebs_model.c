@@ -2,6 +2,7 @@
  * baseline, burst, credit refill, 256 KiB accounting, throughput caps, what
  * bound a phase (the tables: ebs_model_tables.c; prices: ebs_prices.c). */
 #include "model/ebs_model.h"
+#include "model/internal.h"
 #include "lib/lib.h"
 
 #define MB 1e6 /* AWS publishes instance limits in MB/s */

@@ -139,6 +139,13 @@ const struct ebs_type_rules *ebs_type_rules(enum ebs_type type);
 /* "gp3", any case.  Returns 0, or -1 for an unknown name. */
 int ebs_type_parse(const char *name, enum ebs_type *out);
 const char *ebs_type_name(enum ebs_type type);
+/* Whether the type's credits are throughput (st1, sc1: a 1 MiB unit, so
+ * units per second are MiB/s): such a volume is measured with 1 MiB
+ * sequential I/O, as AWS advises for HDD, and its cliff is in MiB/s. */
+bool ebs_type_throughput_bucket(enum ebs_type type);
+/* The phase whose series shows the volume's credit cliff: 4k "randread"
+ * for an IOPS bucket, 1 MiB sequential "seqread" for a throughput one. */
+const char *ebs_cliff_phase(enum ebs_type type);
 
 /* A volume of the given type and size with the type's defaults for what
  * it provisions, flagged as assumed. */
@@ -161,10 +168,6 @@ double ebs_size_derived_iops(enum ebs_type type, double size_gib);
  * run out: gp2 100 GiB at 3,000 IOPS of 4 KiB, 2,000 s.  HUGE_VAL when
  * that rate never drains credits (no burst needed, or none to give). */
 double ebs_burst_seconds_at(const struct ebs_prediction *p, double demand_ops);
-/* Mean rate over a test of duration_s that asks for demand_ops (HUGE_VAL:
- * as much as it can get): burst while credits last, then baseline. */
-struct ebs_rate ebs_expected_rate(const struct ebs_prediction *p, double duration_s,
-				  double demand_ops);
 /* The lower of a volume rate and the instance's EBS limits.  Instance
  * IOPS count each I/O once (AWS quotes them at 16 KiB); instance_burst
  * picks the 30-minutes-a-day figures.  inst may be NULL. */
@@ -189,21 +192,6 @@ struct ebs_phase {
  * the latency binds (1 / 0.56 ms = 1,786 < 3,000); after a 60 s rest the
  * bucket does (600 < 1,786). */
 struct ebs_rate ebs_phase_expected_iops(const struct ebs_prediction *p, const struct ebs_phase *ph);
-
-/* Throughput in MiB/s and what caps it. */
-struct ebs_throughput {
-	double mibs;
-	enum ebs_bound bound;
-};
-/* The throughput cap of a sequential phase of io_size_bytes I/O, with
- * I/O counted in the volume's units (an I/O over 256 KiB counts as
- * several, contiguous ones of 32 KiB and up merge), against the
- * volume's limits (its burst ones when volume_burst and it has credits)
- * and the instance's (inst may be NULL). */
-struct ebs_throughput ebs_seq_throughput_cap(const struct ebs_volume *v, double io_size_bytes,
-					     bool volume_burst,
-					     const struct instance_ebs_limits *inst,
-					     bool instance_burst);
 
 /* A bucket's balance, in credits (units) and as a share of the bucket. */
 struct ebs_credit_state {

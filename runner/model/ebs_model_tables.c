@@ -125,6 +125,17 @@ const char *ebs_type_name(enum ebs_type type)
 	return r ? r->name : "unknown";
 }
 
+bool ebs_type_throughput_bucket(enum ebs_type type)
+{
+	const struct ebs_type_rules *r = ebs_type_rules(type);
+	return r && r->unit_bytes >= MIB;
+}
+
+const char *ebs_cliff_phase(enum ebs_type type)
+{
+	return ebs_type_throughput_bucket(type) ? "seqread" : "randread";
+}
+
 void ebs_volume_init(struct ebs_volume *v, enum ebs_type type, double size_gib)
 {
 	const struct ebs_type_rules *r = ebs_type_rules(type);

@@ -39,6 +39,9 @@ bool ebs_prices_for_region(const char *region, struct ebs_prices *out);
  * iops_month_over_32000, iops_month_over_64000 ("gp3.iops_month").
  * Returns 0, or -1 for an unknown name. */
 int ebs_prices_set(struct ebs_prices *p, const char *name, double value);
+/* Fills every price p does not know (NaN) that `from` has; returns a bit
+ * (1 << type) per type that gained one. */
+unsigned ebs_prices_fill(struct ebs_prices *p, const struct ebs_prices *from);
 double ebs_monthly_cost(const struct ebs_volume *v, const struct ebs_prices *p);
 /* Monthly cost scaled to 3,000 sustained (baseline) IOPS: what the reference
  * benchmark compares gp2 and gp3 by. */

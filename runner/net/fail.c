@@ -1,5 +1,6 @@
 /* fail.c - the first failure of a request, kept with its reason. */
 #include "net/fail.h"
+#include "net/internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

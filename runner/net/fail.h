@@ -1,7 +1,7 @@
 /* fail.h - why a request got no response: the failure classes that TCP,
  * TLS and HTTP all report, and the first failure of a request with its
- * one-line reason.  The lowest net header, so tcp.h and tls.h need
- * nothing above them. */
+ * one-line reason (net_fail_set, net/internal.h, records it).  The lowest
+ * net header, so tcp.h and tls.h need nothing above them. */
 #ifndef EBSBENCH_NET_FAIL_H
 #define EBSBENCH_NET_FAIL_H
 
@@ -28,10 +28,5 @@ struct net_fail {
 	char *msg;
 	size_t len;
 };
-
-/* Records kind and the formatted reason in f, unless f already holds a
- * failure. */
-__attribute__((format(printf, 3, 4))) void net_fail_set(struct net_fail *f, enum http_failure kind,
-							const char *fmt, ...);
 
 #endif

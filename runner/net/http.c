@@ -3,6 +3,7 @@
  * close.  One connection per request keeps the state machine small and a
  * retry clean. */
 #include "net/http.h"
+#include "net/internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -77,9 +77,6 @@ int http_request(const struct http_request *req, struct http_response *resp, cha
 
 void http_response_free(struct http_response *resp);
 
-/* Short lower-case name of a failure kind, for logs and JSON. */
-const char *http_failure_name(enum http_failure kind);
-
 /* The retry policy for idempotent requests such as presigned PUTs: yes on
  * DNS, connect, timeout and network failures and on 408, 429 and 5xx; no on
  * other statuses, TLS failures (a handshake or certificate that failed once

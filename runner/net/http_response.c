@@ -3,6 +3,7 @@
  * read-to-close body kept up to a cap.  No socket here: http.c hands in a
  * stream, the fuzz target a buffer. */
 #include "net/http_response.h"
+#include "net/internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -5,6 +5,7 @@
  * costs a timeout, never a hang.  Sends use MSG_NOSIGNAL: a peer that
  * resets must not kill us with SIGPIPE. */
 #include "net/tcp.h"
+#include "net/internal.h"
 
 #include <errno.h>
 #include <netdb.h>

@@ -4,6 +4,7 @@
  * limits as plain HTTP's.  Only a binary that links this file carries
  * mbedTLS; ebsbench-init links tls_none.c instead. */
 #include "net/tls.h"
+#include "net/internal.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "net/transport.h"
+#include "net/internal.h"
 
 /* Refuses: there is no TLS here to verify a server with. */
 static void *no_tls_open(const struct url *u, const struct net_limits *lim, const char *ca_file,

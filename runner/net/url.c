@@ -1,6 +1,7 @@
 /* url.c - parse http(s) URLs without touching the target's encoding, and
  * redact presigned-URL credentials for logs. */
 #include "net/url.h"
+#include "net/internal.h"
 #include "lib/lib.h"
 
 #include <arpa/inet.h>

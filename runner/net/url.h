@@ -32,11 +32,6 @@ struct url {
  * one-line reason in err that never quotes the URL (it may hold secrets). */
 int url_parse(const char *s, struct url *u, char *err, size_t errlen);
 
-/* The Host header value: the host (bracketed if IPv6), plus ":port" only when
- * the port is not the scheme's default, which is how AWS SDKs sign it.
- * Returns the length, or -1 if buf is too small. */
-int url_host_header(const struct url *u, char *buf, size_t len);
-
 /* The one list of the query and form parameters whose values are
  * credentials (X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token,
  * Signature, AWSAccessKeyId): url_redact blanks them, and upload scrubs

@@ -1,59 +1,12 @@
-/* output.h - a finished job as fio prints it: JSON, JSON+ or the human form. */
+/* output.h - a finished job as fio prints it: JSON, JSON+ or the human form.
+ * Outside output/: a job list's reports written, and one job's JSON for
+ * results.json; the forms' own entry points are in output/internal.h. */
 #ifndef EBSBENCH_OUTPUT_H
 #define EBSBENCH_OUTPUT_H
 
-#include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #include "job/job.h"
-#include "stats/stats.h"
-
-/* One entry of fio's "jobs": a job, or with group_reporting its group's
- * sum (jobs > 1). */
-struct job_report {
-	const struct job_options *o; /* the job's, or the group's first job's */
-	const struct job_stats *s;
-	unsigned groupid;
-	unsigned jobs;	/* jobs summed into it */
-	unsigned clone; /* 0, or which numjobs copy of its job it is (1..) */
-	/* fio's steady-state record (its group's last job's), or NULL. */
-	const struct steadystate *ss;
-};
-
-/* A whole run as fio prints it at the end: its reports in order and what
- * fio shows once for the run. */
-struct run_report {
-	const struct job_options *global; /* "global options"; NULL for none */
-	const struct job_report *r;
-	unsigned n;
-	const struct disk_util *disk; /* fio's one disk_util */
-	int64_t start_unix_ms;
-	enum idle_prof idle_prof;	 /* --idle-prof: cpu_idleness in the JSON */
-	const struct cpu_idleness *idle; /* measured over the run, with idle_prof */
-};
-
-/* fio's JSON document for a run: "global options", one entry per report
- * in order, the run's start time, disk_util and cpu_idleness once (json+
- * adds clat "bins").  Returns 0, or -1 when writing failed. */
-int output_json_run(FILE *out, const struct run_report *run, bool plus);
-/* fio's normal output for a run: every job, then each group's totals, then
- * the disk once. */
-int output_normal_run(FILE *out, const struct run_report *run);
-/* fio's terse lines, version 3: one per report, each ending in the run's
- * disk. */
-int output_terse_run(FILE *out, const struct run_report *run);
-/* Every format the output_format bits name, each once, in fio's order:
- * every terse line, then the JSON (or JSON+) document, then normal.
- * Returns 0, or -1 when writing failed. */
-int output_formats(FILE *out, const struct run_report *run, unsigned formats);
-
-/* One job as a run of its own (report and run filled from o and s, its
- * disk from s), for the one-job forms below and results.json's phases. */
-void output_run_of_job(struct run_report *run, struct job_report *one, const struct job_options *o,
-		       const struct job_stats *s);
-/* The one-job forms: JSON (json+ with plus) and normal. */
-int output_json(FILE *out, const struct job_options *o, const struct job_stats *s, bool plus);
-int output_normal(FILE *out, const struct job_options *o, const struct job_stats *s);
 
 /* A finished job list's reports (a job each, or with group_reporting
  * one per group, its jobs' stats merged) in every format l's

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "output/output.h"
+#include "output/internal.h"
 
 uint64_t output_runtime_ms(uint64_t ns)
 {

@@ -2,6 +2,7 @@
  * report per job (or per group with group_reporting, its jobs' stats
  * merged), in every format --output-format names, to stdout or --output. */
 #include "output/output.h"
+#include "output/internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "output/output.h"
+#include "output/internal.h"
 #include "output/output_json.h"
 #include "output/output_common.h"
 

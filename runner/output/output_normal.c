@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "output/output.h"
+#include "output/internal.h"
 #include "output/output_common.h"
 
 #include "lib/lib.h"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "output/output.h"
+#include "output/internal.h"
 #include "output/output_common.h"
 
 #include "lib/lib.h"

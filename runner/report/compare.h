@@ -1,4 +1,4 @@
-/* compare.h - `ebsbench compare`'s document (analysis/compare.h) as a
+/* compare.h - `ebsbench compare`'s document (decide/compare.h) as a
  * reader sees it: Markdown for compare.md and stdout, and an HTML section
  * for report.html.  Both take their cells and sentences from
  * compare_cells.c, so the two say the same thing the same way. */
@@ -9,11 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-
-/* The files of `ebsbench compare --out DIR`. */
-#define COMPARE_MD_FILE "compare.md"
-#define COMPARE_JSON_FILE "compare.json"
-#define COMPARE_HTML_FILE "report.html"
 
 /* One run's figure with its interval: "3,001 (2,990 to 3,010)". */
 const char *compare_cell_value(char *buf, size_t len, const json_t *metric, const char *side);

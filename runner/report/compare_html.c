@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "report/html_table.h"
 #include "report/report_html.h"
 #include "report/svg_draw.h"
 
@@ -42,21 +43,21 @@ static void html_list_end(FILE *out)
 /* A table row; the header row opens the table and its body. */
 static void html_row(FILE *out, const char *const *cells, size_t n, bool header)
 {
-	const char *tag = header ? "th" : "td";
+	struct html_table t = { out, HTML_TABLE_COMPARE, true };
 
-	fputs(header ? "<table>\n<thead><tr>" : "<tr>", out);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "<%s>", tag);
-		svg_put_xml(out, cells[i] ? cells[i] : "");
-		fprintf(out, "</%s>", tag);
-	}
-	fputs(header ? "</tr></thead>\n<tbody>\n" : "</tr>\n", out);
+	if (header)
+		html_table_open(&t, out, HTML_TABLE_COMPARE);
+	html_table_texts(&t, cells, n, 0);
+	if (header)
+		html_table_body(&t);
 }
 
 /* Closes the body and the table. */
 static void html_table_end(FILE *out)
 {
-	fputs("</tbody>\n</table>\n", out);
+	struct html_table t = { out, HTML_TABLE_COMPARE, true };
+
+	html_table_close(&t);
 }
 
 static const struct compare_format html_format = { html_heading,  html_paragraph, html_item,

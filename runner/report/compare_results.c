@@ -1,6 +1,6 @@
 /* compare_results.c - what `ebsbench compare A B` does once its arguments
  * are read: both runs loaded and analysed again, compared phase by phase
- * (analysis/compare.h), and the comparison written: Markdown or JSON to
+ * (decide/compare.h), and the comparison written: Markdown or JSON to
  * one stream, or compare.md, compare.json and report.html into a
  * directory. */
 #include "report/report.h"
@@ -13,6 +13,8 @@
 #include "decide/decide.h"
 #include "lib/lib.h"
 #include "results/results.h"
+#include "report/compare.h"
+#include "report/report_analysis.h"
 
 /* The document as indented JSON; 0, or -1 when out failed. */
 static int write_json(FILE *out, const json_t *doc)

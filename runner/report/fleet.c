@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "report/report.h"
 #include "report/svg_fleet.h"
 #include "run/run.h"
 

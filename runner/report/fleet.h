@@ -1,5 +1,5 @@
 /* fleet.h - the fleet report of `ebsbench report DIR DIR ...`
- * (analysis/fleet.h): fleet.md, fleet.json and fleet.svg, each written by
+ * (decide/fleet.h): fleet.md, fleet.json and fleet.svg, each written by
  * one function to a FILE *, and the HTML section report.html embeds.
  * The words and numbers md and HTML both show are made once, in
  * fleet_text.c; fleet.c writes the files. */
@@ -13,10 +13,6 @@
 #include "analysis/analysis.h"
 #include "decide/decide.h"
 
-/* The fleet report's files, in the --out directory. */
-#define FLEET_MD_FILE "fleet.md"
-#define FLEET_JSON_FILE "fleet.json"
-#define FLEET_SVG_FILE "fleet.svg"
 #define FLEET_JSON_SCHEMA 1
 #define FLEET_TEXT_LEN 512
 #define FLEET_CELL_LEN 96 /* a table cell: a title or a number and its unit */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/html_table.h"
+#include "report/report.h"
 #include "report/report_html.h"
 #include "report/svg_draw.h"
 #include "report/svg_fleet.h"
@@ -23,23 +25,24 @@ static void html_text(FILE *out, const char *tag, const char *text)
 static void html_group(FILE *out, const struct fleet *f, size_t g)
 {
 	char cells[FLEET_DIST_COLUMNS][FLEET_CELL_LEN], text[FLEET_TEXT_LEN];
+	const char *row[FLEET_DIST_COLUMNS];
+	struct html_table t;
 
 	fputs("<h3>", out);
 	svg_put_xml(out, f->group[g].name);
-	fprintf(out, " (%zu volumes)</h3>\n<table class=\"fleet-dist\">\n<thead><tr>",
-		f->group[g].volumes);
-	for (int c = 0; c < FLEET_DIST_COLUMNS; c++)
-		html_text(out, "th", fleet_dist_headings[c]);
-	fputs("</tr></thead>\n<tbody>\n", out);
+	fprintf(out, " (%zu volumes)</h3>\n", f->group[g].volumes);
+	html_table_open(&t, out, HTML_TABLE_FLEET);
+	html_table_texts(&t, fleet_dist_headings, FLEET_DIST_COLUMNS, 0);
+	html_table_body(&t);
 	for (int k = 0; k < FLEET_FIGURES; k++) {
 		if (!fleet_dist_cells(f, g, (enum fleet_figure)k, cells))
 			continue;
-		fputs("<tr>", out);
 		for (int c = 0; c < FLEET_DIST_COLUMNS; c++)
-			html_text(out, c ? "td" : "th", cells[c]);
-		fputs("</tr>\n", out);
+			row[c] = cells[c];
+		html_table_texts(&t, row, FLEET_DIST_COLUMNS, 1);
 	}
-	fputs("</tbody>\n</table>\n<ul class=\"fleet-merged\">\n", out);
+	html_table_close(&t);
+	fputs("<ul class=\"fleet-merged\">\n", out);
 	for (int p = 0; p < FLEET_HIST_PHASES; p++) {
 		if (fleet_merged_text(text, sizeof(text), f, g, (enum fleet_hist_phase)p))
 			html_text(out, "li", text);

@@ -4,6 +4,7 @@
 #include "report/fleet.h"
 
 #include "report/md_table.h"
+#include "report/report.h"
 
 /* One class: its distribution table and merged percentiles. */
 static void md_group(FILE *out, const struct fleet *f, size_t g)

@@ -16,22 +16,33 @@
 #include "report/md_table.h"
 #include "report/report_format.h"
 #include "results/results.h"
+#include "report/recommend_md.h"
 
 #define NAME_LEN 64
 #define MB_PER_MIB (1024.0 * 1024.0 / 1e6)
 
-/* The VolumeAttributesClass of a target: "ebsbench-gp3-3000iops-125mibs". */
+/* The VolumeAttributesClass of a target: "ebsbench-gp3-3000iops-125mibs",
+ * "ebsbench-st1". */
 static void vac_name(char *buf, size_t len, const struct recommend_candidate *c)
 {
 	if (c->type == EBS_GP3)
 		snprintf(buf, len, "ebsbench-gp3-%.0fiops-%.0fmibs", c->iops, c->mibs);
+	else if (c->type == EBS_IO2)
+		snprintf(buf, len, "ebsbench-io2-%.0fiops", c->iops);
 	else
-		snprintf(buf, len, "ebsbench-%s-%.0fiops", ebs_type_name(c->type), c->iops);
+		snprintf(buf, len, "ebsbench-%s", ebs_type_name(c->type));
 }
 
-/* gp3 and io2 provision what a VolumeAttributesClass sets; gp2's
- * performance follows its size, which only the PVC's request changes. */
+/* gp3 and io2 provision what a VolumeAttributesClass sets, st1 and sc1
+ * are a type it sets; gp2's performance follows its size, which only the
+ * PVC's request changes. */
 static bool has_vac(const struct recommend_candidate *c)
+{
+	return c->type != EBS_GP2;
+}
+
+/* gp3 and io2: IOPS to set. */
+static bool sets_iops(const struct recommend_candidate *c)
 {
 	return c->type == EBS_GP3 || c->type == EBS_IO2;
 }
@@ -87,9 +98,10 @@ static int write_vac(const char *dir, const struct recommend_candidate *c, char 
 		"  name: %s\n"
 		"driverName: ebs.csi.aws.com\n"
 		"parameters:\n"
-		"  type: %s\n"
-		"  iops: \"%.0f\"\n",
-		name, ebs_type_name(c->type), c->iops);
+		"  type: %s\n",
+		name, ebs_type_name(c->type));
+	if (sets_iops(c))
+		fprintf(f, "  iops: \"%.0f\"\n", c->iops);
 	if (c->type == EBS_GP3)
 		fprintf(f, "  throughput: \"%.0f\"\n", c->mibs);
 	return close_checked(f, path, err, errlen);
@@ -138,7 +150,7 @@ static void ec2_route(FILE *f, const struct recommend_device *d,
 		"Or the EC2 API (not both: each is a modification):\n\n```sh\n"
 		"aws ec2 modify-volume --region %s --volume-id %s --volume-type %s",
 		region, vid, ebs_type_name(c->type));
-	if (has_vac(c))
+	if (sets_iops(c))
 		fprintf(f, " --iops %.0f", c->iops);
 	if (c->type == EBS_GP3)
 		fprintf(f, " --throughput %.0f", c->mibs);

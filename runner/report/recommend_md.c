@@ -87,7 +87,7 @@ static const char *p99_text(char *buf, size_t len, const struct recommend_candid
 /* Each candidate's reasons, a bullet each, and the blank line after. */
 static void write_reasons(FILE *out, const struct recommend_device *d)
 {
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
+	for (int i = 0; i < d->ncand; i++) {
 		for (size_t r = 0; r < d->cand[i].nreasons; r++) {
 			fprintf(out, "- %s: ", ebs_type_name(d->cand[i].type));
 			md_text(out, d->cand[i].reasons[r]);
@@ -97,20 +97,33 @@ static void write_reasons(FILE *out, const struct recommend_device *d)
 	fputc('\n', out);
 }
 
+/* A candidate's first two cells, its type and size; false when it cannot
+ * serve: its row of ncols cells is then written whole, "cannot". */
+static bool row_start(FILE *out, const struct recommend_candidate *c, size_t ncols,
+		      char type[REPORT_NUM_LEN], char gib[REPORT_NUM_LEN + 4])
+{
+	snprintf(type, REPORT_NUM_LEN, "%s%s%s", c->chosen ? "**" : "", ebs_type_name(c->type),
+		 c->chosen ? "** (chosen)" : "");
+	if (!c->feasible) {
+		fprintf(out, "| %s | cannot |", type);
+		for (size_t i = 2; i < ncols; i++)
+			fputs(" |", out);
+		fputc('\n', out);
+		return false;
+	}
+	report_count(gib, REPORT_NUM_LEN, c->volume.size_gib);
+	strcat(gib, " GiB");
+	return true;
+}
+
 /* One row of the candidates' table. */
 static void write_row(FILE *out, const struct recommend_candidate *c)
 {
 	char type[REPORT_NUM_LEN], gib[REPORT_NUM_LEN + 4], iops[REPORT_NUM_LEN],
 		mibs[REPORT_NUM_LEN], usd[REPORT_NUM_LEN], delta[REPORT_NUM_LEN], p99[256];
 
-	snprintf(type, sizeof(type), "%s%s%s", c->chosen ? "**" : "", ebs_type_name(c->type),
-		 c->chosen ? "** (chosen)" : "");
-	if (!c->feasible) {
-		fprintf(out, "| %s | cannot | | | | | |\n", type);
+	if (!row_start(out, c, 7, type, gib))
 		return;
-	}
-	report_count(gib, sizeof(gib) - 4, c->volume.size_gib);
-	strcat(gib, " GiB");
 	const char *cells[] = { type,
 				gib,
 				report_count(iops, sizeof(iops), c->iops),
@@ -142,7 +155,7 @@ static void write_device(FILE *out, const struct recommend_device *d)
 	fprintf(out, "): %s a month\n\n", report_usd(usd, sizeof(usd), d->current_usd));
 	write_need(out, d);
 	md_table_head(out, head, ARRAY_SIZE(head));
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
+	for (int i = 0; i < d->ncand; i++)
 		write_row(out, &d->cand[i]);
 	fputs("\n**", out);
 	md_text(out, d->summary);
@@ -255,11 +268,12 @@ static void write_balance(FILE *out, const char *whose, const struct demand_sim_
 	for (size_t k = 0; k < r->nbalance; k++)
 		if (isfinite(r->balance[k].percent))
 			fprintf(out, " %s |", when_text(w, sizeof(w), r->balance[k].t));
-	fputs("\n|---|", out);
+	size_t columns = 1;
 	for (size_t k = 0; k < r->nbalance; k++)
-		if (isfinite(r->balance[k].percent))
-			fputs("---|", out);
-	fputs("\n| % |", out);
+		columns += isfinite(r->balance[k].percent);
+	fputc('\n', out);
+	md_table_rule(out, columns);
+	fputs("| % |", out);
 	for (size_t k = 0; k < r->nbalance; k++)
 		if (isfinite(r->balance[k].percent))
 			fprintf(out, " %.0f |", r->balance[k].percent);
@@ -274,14 +288,8 @@ static void write_demand_row(FILE *out, const struct recommend_candidate *c,
 		mibs[REPORT_NUM_LEN], usd[REPORT_NUM_LEN], delta[REPORT_NUM_LEN], thr[32],
 		worst[32], p99[256];
 
-	snprintf(type, sizeof(type), "%s%s%s", c->chosen ? "**" : "", ebs_type_name(c->type),
-		 c->chosen ? "** (chosen)" : "");
-	if (!c->feasible) {
-		fprintf(out, "| %s | cannot | | | | | | | |\n", type);
+	if (!row_start(out, c, 9, type, gib))
 		return;
-	}
-	report_count(gib, sizeof(gib) - 4, c->volume.size_gib);
-	strcat(gib, " GiB");
 	snprintf(thr, sizeof(thr), "%.2f %%", 100 * r->share);
 	snprintf(worst, sizeof(worst), "%.0f s", r->worst_s);
 	const char *cells[] = { type,
@@ -350,15 +358,15 @@ static void write_demand(FILE *out, const struct demand_answer *a, bool charts)
 		a->peak_factor > 1 ? " times the peak factor" : "",
 		a->budget > 0 ? "at most the budget" : "none");
 	md_table_head(out, head, ARRAY_SIZE(head));
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
+	for (int i = 0; i < d->ncand; i++)
 		write_demand_row(out, &d->cand[i], &a->sim[i]);
 	fputs("\n**", out);
 	md_text(out, d->summary);
 	fputs("**\n\n", out);
 	if (a->has_current && a->current.nbalance)
 		write_balance(out, "current volume", &a->current);
-	else if (a->sim[RECOMMEND_CANDIDATES - 1].nbalance)
-		write_balance(out, "gp2 candidate", &a->sim[RECOMMEND_CANDIDATES - 1]);
+	else if (d->ncand && a->sim[d->ncand - 1].nbalance) /* gp2, --demand's last */
+		write_balance(out, "gp2 candidate", &a->sim[d->ncand - 1]);
 	fputs("Why:\n\n", out);
 	write_reasons(out, d);
 }
@@ -381,7 +389,7 @@ int recommend_md_write(FILE *out, json_t *const *runs, size_t nruns)
 	for (size_t r = 0; r < nruns; r++) {
 		struct ebs_prices prices;
 		struct report_price_names names;
-		report_prices_recorded(runs[r], &prices, &names);
+		report_prices_to_decide(runs[r], &prices, &names);
 		size_t n = recommend_all(runs[r], &none, &prices, found, RECOMMEND_MAX_DEVICES);
 		if (nruns > 1)
 			fprintf(out, "<!-- run %zu -->\n", r + 1);
@@ -424,7 +432,7 @@ static json_t *device_json(const struct recommend_device *d)
 	const struct ebs_volume *v = &d->current;
 	const struct recommend_delivered *del = &d->delivered;
 	json_t *cands = json_array();
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++)
+	for (int i = 0; i < d->ncand; i++)
 		json_array_append_new(cands, candidate_json(&d->cand[i]));
 	return json_pack(
 		"{s:s,s:s?,s:{s:s,s:f,s:f,s:f,s:o},s:{s:o,s:o,s:o,s:o,s:f,s:f},"
@@ -489,7 +497,7 @@ static json_t *demand_json(const struct demand_answer *a)
 	const struct demand_stats *s = &a->stats;
 	json_t *cands = json_array(), *current = json_null();
 
-	for (int i = 0; i < RECOMMEND_CANDIDATES; i++) {
+	for (int i = 0; i < d->ncand; i++) {
 		json_t *c = candidate_json(&d->cand[i]);
 		json_object_set_new(c, "replay",
 				    d->cand[i].feasible ? replay_json(&a->sim[i]) : json_null());

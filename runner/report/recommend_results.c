@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 
 #include "results/results.h"
+#include "report/recommend_apply.h"
+#include "report/recommend_md.h"
+#include "report/report_analysis.h"
 
 /* --out DIR: made if new (its parent must exist), then the files. */
 static int write_apply(const struct recommend_request *req, const json_t *run,
@@ -141,7 +144,7 @@ enum report_outcome recommend_results(const struct recommend_request *req, char 
 			json_decref(run);
 			return REPORT_BAD_INPUT;
 		}
-		report_prices_recorded(run, &prices, &names);
+		report_prices_to_decide(run, &prices, &names);
 	}
 	if (req->region && !ebs_prices_for_region(req->region, &prices))
 		fprintf(req->warn, "ebsbench recommend: no built-in prices for %s: costs unknown\n",

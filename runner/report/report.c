@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "report/internal.h"
 #include "report/recommend_md.h"
 #include "report/report_charts.h"
 #include "report/report_html.h"

@@ -1,5 +1,7 @@
 /* report.h - the human artifacts of one run or a fleet of runs: summary.md
- * and the SVG charts, written into a results (or report) directory. */
+ * and the SVG charts, written into a results (or report) directory.  What
+ * report/'s files share among themselves is in its module headers and
+ * report/internal.h, none of them included here. */
 #ifndef EBSBENCH_REPORT_H
 #define EBSBENCH_REPORT_H
 
@@ -19,10 +21,6 @@ int report_render(json_t *const *runs, size_t nruns, const char *dir, char *err,
 
 /* A report file's writer: 0, or -1 on a write error. */
 typedef int report_render_fn(FILE *out, json_t *const *runs, size_t nruns);
-
-/* The writer of the report file named name ("latency_heatmap.svg"), or NULL:
- * report.html draws its charts inline through the same writers. */
-report_render_fn *report_renderer(const char *name);
 
 /* The TL;DR table for a console: what the user sees whatever else happens. */
 void report_print_tldr(FILE *out, json_t *const *runs, size_t nruns);
@@ -46,11 +44,21 @@ struct report_request {
 	size_t volumes, classes, outliers;
 };
 
+/* The fleet report's files, in the --out directory. */
+#define FLEET_MD_FILE "fleet.md"
+#define FLEET_JSON_FILE "fleet.json"
+#define FLEET_SVG_FILE "fleet.svg"
+
 /* Loads each directory's results.json, runs its analysis again and writes
  * the report into req->out; several directories also write the fleet's
- * files (fleet.h) there.  REPORT_BAD_INPUT for a bad config; a reason in
+ * files (FLEET_*_FILE) there.  REPORT_BAD_INPUT for a bad config; a reason in
  * err for anything but REPORT_DONE. */
 enum report_outcome report_dirs(struct report_request *req, char *err, size_t errlen);
+
+/* The files of `ebsbench compare --out DIR`. */
+#define COMPARE_MD_FILE "compare.md"
+#define COMPARE_JSON_FILE "compare.json"
+#define COMPARE_HTML_FILE "report.html"
 
 /* What `ebsbench compare` was asked, once its arguments are read. */
 struct compare_request {
@@ -84,17 +92,5 @@ struct recommend_request {
  * for anything but REPORT_DONE (empty when it was said on req->warn). */
 enum report_outcome recommend_results(const struct recommend_request *req, char *err,
 				      size_t errlen);
-
-/* The rest of the folder's face (last: each sees what is declared above). */
-#include "report/compare.h"
-#include "report/fleet.h"
-#include "report/recommend_apply.h"
-#include "report/recommend_md.h"
-#include "report/report_analysis.h"
-#include "report/summary.h"
-#include "report/svg.h"
-#include "report/svg_loadcurve.h"
-#include "report/svg_fleet.h"
-#include "report/svg_sweep.h"
 
 #endif

@@ -48,6 +48,30 @@ void report_prices_recorded(const json_t *run, struct ebs_prices *p, struct repo
 	}
 }
 
+void report_prices_to_decide(const json_t *run, struct ebs_prices *p, struct report_price_names *n)
+{
+	struct ebs_prices table;
+	char types[64] = "";
+	size_t used = 0;
+
+	report_prices_recorded(run, p, n);
+	if (!p->region || !ebs_prices_for_region(p->region, &table))
+		return;
+	unsigned filled = ebs_prices_fill(p, &table);
+	for (int t = 0; t < EBS_TYPE_COUNT && used < sizeof(types); t++)
+		if (filled & (1u << t))
+			used += (size_t)snprintf(types + used, sizeof(types) - used, "%s%s",
+						 used ? "/" : "", ebs_type_name((enum ebs_type)t));
+	if (!filled)
+		return;
+	char recorded[200]; /* a run's source, cut to leave the table's room */
+	snprintf(recorded, sizeof(recorded), "%s", p->source ? p->source : "");
+	snprintf(n->source, sizeof(n->source),
+		 "%s; %s not recorded by the run: the built-in table's, whose source is %s",
+		 recorded, types, table.source);
+	p->source = n->source;
+}
+
 int report_prices_load(const char *config_path, json_t **prices, char *err, size_t errlen)
 {
 	json_error_t jerr;

@@ -17,6 +17,10 @@ struct report_price_names {
 /* The price table results.json recorded ("prices"): the default table
  * with every recorded price on top, a null read as unknown. */
 void report_prices_recorded(const json_t *run, struct ebs_prices *p, struct report_price_names *n);
+/* The prices recommend weighs a run's volumes at: those it recorded, and
+ * for a price it recorded as unknown (a run from before the built-in table
+ * had it) the table's of the same region, its source saying so. */
+void report_prices_to_decide(const json_t *run, struct ebs_prices *p, struct report_price_names *n);
 
 /* The "prices" object of the config at config_path, checked (every name
  * known, every value a number); *prices holds a reference the caller

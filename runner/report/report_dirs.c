@@ -13,6 +13,9 @@
 #include "decide/decide.h"
 #include "lib/lib.h"
 #include "results/results.h"
+#include "report/fleet.h"
+#include "report/report_analysis.h"
+#include "report/summary.h"
 
 /* Loads every results.json and runs its analysis again; stops at the
  * first directory without a readable record. */

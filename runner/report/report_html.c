@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/lib.h"
+#include "report/html_table.h"
 #include "report/recommend_md.h"
 #include "report/report_charts.h"
 #include "report/report_format.h"
@@ -132,35 +133,51 @@ static const char *in_page_link(void *ctx, const char *target)
 	return NULL;
 }
 
+/* A row of the devices table: the names (d NULL) or a device's, after
+ * its run's number when there are several runs. */
+struct device_row {
+	const json_t *d;
+	bool runs;  /* several runs: a column for the run */
+	size_t run; /* 1-based */
+};
+
+static const char *const device_heads[] = { "Run", "Label", "Path", "Model", "Serial", "Volume" };
+/* The device's keys under device_heads[1...]. */
+static const char *const device_keys[] = { "label", "path", "model", "serial", "volume_id" };
+
+static void device_cell(FILE *out, size_t i, const void *ctx)
+{
+	const struct device_row *r = ctx;
+	size_t k = i + !r->runs; /* the column of device_heads */
+	const char *v;
+	if (r->d && k == 0) {
+		fprintf(out, "%zu", r->run);
+		return;
+	}
+	v = !r->d ? device_heads[k] : json_string_value(json_object_get(r->d, device_keys[k - 1]));
+	v = v ? v : REPORT_MISSING;
+	report_html_text(out, v, strlen(v));
+}
+
 /* The devices each run measured, in the words the device and the config
- * gave (label, path, model, serial, volume id), every one escaped. */
+ * gave, every one escaped. */
 static int html_devices(FILE *out, json_t *const *runs, size_t nruns)
 {
-	static const char *const keys[] = { "label", "path", "model", "serial", "volume_id" };
-	const json_t *d;
+	struct html_table t;
+	struct device_row head = { NULL, nruns > 1, 0 };
+	const size_t n = ARRAY_SIZE(device_keys) + (nruns > 1);
 	size_t i;
-	fprintf(out,
-		"<section>\n<h2>Devices</h2>\n<div class=\"table\"><table>\n<thead><tr>%s"
-		"<th>Label</th><th>Path</th><th>Model</th><th>Serial</th><th>Volume</th>"
-		"</tr></thead>\n<tbody>\n",
-		nruns > 1 ? "<th>Run</th>" : "");
+	fputs("<section>\n<h2>Devices</h2>\n", out);
+	html_table_open(&t, out, HTML_TABLE_DEVICES);
+	html_table_row(&t, n, 0, device_cell, &head);
+	html_table_body(&t);
 	for (size_t r = 0; r < nruns; r++) {
-		json_array_foreach(json_object_get(runs[r], RESULTS_KEY_DEVICES), i, d)
-		{
-			fputs("<tr>", out);
-			if (nruns > 1)
-				fprintf(out, "<td>%zu</td>", r + 1);
-			for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
-				const char *v = json_string_value(json_object_get(d, keys[k]));
-				v = v ? v : REPORT_MISSING;
-				fputs("<td>", out);
-				report_html_text(out, v, strlen(v));
-				fputs("</td>", out);
-			}
-			fputs("</tr>\n", out);
-		}
+		struct device_row row = { NULL, nruns > 1, r + 1 };
+		json_array_foreach(json_object_get(runs[r], RESULTS_KEY_DEVICES), i, row.d)
+			html_table_row(&t, n, 0, device_cell, &row);
 	}
-	fputs("</tbody></table></div>\n</section>\n", out);
+	html_table_close(&t);
+	fputs("</section>\n", out);
 	return ferror(out) ? -1 : 0;
 }
 

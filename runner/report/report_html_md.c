@@ -2,6 +2,7 @@
  * and the recommendation's own words, never reworded (see report_html.h).
  * It reads only the Markdown those writers produce, line by line. */
 #include "lib/lib.h"
+#include "report/html_table.h"
 #include "report/report_html.h"
 
 #include <stdbool.h>
@@ -14,7 +15,8 @@ struct md_state {
 	FILE *out;
 	const struct report_html_hooks *hooks;
 	enum md_block block;
-	bool section; /* a "## " part's <section> is open */
+	bool section;		 /* a "## " part's <section> is open */
+	struct html_table table; /* MD_THEAD or MD_TBODY's */
 };
 
 /* What closes each block. */
@@ -23,8 +25,8 @@ static const char *const md_closer[] = {
 	[MD_PARA] = "</p>\n",
 	[MD_QUOTE] = "</p></blockquote>\n",
 	[MD_LIST] = "</ul>\n",
-	[MD_THEAD] = "</thead></table></div>\n",
-	[MD_TBODY] = "</tbody></table></div>\n",
+	[MD_THEAD] = "", /* html_table_close */
+	[MD_TBODY] = "",
 	[MD_CODE] = "</code></pre>\n",
 };
 
@@ -184,6 +186,8 @@ static void inline_span(struct md_state *st, const char *s, const char *end)
 /* Ends the open block, if any. */
 static void close_block(struct md_state *st)
 {
+	if (st->block == MD_THEAD || st->block == MD_TBODY)
+		html_table_close(&st->table);
 	fputs(md_closer[st->block], st->out);
 	st->block = MD_NONE;
 }
@@ -237,38 +241,60 @@ static void trim(const char **s, const char **end)
 		(*end)--;
 }
 
-/* One "| a | b |" row, each cell a `tag` (th or td); "\|" stays in its cell. */
-static void table_row(struct md_state *st, const char *s, const char *end, const char *tag)
+/* The next cell of a "| a | b |" row from *s (past a '|') to end, without
+ * its spaces either side; "\|" stays in its cell.  False past the last. */
+static bool next_cell(const char **s, const char *end, const char **cell, const char **cell_end)
 {
-	fputs("<tr>", st->out);
-	for (s++; s < end;) {
-		const char *p = s, *cell, *cell_end;
-		while (p < end && *p != '|')
-			p += *p == '\\' && p + 1 < end ? 2 : 1;
-		cell = s;
-		cell_end = p;
-		trim(&cell, &cell_end);
-		if (p >= end && cell == cell_end)
-			break;
-		fprintf(st->out, "<%s>", tag);
-		inline_span(st, cell, cell_end);
-		fprintf(st->out, "</%s>", tag);
-		s = p + 1;
-	}
-	fputs("</tr>\n", st->out);
+	const char *p = *s;
+	if (p >= end)
+		return false;
+	while (p < end && *p != '|')
+		p += *p == '\\' && p + 1 < end ? 2 : 1;
+	*cell = *s;
+	*cell_end = p;
+	trim(cell, cell_end);
+	*s = p + 1;
+	return p < end || *cell != *cell_end;
+}
+
+/* A row being written: where its next cell starts. */
+struct md_row {
+	struct md_state *st;
+	const char **s, *end;
+};
+
+static void md_cell(FILE *out, size_t i, const void *ctx)
+{
+	const struct md_row *r = ctx;
+	const char *cell, *cell_end;
+	(void)out, (void)i;
+	if (next_cell(r->s, r->end, &cell, &cell_end))
+		inline_span(r->st, cell, cell_end);
+}
+
+/* One "| a | b |" row: its cells counted, then written in turn. */
+static void table_row(struct md_state *st, const char *s, const char *end)
+{
+	const char *p = s + 1, *cell, *cell_end;
+	size_t n = 0;
+	while (next_cell(&p, end, &cell, &cell_end))
+		n++;
+	p = s + 1;
+	struct md_row r = { st, &p, end };
+	html_table_row(&st->table, n, 0, md_cell, &r);
 }
 
 /* A table's line: its header row, the rule under it, or a body row. */
 static void table_line(struct md_state *st, const char *s, const char *end)
 {
 	if (st->block == MD_THEAD && table_rule(s, end)) {
-		fputs("</thead>\n<tbody>\n", st->out);
+		html_table_body(&st->table);
 		st->block = MD_TBODY;
 		return;
 	}
-	if (st->block != MD_TBODY)
-		enter_block(st, MD_THEAD, "<div class=\"table\"><table>\n<thead>\n");
-	table_row(st, s, end, st->block == MD_THEAD ? "th" : "td");
+	if (st->block != MD_TBODY && !enter_block(st, MD_THEAD, ""))
+		html_table_open(&st->table, st->out, HTML_TABLE_MARKDOWN);
+	table_row(st, s, end);
 }
 
 /* "```" opens or closes a code block; lines inside stay as they are. */
@@ -338,7 +364,7 @@ static void md_line(struct md_state *st, const char *s, const char *end)
 
 int report_html_markdown(FILE *out, const char *md, const struct report_html_hooks *hooks)
 {
-	struct md_state st = { out, hooks, MD_NONE, false };
+	struct md_state st = { out, hooks, MD_NONE, false, { 0 } };
 	while (md && *md) {
 		const char *nl = strchr(md, '\n');
 		const char *end = nl ? nl : md + strlen(md);

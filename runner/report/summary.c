@@ -19,132 +19,10 @@
 #include "report/summary_loadcurve.h"
 #include "report/summary_sweep.h"
 #include "report/summary_table.h"
+#include "report/summary_tldr.h"
 #include "run/run.h"
 
 #define DOT " \xc2\xb7 " /* U+00B7 middle dot */
-
-/* A gp2 that began its cliff phase with a part-empty (or an empty) bucket
- * says so under the TL;DR, once: its cliff came early (or not at all) for
- * that reason, not a faulty volume. */
-static void write_credit_notes(FILE *out, const struct results_columns *c)
-{
-	for (size_t i = 0; i < c->count; i++) {
-		const char *label = results_label(c->col[i].device);
-		const json_t *state = json_object_get(results_analysis_device(c->col[i].run, label),
-						      "credits_at_start");
-		const char *sentence = json_string_value(json_object_get(state, "sentence"));
-		bool lower = json_is_true(json_object_get(state, "lower_bound"));
-		if (!(json_is_true(json_object_get(state, "low")) || lower) || !sentence)
-			continue;
-		fputs("\n> **", out);
-		md_text(out, label);
-		fputs(lower ? " never reached its baseline:** "
-		      : results_num(json_object_get(state, "percent")) > 0
-			      ? " started with a part-empty bucket:** "
-			      : " started with an empty bucket:** ",
-		      out);
-		md_text(out, sentence);
-		fputc('\n', out);
-	}
-}
-
-/* A volume that delivers less than it is sold as says so under the
- * TL;DR, once, with the level its phases were then judged against. */
-static void write_delivered_notes(FILE *out, const struct results_columns *c)
-{
-	for (size_t i = 0; i < c->count; i++) {
-		const char *label = results_label(c->col[i].device);
-		const json_t *d =
-			json_object_get(results_analysis_device(c->col[i].run, label), "delivered");
-		const char *sentence = json_string_value(json_object_get(d, "sentence"));
-		if (!sentence)
-			continue;
-		fputs("\n> **", out);
-		md_text(out, label);
-		fputs(" delivers less than it is sold as:** ", out);
-		md_text(out, sentence);
-		fputc('\n', out);
-	}
-}
-
-/* A credit cliff the run stopped short of (the quick plan's randread):
- * the model's second, from analysis.devices[].cliff.predicted; NULL when
- * the cliff was measured or none was predicted. */
-static const char *predicted_cliff(const json_t *run, const char *label)
-{
-	return json_string_value(
-		RESULTS_GET(results_analysis_device(run, label), "cliff", "predicted", "sentence"));
-}
-
-/* Said under the TL;DR and again in the randread section, so no reader
- * takes the burst figure for what the volume sustains. */
-static void write_predicted_cliff(FILE *out, const char *sentence)
-{
-	fputs("\n> **Credit cliff:** ", out);
-	md_text(out, sentence);
-	fputc('\n', out);
-}
-
-static void write_predicted_cliffs(FILE *out, const struct results_columns *c)
-{
-	for (size_t i = 0; i < c->count; i++) {
-		const char *label = results_label(c->col[i].device);
-		const char *sentence = predicted_cliff(c->col[i].run, label);
-		if (sentence)
-			write_predicted_cliff(out, sentence);
-	}
-}
-
-/* A volume still loading from its snapshot says so under the TL;DR, once:
- * what its probe saw and what that did to the phases. */
-static void write_initialization_notes(FILE *out, const struct results_columns *c)
-{
-	for (size_t i = 0; i < c->count; i++) {
-		const char *label = results_label(c->col[i].device);
-		const json_t *d = json_object_get(results_analysis_device(c->col[i].run, label),
-						  "initialization");
-		const char *sentence = json_string_value(json_object_get(d, "sentence"));
-		if (!results_str_is(json_object_get(d, "state"), "loading") || !sentence)
-			continue;
-		fputs("\n> **", out);
-		md_text(out, label);
-		fputs(" is still loading from its snapshot:** ", out);
-		md_text(out, sentence);
-		fputc('\n', out);
-	}
-}
-
-/* Whose each cliff was, the volume's or the instance's EBS burst's, once
- * per run (analysis.instance_cliff). */
-static void write_cliff_causes(FILE *out, const struct results_columns *c)
-{
-	for (size_t i = 0; i < c->count; i++) {
-		const json_t *s, *sentences;
-		size_t k;
-		if (i && c->col[i].run == c->col[i - 1].run)
-			continue;
-		sentences = RESULTS_GET(c->col[i].run, RESULTS_KEY_ANALYSIS, "instance_cliff",
-					"sentences");
-		json_array_foreach(sentences, k, s)
-		{
-			fputs("\n> **Whose cliff:** ", out);
-			md_text(out, json_string_value(s));
-			fputc('\n', out);
-		}
-	}
-}
-
-static void write_tldr(FILE *out, const struct results_columns *c)
-{
-	summary_table_header(out, "Measured", c->col, c->count, c->nruns > 1);
-	summary_table_rows(out, summary_cells_tldr_rows, summary_cells_tldr_count, c->col, c->count,
-			   NULL);
-	write_credit_notes(out, c);
-	write_predicted_cliffs(out, c);
-	write_initialization_notes(out, c);
-	write_delivered_notes(out, c);
-	write_cliff_causes(out, c);
-}
 
 /* A run continued by `run --resume` (results.json's "resumes"): one
  * sentence per gap, stating it and what it did to the ledger. */
@@ -295,31 +173,31 @@ static const char *plateau_span(char *buf, size_t len, const json_t *plateau)
 	return buf;
 }
 
-/* Before and after the cliff, with the latency Little's law gives each
- * level: 32 / 300 = 106.7 ms is queueing, not a slow volume. */
-static void write_cliff(FILE *out, const json_t *run, const char *device, const json_t *cliff)
+/* The levels either side of the cliff (MiB/s on st1/sc1), each's latency by Little's law. */
+static void write_cliff(FILE *out, const json_t *run, const char *device, const json_t *cliff,
+			const char *phase)
 {
 	const json_t *side[2] = { json_object_get(cliff, "before"),
 				  json_object_get(cliff, "after") };
-	double qd = results_num(json_object_get(results_phase(run, "randread", device), "iodepth"));
+	const char *unit = strcmp(phase, "randread") ? "MiB/s" : "IOPS";
+	double qd = results_num(json_object_get(results_phase(run, phase, device), "iodepth"));
 	const char *verdict = json_string_value(json_object_get(cliff, "verdict"));
 	char a[REPORT_NUM_LEN], b[REPORT_NUM_LEN];
 
 	fputs("\n### ", out);
 	md_text(out, device);
-	fprintf(out,
-		": %s at %s s\n\n| | Before the cliff | After the cliff "
-		"|\n|---|---|---|\n",
+	fprintf(out, ": %s at %s s\n\n| | Before the cliff | After the cliff |\n",
 		results_str_is(json_object_get(cliff, "kind"), "instance")
 			? "the instance's EBS burst ended"
 			: "credit cliff",
 		report_count(a, sizeof(a), results_num(json_object_get(cliff, "second"))));
+	md_table_rule(out, 3);
 	fprintf(out, "| Time | %s |", plateau_span(a, sizeof(a), side[0]));
-	fprintf(out, " %s |\n| Mean IOPS |", plateau_span(a, sizeof(a), side[1]));
+	fprintf(out, " %s |\n| Mean %s |", plateau_span(a, sizeof(a), side[1]), unit);
 	for (int s = 0; s < 2; s++)
 		fprintf(out, " %s |",
 			report_count(a, sizeof(a), results_num(json_object_get(side[s], "mean"))));
-	fputs("\n| Min / max IOPS |", out);
+	fprintf(out, "\n| Min / max %s |", unit);
 	for (int s = 0; s < 2; s++)
 		fprintf(out, " %s / %s |",
 			report_count(a, sizeof(a), results_num(json_object_get(side[s], "min"))),
@@ -358,14 +236,16 @@ static void write_phase_section(FILE *out, const struct results_column *cols, si
 	fprintf(out, " \xe2\x80\x94 %s%s\n\n", phase, shape);
 	summary_table_header(out, "", ran, n, false);
 	summary_table_rows(out, summary_cells_phase_rows, summary_cells_phase_count, ran, n, phase);
-	for (i = 0; !strcmp(phase, "randread") && i < n; i++) {
+	for (i = 0; i < n; i++) {
 		const char *label = results_label(ran[i].device);
+		if (strcmp(phase, analysis_cliff_phase(results_device(ran[i].run, label))))
+			continue;
 		const json_t *cliff = results_cliff_found(ran[i].run, label);
-		const char *predicted = predicted_cliff(ran[i].run, label);
+		const char *predicted = summary_predicted_cliff(ran[i].run, label);
 		if (cliff)
-			write_cliff(out, ran[i].run, label, cliff);
+			write_cliff(out, ran[i].run, label, cliff, phase);
 		else if (predicted)
-			write_predicted_cliff(out, predicted);
+			summary_predicted_cliff_write(out, predicted);
 	}
 	fputc('\n', out);
 	free(ran);
@@ -533,7 +413,7 @@ static void write_single(FILE *out, const json_t *run, const struct results_colu
 	fputs(c->count ? "\n\n" : " no devices recorded\n\n", out);
 	write_environment(out, run, false);
 	fputs("## TL;DR\n\n", out);
-	write_tldr(out, c);
+	summary_tldr_write(out, c);
 	write_chart_links(out, report_run_draws(run, ARTIFACT_HEATMAP_SVG));
 	write_phase_sections(out, run, c);
 	fputs("## Findings\n\n", out);
@@ -555,7 +435,7 @@ static void write_fleet(FILE *out, json_t *const *runs, size_t nruns,
 		write_environment(out, runs[r], true);
 	}
 	fputs("\n## TL;DR\n\n", out);
-	write_tldr(out, c);
+	summary_tldr_write(out, c);
 	bool heatmap = false;
 	for (r = 0; r < nruns; r++)
 		heatmap = heatmap || report_run_draws(runs[r], ARTIFACT_HEATMAP_SVG);
@@ -587,7 +467,7 @@ int summary_write_tldr(FILE *out, json_t *const *runs, size_t nruns)
 	int rc = results_columns_build(&c, runs, nruns);
 
 	if (!rc)
-		write_tldr(out, &c);
+		summary_tldr_write(out, &c);
 	results_columns_free(&c);
 	return rc || fflush(out) || ferror(out) ? -1 : 0;
 }

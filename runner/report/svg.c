@@ -1,5 +1,6 @@
 /* svg.c - the IOPS timeline (the reference benchmark's figure: gp2 at 3,000 IOPS, then
- * 300 from one second to the next) and the latency percentile chart. */
+ * 300 from one second to the next; an st1/sc1's 1 MiB reads at their cliff) and the
+ * latency percentile chart. */
 #include "report/svg.h"
 
 #include <math.h>
@@ -23,9 +24,22 @@ struct scale {
 	double ystep;
 };
 
-static const json_t *randread_series(const struct svg_entry *e)
+/* The phase whose cliff the timeline shows: randread of 4 KiB, or on
+ * st1/sc1 seqread of 1 MiB (HDD's plan runs no randread; its IOPS are
+ * then MiB/s). */
+static const char *tl_phase(const struct svg_entry *e)
 {
-	return json_object_get(results_phase(e->run, "randread", e->label), "iops_series");
+	return analysis_cliff_phase(results_device(e->run, e->label));
+}
+
+static const json_t *tl_phase_of(const struct svg_entry *e)
+{
+	return results_phase(e->run, tl_phase(e), e->label);
+}
+
+static const json_t *tl_series(const struct svg_entry *e)
+{
+	return json_object_get(tl_phase_of(e), "iops_series");
 }
 
 /* A series' SVG_ROBUST_PERCENTILE-th window (the first left out); 0 for none. */
@@ -56,9 +70,8 @@ static struct scale tl_scale(const struct svg_entries *es)
 			   .y = { 0, 0, TL_BOTTOM, TL_TOP, false } };
 
 	for (size_t i = 0; i < es->count; i++) {
-		const json_t *series = randread_series(&es->e[i]);
-		double window =
-			results_window_s(results_phase(es->e[i].run, "randread", es->e[i].label));
+		const json_t *series = tl_series(&es->e[i]);
+		double window = results_window_s(tl_phase_of(&es->e[i]));
 		s.x.hi = fmax(s.x.hi, (double)json_array_size(series) * window);
 		s.y.hi = fmax(s.y.hi, robust_top(series));
 	}
@@ -156,8 +169,8 @@ static void tl_outliers(FILE *out, const struct scale *s, const struct svg_entry
 static int tl_line(FILE *out, const struct scale *s, const struct svg_entry *e, size_t index,
 		   size_t *outliers)
 {
-	const json_t *series = randread_series(e);
-	double window = results_window_s(results_phase(e->run, "randread", e->label));
+	const json_t *series = tl_series(e);
+	double window = results_window_s(tl_phase_of(e));
 	size_t *drawn =
 		malloc((2 * SVG_TIMELINE_BUCKETS + json_array_size(series)) * sizeof(*drawn));
 	size_t count = drawn ? tl_drawn(drawn, series) : 0;
@@ -231,7 +244,7 @@ int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns)
 {
 	struct svg_entries es;
 	struct scale s;
-	size_t i, cliffs = 0, lines = 0, outliers = 0;
+	size_t i, cliffs = 0, lines = 0, outliers = 0, hdd = 0;
 	int height;
 
 	if (svg_entries_build(&es, runs, nruns)) {
@@ -240,14 +253,27 @@ int svg_iops_timeline(FILE *out, json_t *const *runs, size_t nruns)
 	}
 	height = (int)TL_LEGEND_TOP + SVG_LEGEND_ROW * (int)es.count + 10;
 	s = tl_scale(&es);
-	svg_begin(out, height, "Random read IOPS per second (randread)");
+	/* A volume timed by its 1 MiB reads says so in its legend row. */
+	for (i = 0; i < es.count; i++) {
+		if (strcmp(tl_phase(&es.e[i]), "randread")) {
+			size_t n = strlen(es.e[i].name);
+			snprintf(es.e[i].name + n, sizeof(es.e[i].name) - n,
+				 ": %s of 1 MiB, IOPS = MiB/s", tl_phase(&es.e[i]));
+			hdd++;
+		}
+	}
+	svg_begin(
+		out, height,
+		hdd ? "IOPS per second of each volume's cliff phase (randread; seqread on st1/sc1)"
+		    : "Random read IOPS per second (randread)");
 	tl_axes(out, &s);
 	for (i = 0; i < es.count; i++)
 		lines += tl_line(out, &s, &es.e[i], i, &outliers);
 	if (!lines)
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
 			(SVG_PLOT_LEFT + SVG_PLOT_RIGHT) / 2, (TL_TOP + TL_BOTTOM) / 2,
-			"no random read series in these results");
+			hdd ? "no series of a cliff phase in these results"
+			    : "no random read series in these results");
 	tl_outlier_note(out, &s, outliers);
 	for (i = 0; i < es.count; i++) {
 		if (results_cliff_found(es.e[i].run, es.e[i].label))

@@ -101,7 +101,7 @@ int svg_demand_chart(FILE *out, const struct demand_trace *tr, const struct dema
 	svg_begin(out, HEIGHT, title);
 	for (size_t i = 0; i < tr->n; i++)
 		peak = fmax(peak, rate_of(tr, i));
-	for (int c = 0; c < RECOMMEND_CANDIDATES; c++)
+	for (int c = 0; c < a->rec.ncand; c++)
 		if (a->rec.cand[c].feasible)
 			peak = fmax(peak, a->rec.cand[c].iops);
 	double ymax = fmax(peak * 1.1, 1), ystep = svg_nice_step(ymax, 6);
@@ -114,7 +114,7 @@ int svg_demand_chart(FILE *out, const struct demand_trace *tr, const struct dema
 	svg_axis_titles(out, SVG_PLOT_LEFT, SVG_PLOT_RIGHT, TOP, BOTTOM,
 			"hours since the trace began", "I/O per second (256 KiB units)");
 	demand_line(out, tr, &x, &y, span);
-	for (int c = 0; c < RECOMMEND_CANDIDATES; c++)
+	for (int c = 0; c < a->rec.ncand; c++)
 		if (a->rec.cand[c].feasible)
 			volume_caps(out, &y, &a->rec.cand[c].volume, "", cap_colours[c], &row);
 	if (a->has_current) {

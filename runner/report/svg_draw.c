@@ -46,27 +46,14 @@ int svg_entries_build(struct svg_entries *es, json_t *const *runs, size_t nruns)
 /* Text and attribute values: a label is whatever the config said. */
 void svg_put_xml(FILE *out, const char *text)
 {
+	static const char special[] = "&<>\"'";
+	static const char *const entity[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
 	for (; text && *text; text++) {
-		switch (*text) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&apos;", out);
-			break;
-		default:
-			/* XML 1.0 forbids most control characters even escaped. */
+		const char *at = strchr(special, *text);
+		if (at)
+			fputs(entity[at - special], out);
+		else /* XML 1.0 forbids most control characters even escaped. */
 			fputc((unsigned char)*text < 0x20 ? ' ' : *text, out);
-		}
 	}
 }
 

@@ -1,5 +1,6 @@
 /* results.c - reading and writing results.json. */
 #include "results/results.h"
+#include "results/internal.h"
 #include "lib/lib.h"
 
 #include <errno.h>

@@ -34,16 +34,15 @@
 #define RESULTS_PHASE_SWEEP "sweep"
 /* The load curve's steps: "phase": "loadcurve", told apart by "load". */
 #define RESULTS_PHASE_LOADCURVE "loadcurve"
+/* Every device at once, a step each: "phase": "together", with "together". */
+#define RESULTS_PHASE_TOGETHER "together"
 
-/* A JSON object of a schema this ebsbench reads (1..RESULTS_SCHEMA). */
-bool results_schema_ok(const json_t *root);
-/* The same, with a one-line reason when not ("written by a newer
+/* 0 when root is a JSON object of a schema this ebsbench reads
+ * (1..RESULTS_SCHEMA), else -1 with a one-line reason ("written by a newer
  * ebsbench: schema 3, this one reads 1 to 2"). */
 int results_schema_check(const json_t *root, char *err, size_t errlen);
 /* Loads DIR/results.json; NULL with a one-line reason in err. */
 json_t *results_load(const char *dir, char *err, size_t errlen);
-/* Loads the results file at path, its schema checked; NULL with a reason. */
-json_t *results_load_file(const char *path, char *err, size_t errlen);
 /* Either: path a results directory or a results.json file itself. */
 json_t *results_load_any(const char *path, char *err, size_t errlen);
 /* Writes DIR/results.json atomically (temp file + rename), so an upload or

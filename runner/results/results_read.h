@@ -64,7 +64,7 @@ struct results_series {
 struct results_series results_series_stats(const json_t *series);
 
 /* Adds one window of a phase's "clat_hist" ("FIRST:C C C", see
- * run/run_hist.h) into counts[bins]; returns its I/Os, or -1 when it is
+ * job/histlog.h) into counts[bins]; returns its I/Os, or -1 when it is
  * not such a window or does not fit in bins. */
 int64_t results_hist_window(const json_t *window, uint64_t *counts, unsigned bins);
 

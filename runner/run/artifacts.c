@@ -1,5 +1,6 @@
 /* artifacts.c - the names of the files a run writes (see artifacts.h). */
 #include "run/artifacts.h"
+#include "run/internal.h"
 #include "lib/lib.h"
 
 #include <stdbool.h>

@@ -5,7 +5,9 @@
  * heatmap shows (randread and lat).  The run
  * writes them, `ebsbench report` renders the report's, presign signs an
  * upload URL for each and the uploader sends them: all read the names here,
- * so a renamed file cannot go unsigned or unsent. */
+ * so a renamed file cannot go unsigned or unsent.  The names of the logs,
+ * the upload lists and the Content-Types, which only run/ reads, are in
+ * run/internal.h. */
 #ifndef EBSBENCH_ARTIFACTS_H
 #define EBSBENCH_ARTIFACTS_H
 
@@ -46,33 +48,5 @@ const char *const *artifacts_needs_phase(enum artifact a);
 /* Whether phase is one that file a draws (the heatmap: randread and lat,
  * the phases whose steps keep a histogram log). */
 bool artifacts_draws_phase(enum artifact a, const char *phase);
-/* The Content-Type a file goes up with, so a presigned link opens it as
- * what it is ("text/html; charset=utf-8" for report.html, text/plain for
- * the logs): by its name, application/octet-stream for a name no run
- * writes.  The uploader is handed this function (upload/ sits below run/). */
-const char *artifacts_content_type(const char *name);
-/* Every once-per-run name in upload order, ARTIFACT_COUNT of them (the
- * optional ones included: see artifacts_needs_phase). */
-const char *const *artifacts_run_files(void);
-/* The report's names (ARTIFACT_REPORT_COUNT of them), as the uploader
- * sends them before results.json. */
-const char *const *artifacts_report_files(void);
-/* The IOPS log of one phase on one device, named as fio names the log of
- * write_iops_log=LABEL_SHORT, as the reference benchmark did:
- * "gp2_rr_iops.1.log".  0, or -1 with a reason when it does not fit. */
-int artifacts_iops_log(char *name, size_t cap, const char *device_label, const char *phase_short,
-		       char *err, size_t errlen);
-
-/* The completion latency histogram log of one phase on one device, named
- * as fio names the log of write_hist_log=LABEL_SHORT: "gp2_rr_clat_hist.1.log".
- * 0, or -1 with a reason when it does not fit. */
-int artifacts_hist_log(char *name, size_t cap, const char *device_label, const char *phase_short,
-		       char *err, size_t errlen);
-
-/* Each I/O's completion latency, for a phase with "io_latency_log": true,
- * named as fio names the clat log of write_lat_log=LABEL_SHORT at
- * log_avg_msec=0: "gp2_rr_clat.1.log".  0, or -1 with a reason. */
-int artifacts_lat_log(char *name, size_t cap, const char *device_label, const char *phase_short,
-		      char *err, size_t errlen);
 
 #endif

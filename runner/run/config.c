@@ -1,5 +1,6 @@
 /* config.c - the run configuration, strictly parsed. */
 #include "run/config.h"
+#include "run/internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

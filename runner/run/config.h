@@ -61,10 +61,6 @@ struct run_config {
 	struct upload_config upload; /* mode UPLOAD_NONE: no "upload" key */
 };
 
-/* c's allow_destroy entries as discover's functions take them, into
- * list[CONFIG_MAX_ALLOW]; returns how many. */
-size_t config_allow_list(const struct run_config *c, const char *list[CONFIG_MAX_ALLOW]);
-
 /* A phase's "runtime", in the benchmark's seconds (before time_scale): at
  * most a week, so no planned duration overflows a nanosecond count. */
 #define CONFIG_RUNTIME_MAX_S 604800.0
@@ -80,33 +76,6 @@ enum volume_number { VOLUME_SIZE_GIB, VOLUME_IOPS, VOLUME_MIBS };
 double config_volume_max(enum volume_number n);
 /* recommend's --p99-ms: at most a minute. */
 #define CONFIG_P99_MS_MAX 60000.0
-
-/* The one form of a range error: "config: 'KEY' is VALUE, outside RANGE"
- * in err; returns -1. */
-int config_out_of_range(const char *key, const char *value, const char *range, char *err,
-			size_t errlen);
-/* The same for a plain number, written as %.15g. */
-int config_number_out_of_range(const char *key, double value, const char *range, char *err,
-			       size_t errlen);
-
-/* One row of the run config's key table (config.c): every key a config
- * may hold, by its name as docs/run.md lists it ("time_scale",
- * "devices[].iops", "environment.zone"), what it takes and its range as
- * the docs and the messages say them, a line of docs, and the setter that
- * reads and checks it into base (the run_config, or the device_config for
- * "devices[]." keys).  A string's range is its field's size. */
-struct config_key {
-	const char *name;
-	const char *type;  /* "string", "number", "size", "object", ... */
-	const char *range; /* NULL: a string's is its cap */
-	double lo, hi;	   /* a number's bounds, where the setter checks them */
-	size_t offset;	   /* the field in base, where the setter fills one */
-	size_t cap;	   /* the field's size: a string's is under it */
-	int (*set)(const struct config_key *k, void *base, json_t *v, char *err, size_t errlen);
-	const char *doc;
-};
-/* The table's row i, in docs/run.md's order; NULL past its end. */
-const struct config_key *config_key_at(size_t i);
 
 void config_defaults(struct run_config *c);
 int config_from_json(struct run_config *c, json_t *root, char *err, size_t errlen);

@@ -1,5 +1,6 @@
 /* plan.c - the reference benchmark's sequence, overridable from the config. */
 #include "run/plan.h"
+#include "run/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +52,14 @@ static const struct phase_template sweep_phases[] = {
 static const struct phase_template initialize_phase = { "initialize", "init", "read", "1M",
 							"16",	      0,      NULL };
 
+static plan_phase_fn together_steps;
+/* Opt-in: every device at once (their volumes' sum against the instance's
+ * EBS limit): 4k random reads, 32 in flight on each, for 600 s; a config
+ * gives a longer runtime to pass the instance's 30-minute burst, or bs to
+ * meet its throughput limit instead. */
+static const struct phase_template together_phase = { PLAN_TOGETHER, "tg", "randread",	  "4k",
+						      "32",	     600,  together_steps };
+
 /* Long enough to pass a predicted credit cliff with margin: the reference
  * benchmark ran 2,700 s for a cliff predicted at 2,000 s. */
 #define CLIFF_MARGIN 1.35
@@ -69,6 +78,8 @@ static const struct phase_template *find_templates(const char *phase, size_t *co
 			return &reference_phases[i];
 	if (!strcmp(phase, initialize_phase.phase))
 		return &initialize_phase;
+	if (!strcmp(phase, together_phase.phase))
+		return &together_phase;
 	*count = 0;
 	return NULL;
 }
@@ -91,9 +102,15 @@ static int sweep_overrides_ok(const char *phase, const json_t *overrides, char *
 	return 0;
 }
 
-static double randread_seconds(const struct run_device *d, double default_s)
+/* The cliff phase (randread; seqread on st1/sc1) runs past the cliff a
+ * full bucket gives at full demand; other phases keep default_s.  On
+ * st1/sc1 a 4k I/O and a 1 MiB one cost one unit each, so the 4k
+ * prediction's burst is the 1 MiB reads' too. */
+static double cliff_seconds(const struct run_device *d, const struct phase_template *t,
+			    double default_s)
 {
-	if (!d->randread.bursts || d->randread.burst_seconds <= 0)
+	if (strcmp(t->phase, ebs_cliff_phase(d->volume.type)) || !d->randread.bursts ||
+	    d->randread.burst_seconds <= 0)
 		return default_s;
 	double needed = ceil(d->randread.burst_seconds * CLIFF_MARGIN);
 	return needed > default_s ? needed : default_s;
@@ -142,12 +159,14 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 		    size_t d, const char *phase, const struct phase_template *t, json_t *overrides,
 		    double runtime_s, char *err, size_t errlen)
 {
+	if (plan_step_skips(c, dev, phase))
+		return 0;
 	struct plan_step *s = &p->steps[p->count++];
 	double seconds = runtime_s >= 0 ? runtime_s : t ? t->runtime_s : 0;
 	if (runtime_s < 0 && c->quick && seconds > 0) /* the ceiling: no cliff to pass */
 		seconds = plan_quick_seconds(fmin(seconds, PLAN_QUICK_CEILING_S), c);
-	else if (runtime_s < 0 && t && !strcmp(t->phase, "randread"))
-		seconds = randread_seconds(dev, seconds);
+	else if (runtime_s < 0 && t)
+		seconds = cliff_seconds(dev, t, seconds);
 	snprintf(s->phase, sizeof(s->phase), "%s", phase);
 	snprintf(s->short_name, sizeof(s->short_name), "%s", t ? t->short_name : phase);
 	s->device = d;
@@ -155,7 +174,7 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 			       errlen) ||
 	    plan_step_job(s, t, overrides, c, dev, seconds, p->log_avg_msec, err, errlen) ||
 	    plan_step_hist_log(s, dev->label, p->log_avg_msec, err, errlen) ||
-	    (c->quick && plan_quick_stop(s, c, dev, err, errlen)))
+	    (c->quick && t != &together_phase && plan_quick_stop(s, c, dev, err, errlen)))
 		return -1;
 	/* The whole device, whatever test_size says (whole MiBs: EBS sizes are GiBs). */
 	if (t == &initialize_phase &&
@@ -169,6 +188,32 @@ static int add_step(struct plan *p, const struct run_config *c, const struct run
 	return 0;
 }
 
+/* The together phase: its step on every device, run at once (run_step.h);
+ * the plan's time counts the group once, on its first step.  The quick
+ * plan's steady-state stop is left out: every device runs to the end, so
+ * the sum is of the same seconds. */
+static int together_steps(struct plan *p, const struct run_config *c,
+			  const struct run_device *devices, size_t n,
+			  const struct phase_template *t, json_t *overrides, double runtime_s,
+			  char *err, size_t errlen)
+{
+	size_t first = p->count;
+	uint64_t longest = 0;
+	for (size_t d = 0; d < n; d++) {
+		if (add_step(p, c, &devices[d], d, t->phase, t, overrides, runtime_s, err, errlen))
+			return -1;
+		struct plan_step *s = &p->steps[p->count - 1];
+		s->together = n;
+		s->group_first = first;
+		p->total_ns -= s->planned_ns;
+		longest = s->planned_ns > longest ? s->planned_ns : longest;
+		s->planned_ns = 0;
+	}
+	p->steps[first].planned_ns = longest;
+	plan_add_time(p, longest);
+	return 0;
+}
+
 static int add_phase_steps(struct plan *p, const struct run_config *c,
 			   const struct run_device *devices, size_t n, const char *phase,
 			   json_t *overrides, double runtime_s, char *err, size_t errlen)
@@ -178,7 +223,7 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 	if (!t && !json_object_get(overrides, "rw")) {
 		snprintf(err, errlen,
 			 "config: phase '%s' is not one of the EKS gp2/gp3 benchmark's (nor "
-			 "'sweep' or 'initialize') and gives no \"rw\"",
+			 "'sweep', 'initialize' or 'together') and gives no \"rw\"",
 			 phase);
 		return -1;
 	}
@@ -188,14 +233,17 @@ static int add_phase_steps(struct plan *p, const struct run_config *c,
 	    plan_reserve(p, (templates ? templates : 1) * n, err, errlen))
 		return -1;
 	snprintf(p->phases[p->phase_count++], sizeof(p->phases[0]), "%s", phase);
+	size_t before = p->count;
+	int rc = 0;
 	if (t && t->add_steps) /* a phase with steps of its own */
-		return t->add_steps(p, c, devices, n, t, overrides, runtime_s, err, errlen);
-	for (size_t k = 0; k < (templates ? templates : 1); k++)
-		for (size_t d = 0; d < n; d++)
-			if (add_step(p, c, &devices[d], d, phase, t ? &t[k] : NULL, overrides,
-				     runtime_s, err, errlen))
-				return -1;
-	return 0;
+		rc = t->add_steps(p, c, devices, n, t, overrides, runtime_s, err, errlen);
+	for (size_t k = 0; !(t && t->add_steps) && k < (templates ? templates : 1); k++)
+		for (size_t d = 0; d < n && rc == 0; d++)
+			rc = add_step(p, c, &devices[d], d, phase, t ? &t[k] : NULL, overrides,
+				      runtime_s, err, errlen);
+	if (rc == 0 && p->count == before) /* left out on every device (plan_step_skips) */
+		p->phase_count--;
+	return rc;
 }
 
 bool plan_has_phase(const struct plan *p, const char *phase)

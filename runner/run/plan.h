@@ -19,6 +19,8 @@
 #include "run/artifacts.h"
 
 #define PLAN_MAX_PHASES 16
+/* The opt-in phase driving every device at once (the instance's EBS ceiling). */
+#define PLAN_TOGETHER RESULTS_PHASE_TOGETHER
 /* The block-size sweep's phase name, in the config and in results.json. */
 #define PLAN_SWEEP RESULTS_PHASE_SWEEP
 /* The run's histogram logs sum fio's bins by 2^4: 4 bins per octave, 116 in
@@ -61,6 +63,10 @@ struct plan_step {
 	struct job_options job;
 	uint64_t planned_ns; /* estimate, for ETAs and URL expiry checks */
 	struct plan_load load;
+	/* The together phase: its steps, one per device, run at once (run_step.h);
+	 * together is how many (0: the step runs alone), group_first the index
+	 * of the group's first step, which holds the group's estimate. */
+	size_t together, group_first;
 };
 
 /* What the run reads of one device before its first write
@@ -91,9 +97,6 @@ struct plan {
  * steady (run/plan_quick.h).  Returns 0, or -1 naming the plans there are. */
 int plan_select(struct run_config *c, const char *name, char *err, size_t errlen);
 #define PLAN_QUICK "quick"
-/* The test region the plan uses: the config's, at most 1 GiB in the quick
- * plan. */
-uint64_t plan_test_size(const struct run_config *c);
 /* Builds the plan, each step's IOPS log named by artifacts_iops_log; the
  * randread and lat steps (the latency heatmap's) also keep a histogram log
  * of the same windows, named by artifacts_hist_log.
@@ -102,9 +105,6 @@ uint64_t plan_test_size(const struct run_config *c);
 int plan_build(struct plan *p, const struct run_config *c, const struct run_device *devices,
 	       size_t device_count, char *err, size_t errlen);
 void plan_free(struct plan *p);
-/* Whether the plan runs the phase ("sweep"): what decides the optional
- * report files it writes (artifacts_needs_phase). */
-bool plan_has_phase(const struct plan *p, const char *phase);
 /* The report files this plan writes, in upload order: artifacts'
  * report files less those whose phase it lacks.  Returns how many went
  * into names (at most ARTIFACT_REPORT_COUNT). */
@@ -115,31 +115,5 @@ size_t plan_report_files(const struct plan *p, const char *names[ARTIFACT_REPORT
 #define PLAN_LOADCURVE_MAX_STEPS 12
 extern const double plan_loadcurve_default_percents[];
 extern const size_t plan_loadcurve_default_count;
-/* A device's sustained 4k rate as the model gives it (gp3/io1/io2 their
- * provisioned IOPS, gp2/st1/sc1 their baseline, lowered to the
- * instance's baseline EBS IOPS when inst is known), and where it comes
- * from.  A device the model does not cover: its config's iops, else the
- * baseline its config's gp2/st1/sc1 type and size give, else 0 with from
- * saying why. */
-double plan_sustained_iops(const struct run_device *d, const struct instance_ebs_limits *inst,
-			   const char **from);
-/* How long a step offering `offered` IOPS runs, in unscaled seconds:
- * long enough that LOADCURVE_TAIL_IOS of its I/Os lie beyond its p99,
- * and at least LOADCURVE_STEP_MIN_REAL_S once scaled by time_scale. */
-double plan_loadcurve_step_seconds(double offered, double time_scale);
-/* The queue depth of a step offering `offered` IOPS. */
-unsigned plan_loadcurve_iodepth(double offered);
-/* The unmeasured lead-in (ramp) of a loadcurve step that starts idle_ns
- * after the device's previous phase: on a bursting device above its
- * sustained rate, long enough that at the step's own rate it spends what
- * that gap refilled (sustained x idle), so the measured part starts on
- * the empty bucket randread left; else 0.  Also 0 when that would take
- * over a minute (a long gap: the bucket was not empty), the step then runs
- * on burst and its "on_burst" says so.  Not time-scaled: the gap is not;
- * the plan's estimate holds a minute for it. */
-uint64_t plan_load_ramp_ns(const struct plan_step *s, uint64_t idle_ns);
-/* results.json's "load" of a loadcurve step: its plan, and on_burst from
- * what the step measured (measured_iops). */
-json_t *plan_load_json(const struct plan_load *l, double measured_iops);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "lib/lib.h"
 #include "run/plan.h"
+#include "run/internal.h"
 #include "run/plan_loadcurve.h"
 #include "run/plan_quick.h"
 
@@ -184,6 +185,8 @@ static int loadcurve_device(struct plan *p, const struct phase_template *t, json
 {
 	const struct run_device *d = &devices[di];
 	struct plan_load load = { .bursting = d->randread.bursts, .no_ramp = c->quick };
+	if (plan_step_skips(c, d, t->phase))
+		return 0;
 	load.sustained_iops = plan_sustained_iops(d, ebs_instance_limits_find(c->instance_type),
 						  &load.sustained_from);
 	if (!(load.sustained_iops > 0)) {
@@ -224,6 +227,8 @@ int plan_loadcurve_steps(struct plan *p, const struct run_config *c,
 		return -1;
 	bool paired = p->phase_count >= 2 && !strcmp(p->phases[p->phase_count - 2], "randread") &&
 		      p->count >= n;
+	for (size_t d = 0; d < n; d++) /* an HDD volume has no randread step to pair with */
+		paired = paired && !plan_step_skips(c, &devices[d], "randread");
 	struct plan_step *randread = paired ? malloc(n * sizeof(*randread)) : NULL;
 	if (paired && !randread)
 		return error_set(err, errlen, "plan: out of memory");

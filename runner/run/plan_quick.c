@@ -1,6 +1,7 @@
 /* plan_quick.c - the quick plan's stop rule on a step, its times and its
  * test region (plan_quick.h says what and why). */
 #include "run/plan_quick.h"
+#include "run/internal.h"
 
 #include <math.h>
 #include <stdio.h>

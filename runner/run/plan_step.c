@@ -2,6 +2,7 @@
  * job from the table row, the config and the run's own options, its logs,
  * its estimate, and the plan's room and total time it joins. */
 #include "run/plan_step.h"
+#include "run/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -156,6 +157,17 @@ uint64_t plan_step_estimate_ns(const struct plan_step *s, const struct run_devic
 void plan_add_time(struct plan *p, uint64_t ns)
 {
 	p->total_ns = ns > UINT64_MAX - p->total_ns ? UINT64_MAX : p->total_ns + ns;
+}
+
+bool plan_step_skips(const struct run_config *c, const struct run_device *d, const char *phase)
+{
+	static const char *const hdd[] = { "layout", "seqread", "seqwrite" };
+	if (c->phases || !ebs_type_throughput_bucket(d->volume.type))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(hdd); i++)
+		if (!strcmp(phase, hdd[i]))
+			return false;
+	return true;
 }
 
 int plan_reserve(struct plan *p, size_t more, char *err, size_t errlen)

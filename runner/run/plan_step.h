@@ -47,6 +47,12 @@ uint64_t plan_step_estimate_ns(const struct plan_step *s, const struct run_devic
  * than wrap to minutes: sixteen phases of 700 days on sixteen devices pass
  * it, and the URL expiry check must see them. */
 void plan_add_time(struct plan *p, uint64_t ns);
+/* Whether the default plan leaves phase out on d: a volume with a
+ * throughput bucket (st1, sc1) gets HDD's plan, the layout and 1 MiB
+ * sequential reads (to the bucket's cliff) and writes at a queue of 8
+ * (AWS advises at least 4); 4k phases would cost a whole MiB of credit
+ * per I/O.  A config's own phases run as given. */
+bool plan_step_skips(const struct run_config *c, const struct run_device *d, const char *phase);
 /* Room for `more` steps after the ones planned; -1 with a reason. */
 int plan_reserve(struct plan *p, size_t more, char *err, size_t errlen);
 

@@ -1,5 +1,6 @@
 /* run_devices.c - device selection, volume facts and the write guard. */
 #include "run/run_devices.h"
+#include "run/internal.h"
 #include "lib/lib.h"
 
 #include <limits.h>
@@ -213,6 +214,10 @@ void run_devices_probe(const struct run_device *devices, size_t count, json_t *d
 				why);
 			continue;
 		}
+		/* First reads slower than repeats on a device not recognised as EBS
+		 * are a cache's below it (a loop device's file), never a snapshot's. */
+		if (!d->info.ebs_like)
+			r.state = "not judged";
 		json_object_set_new(entry, "initialization", init_probe_json(&r));
 		if (!strcmp(r.state, "loading")) {
 			init_probe_describe(&r, why, sizeof(why));

@@ -3,6 +3,7 @@
  * the steps in plan order saving results.json after each, and finish with
  * the analysis, the report and the uploads. */
 #include "run/run_exec.h"
+#include "run/internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -209,22 +210,40 @@ static int resume(struct run_state *st, bool auto_, char *err, size_t errlen)
 	return rc ? -1 : RUN_RESUME_LOCAL;
 }
 
+/* Steps k..k+n-1: one step (n 1), or a together group at once, less
+ * those a resume found done.  0, or -1 with err naming the device(s). */
+static int run_steps(struct run_state *st, size_t k, size_t n, const volatile sig_atomic_t *stop,
+		     char *err, size_t errlen)
+{
+	bool skip[CONFIG_MAX_DEVICES];
+	if (n == 1)
+		return run_step(st, k, stop, err, errlen);
+	for (size_t i = 0; i < n; i++)
+		skip[i] = st->resume.done && st->resume.done[k + i];
+	return run_steps_together(st, k, n, skip, stop, err, errlen);
+}
+
 static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
 {
-	char err[512];
+	char err[1024];
 	int failed = 0;
-	for (size_t k = 0; k < st->plan.count && !(stop && *stop); k++) {
-		if (st->resume.done && st->resume.done[k])
+	for (size_t k = 0, n; k < st->plan.count && !(stop && *stop); k += n) {
+		const struct plan_step *s = &st->plan.steps[k];
+		n = s->together ? s->together : 1; /* a group: plan.h */
+		bool done = true;
+		for (size_t i = 0; i < n; i++)
+			done = done && st->resume.done && st->resume.done[k + i];
+		if (done)
 			continue; /* finished whole before the stop */
 		err[0] = '\0';
 		mark_running(st, k);
-		int rc = run_step(st, k, stop, err, sizeof(err));
+		int rc = run_steps(st, k, n, stop, err, sizeof(err));
 		json_object_del(st->results, "running");
 		if (rc) {
-			const struct plan_step *s = &st->plan.steps[k];
 			fprintf(stderr,
 				"ebsbench run: phase %s on %s failed (the others still run): %s\n",
-				s->phase, st->devices[s->device].label, err);
+				s->phase,
+				n > 1 ? "the devices at once" : st->devices[s->device].label, err);
 			failed = 1;
 		}
 		/* Saved after every phase: an eviction loses at most one. */
@@ -233,7 +252,8 @@ static int execute(struct run_state *st, const volatile sig_atomic_t *stop)
 			fprintf(stderr, "ebsbench run: %s\n", err);
 			failed = 1;
 		}
-		upload_phase(st, k, saved);
+		for (size_t i = 0; i < n; i++)
+			upload_phase(st, k + i, saved && i + 1 == n);
 	}
 	return failed;
 }
@@ -273,7 +293,11 @@ int run_exec_steps(struct run_state *st, const struct run_reporter *report,
 	if (code)
 		return code;
 	code = execute(st, stop);
-	int end = finish(st, report, stop && *stop);
+	bool stopped = stop && *stop;
+	int end = finish(st, report, stopped);
+	/* A run not whole says so first: its resume reports the rest. */
+	if (stopped)
+		return EXIT_STOPPED;
 	/* A failed phase says more than a failed upload. */
 	return end == 1 || (end && !code) ? end : code;
 }

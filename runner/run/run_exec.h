@@ -10,8 +10,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "run/run_state.h"
-
 /* What `ebsbench run` was asked: the config's path ("-": stdin), --out
  * (NULL: the config's output_dir), --plan (NULL: the config's phases),
  * --dry-run and --resume (continue the stopped run whose results.json is
@@ -35,18 +33,5 @@ struct run_reporter {
  * upload failed. */
 int run_execute(const struct run_request *req, const struct run_reporter *report,
 		const volatile sig_atomic_t *stop);
-
-/* The parts of run_execute, for a state built by other means (tests). */
-/* results.json's start (schema, environment, plan, prices, devices, no
- * phases yet) and the uploader, once st's config, devices and plan are in. */
-void run_exec_start(struct run_state *st);
-/* From a started st: read first, every step in plan order until stop is
- * set (results.json saved, and uploaded, after each), then finish:
- * results.json's "finished" and "stopped_early", the analysis, the report,
- * the uploads.  Returns 0, 1, 3 or 4 as run_execute. */
-int run_exec_steps(struct run_state *st, const struct run_reporter *report,
-		   const volatile sig_atomic_t *stop);
-/* Frees what st holds (not st). */
-void run_exec_free(struct run_state *st);
 
 #endif

@@ -1,9 +1,9 @@
 /* run_record.c - measured facts as results.json objects. */
 #include "run/run_record.h"
+#include "run/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,31 +86,6 @@ json_t *run_record_ebs_stats(const struct ebs_sample *before, const struct ebs_s
 	json_object_set_new(o, "read_histogram", histogram_json(&d.read_latency));
 	json_object_set_new(o, "write_histogram", histogram_json(&d.write_latency));
 	return o;
-}
-
-json_t *run_record_iops_series(const char *log_path, char *err, size_t errlen)
-{
-	FILE *f = fopen(log_path, "r");
-	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s", log_path, strerror(errno));
-		return NULL;
-	}
-	json_t *series = json_array();
-	uint64_t time_ms, value, last_time = UINT64_MAX, sum = 0;
-	int ddir;
-	/* Rows of one window share its time; directions are summed. */
-	while (fscanf(f, "%" SCNu64 ", %" SCNu64 ", %d, %*u, %*u", &time_ms, &value, &ddir) == 3) {
-		if (time_ms != last_time && last_time != UINT64_MAX) {
-			json_array_append_new(series, json_integer((json_int_t)sum));
-			sum = 0;
-		}
-		last_time = time_ms;
-		sum += value;
-	}
-	if (last_time != UINT64_MAX)
-		json_array_append_new(series, json_integer((json_int_t)sum));
-	fclose(f);
-	return series;
 }
 
 json_t *run_record_disk_check(const struct job_stats *s)

@@ -132,14 +132,38 @@ static int read_running(const json_t *prev, const struct plan *plan, const char 
 	if (!json_is_integer(step) || n < 0 || (size_t)n >= plan->count)
 		return error_set(err, errlen,
 				 "results.json's running step is not one of this plan's");
-	const struct plan_step *s = &plan->steps[n];
 	r->cut = (long)n;
 	r->cut_started_ms = (int64_t)json_integer_value(json_object_get(run, "started_ms"));
-	int64_t end = r->cut_started_ms;
-	later(&end, log_mtime_ms(out_dir, s->iops_log));
-	later(&r->device_end_ms[s->device], end);
-	later(&r->stopped_ms, end);
+	/* A together group ran every device of it until the kill. */
+	size_t members = plan->steps[n].together ? plan->steps[n].together : 1;
+	for (size_t i = 0; i < members && (size_t)n + i < plan->count; i++) {
+		const struct plan_step *s = &plan->steps[(size_t)n + i];
+		int64_t end = r->cut_started_ms;
+		later(&end, log_mtime_ms(out_dir, s->iops_log));
+		later(&r->device_end_ms[s->device], end);
+		later(&r->stopped_ms, end);
+	}
 	return 0;
+}
+
+/* A together group not finished whole runs again whole: its steps that
+ * ended are dropped too, and a cut member names the group's first step. */
+static void groups_whole(const struct plan *plan, struct run_resume *r)
+{
+	for (size_t k = 0; k < plan->count; k++) {
+		const struct plan_step *s = &plan->steps[k];
+		if (!s->together || s->group_first != k || k + s->together > plan->count)
+			continue;
+		bool whole = true;
+		for (size_t i = 0; i < s->together; i++)
+			whole = whole && r->done[k + i];
+		for (size_t i = 0; !whole && i < s->together; i++) {
+			r->done_count -= r->done[k + i];
+			r->done[k + i] = false;
+		}
+	}
+	if (r->cut >= 0 && plan->steps[r->cut].together)
+		r->cut = (long)plan->steps[r->cut].group_first;
 }
 
 int run_resume_read(const json_t *prev, const json_t *fresh, const struct plan *plan,
@@ -186,6 +210,7 @@ int run_resume_read(const json_t *prev, const json_t *fresh, const struct plan *
 			  r->cut + 1);
 		goto fail;
 	}
+	groups_whole(plan, r);
 	return 0;
 fail:
 	run_resume_free(r);
@@ -250,10 +275,14 @@ void run_resume_describe(const struct run_resume *r, const struct plan *plan, co
 			 char *buf, size_t len)
 {
 	char cut[160] = "";
-	if (r->cut >= 0)
+	const struct plan_step *s = r->cut >= 0 ? &plan->steps[r->cut] : NULL;
+	if (s && s->together)
+		snprintf(cut, sizeof(cut),
+			 "; steps %ld-%zu (%s, %zu devices at once) were cut and run again whole",
+			 r->cut + 1, (size_t)r->cut + s->together, s->phase, s->together);
+	else if (s)
 		snprintf(cut, sizeof(cut), "; step %ld (%s on %s) was cut and runs again whole",
-			 r->cut + 1, plan->steps[r->cut].phase,
-			 label_of(fresh, plan->steps[r->cut].device));
+			 r->cut + 1, s->phase, label_of(fresh, s->device));
 	int64_t stopped = r->stopped_ms ? r->stopped_ms : r->resumed_ms;
 	snprintf(buf, len, "resuming: %zu of %zu steps done%s; a gap of %.1f s since the stop",
 		 r->done_count, plan->count, cut, (double)(r->resumed_ms - stopped) / 1000.0);

@@ -8,9 +8,13 @@
  * "running" entry naming it: the step a SIGKILL cut.  A step cut mid-way,
  * whether its record is there ("cut": true, a SIGTERM) or not (SIGKILL),
  * runs again whole and only the new record is kept: nothing is counted
- * twice.  The gap, from the last moment the stopped run is known to have
- * been alive to the resume, goes in "resumes"; each device's next phase
- * counts it in its idle_before_s, over which the credit ledger refills. */
+ * twice.  A together group runs again whole unless every one of its
+ * steps finished: a step that ended before the stop measured its device
+ * beside the others, and a rerun of the rest alone would sum series taken
+ * at different times.  The gap, from the last moment the stopped run is
+ * known to have been alive to the resume, goes in "resumes"; each
+ * device's next phase counts it in its idle_before_s, over which the
+ * credit ledger refills. */
 #ifndef EBSBENCH_RUN_RESUME_H
 #define EBSBENCH_RUN_RESUME_H
 
@@ -25,7 +29,7 @@
 struct run_resume {
 	bool *done; /* by plan step: finished whole before the stop; owned */
 	size_t steps, done_count;
-	long cut;		/* the step running at the stop, run again whole; -1: none */
+	long cut; /* the step running at the stop (a group's first), run again whole; -1: none */
 	int64_t cut_started_ms; /* when it began; 0: unknown */
 	int64_t stopped_ms;	/* the last moment the stopped run is known alive */
 	int64_t resumed_ms;

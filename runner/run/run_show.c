@@ -1,6 +1,7 @@
 /* run_show.c - what a run says before its first I/O: the plan's notes on
  * stderr, and the plan as --dry-run prints it. */
 #include "run/run_show.h"
+#include "run/internal.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* run_state.h - one run as it executes: its config, the devices chosen,
  * the plan, results.json as it grows, where the files go, when each
- * device last ran and the uploader (inner header of run/; run_exec.h
+ * device last ran and the uploader (inner header of run/; run_exec.c
  * drives it). */
 #ifndef EBSBENCH_RUN_STATE_H
 #define EBSBENCH_RUN_STATE_H

@@ -1,5 +1,6 @@
 /* cpu_idle.c - CPU idleness from /proc/stat's idle and iowait ticks. */
 #include "stats/cpu_idle.h"
+#include "stats/internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -30,8 +30,6 @@ struct cpu_idle_sample {
 
 /* Reads /proc/stat; valid stays false when it cannot be read. */
 void cpu_idle_take(struct cpu_idle_sample *out);
-/* Parses /proc/stat's text (for tests); 0, or -1 when it has no "cpu" line. */
-int cpu_idle_parse(const char *text, struct cpu_idle_sample *out);
 /* Percent idle between two readings, into out (valid when both were). */
 void cpu_idle_delta(const struct cpu_idle_sample *before, const struct cpu_idle_sample *after,
 		    struct cpu_idleness *out);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stats/histogram.h"
+#include "stats/internal.h"
 
 #define LAST_INDEX (HISTOGRAM_BUCKETS - 1)
 

@@ -29,7 +29,6 @@ void histogram_init(struct histogram *h);
 void histogram_add(struct histogram *h, uint64_t value);
 void histogram_merge(struct histogram *into, const struct histogram *from);
 
-unsigned histogram_index(uint64_t value);
 uint64_t histogram_bucket_low(unsigned index); /* smallest value in the bucket */
 /* Largest value in the bucket; UINT64_MAX for the last, which saturates. */
 uint64_t histogram_bucket_high(unsigned index);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stats/stats.h"
+#include "stats/internal.h"
 
 const char *const stats_depth_level_label[DEPTH_LEVELS] = {
 	"1", "2", "4", "8", "16", "32", ">=64",
@@ -170,19 +171,11 @@ void stats_job_init(struct job_stats *s)
  * depth 0, and "1" is the less surprising place for it. */
 unsigned stats_depth_level_index(unsigned depth)
 {
-	if (depth >= 64)
-		return 6;
-	if (depth >= 32)
-		return 5;
-	if (depth >= 16)
-		return 4;
-	if (depth >= 8)
-		return 3;
-	if (depth >= 4)
-		return 2;
-	if (depth >= 2)
-		return 1;
-	return 0;
+	static const unsigned lower[] = { 2, 4, 8, 16, 32, 64 }; /* of levels 1 to 6 */
+	unsigned level = 0;
+	while (level < sizeof(lower) / sizeof(lower[0]) && depth >= lower[level])
+		level++;
+	return level;
 }
 
 uint64_t stats_counts_sum(const uint64_t *counts, unsigned n)

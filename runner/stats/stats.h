@@ -118,13 +118,6 @@ struct job_stats {
 	int64_t start_unix_ms; /* wall clock at start, for "timestamp" */
 };
 
-/* Folds from's samples into into's, as if one set (Chan's pairwise
- * moments, exact as fio's __sum_stat). */
-void stats_running_merge(struct running_stat *into, const struct running_stat *from);
-/* fio's sum_stat with pure_sum, for window samples: min, max, mean, m2 and
- * the count added up, so a sum of directions or jobs has their IOPS and
- * bandwidth together. */
-void stats_sample_sum(struct sample_stat *into, const struct sample_stat *from);
 /* from's I/O folded into into, as fio's sum_thread_stats: counts added,
  * latencies and histograms (slat, clat, lat, each priority's) merged
  * exactly, window samples summed.  For unified_rw_reporting's "mixed"

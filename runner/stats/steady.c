@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "stats/steady.h"
+#include "stats/internal.h"
 
 double steady_mean(const double *y, size_t n)
 {

@@ -6,9 +6,9 @@
  *  - slope: the least-squares line's rise or fall across the window
  *    (|slope| x (rounds - 1)) is within 10 % of their mean.
  * steady_window() finds the first window where both hold.  The plain
- * least-squares slope and range are public on their own, so fio's `ss`
- * criteria (which measure per sample, not across the window) can share
- * them.  Pure functions: no I/O, no state. */
+ * least-squares slope is public on its own, so fio's `ss` criteria (which
+ * measure per sample, not across the window) can share it.  Pure
+ * functions: no I/O, no state. */
 #ifndef EBSBENCH_STEADY_H
 #define EBSBENCH_STEADY_H
 
@@ -46,10 +46,6 @@ struct steady_result {
 /* The least-squares slope of y[i] against i = 0..n-1: the fitted line's
  * change per round (per sample).  0 for n < 2. */
 double steady_slope(const double *y, size_t n);
-/* max - min of y[0..n); 0 for n == 0. */
-double steady_range(const double *y, size_t n);
-/* The arithmetic mean of y[0..n); 0 for n == 0. */
-double steady_mean(const double *y, size_t n);
 
 /* Slides a window of `window` rounds (STEADY_ROUNDS for SNIA's) over
  * y[0..n) and fills *out with the first window where both criteria hold,
@@ -59,7 +55,5 @@ void steady_window(const double *y, size_t n, size_t window, struct steady_resul
 /* A word for the failed criterion: "range", "slope", "range and slope",
  * "too few rounds", "no data"; "" for STEADY_OK.  results.json's spelling. */
 const char *steady_fail_name(enum steady_fail failed);
-/* The inverse of steady_fail_name; false for a name it does not know. */
-bool steady_fail_parse(const char *name, enum steady_fail *out);
 
 #endif

@@ -3,6 +3,7 @@
  * its credential_process, its keys in the config file (the file formats
  * are aws_credentials_ini.c's). */
 #include "upload/aws_credentials.h"
+#include "upload/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -59,22 +59,4 @@ void aws_credentials_clear(struct aws_credentials *c);
  * region, or one longer than cap). */
 int aws_config_region(const char *profile, char *out, size_t cap);
 
-/* ---- building blocks, exposed for unit tests ---- */
-
-/* The value of key in [section] of an INI text as botocore reads it: lines
- * starting with '#' or ';' are comments, names and values are trimmed of
- * blanks, key names match case-insensitively, '=' or ':' separate them,
- * and a line indented under a key continues that key (a nested block such
- * as "s3 =\n  addressing_style = path"), so it is never a key itself.
- * Returns 0 with the value in out, 1 when the section has no such key, 2
- * when there is no such section, -1 when the value does not fit in cap. */
-int aws_ini_value(const char *text, const char *section, const char *key, char *out, size_t cap);
-/* "2026-12-02T22:00:00Z", "...T22:00:00.123Z", "...T22:00:00+00:00" (any
- * offset) into UTC seconds: 0, or -1. */
-int aws_parse_iso_time(const char *text, time_t *when);
-/* A credential_process's JSON into c (source not touched).  0, or -1 with
- * a reason that quotes none of the text (it holds the secret). */
-int aws_process_output(struct aws_credentials *c, const char *json, time_t now, char *err,
-		       size_t errlen);
-
 #endif

@@ -2,6 +2,7 @@
  * ~/.aws/credentials and ~/.aws/config as botocore's configparser reads
  * them, and a credential_process's JSON with its ISO 8601 Expiration. */
 #include "upload/aws_credentials.h"
+#include "upload/internal.h"
 
 #include <ctype.h>
 #include <jansson.h>

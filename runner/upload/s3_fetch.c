@@ -17,6 +17,9 @@
 #include "lib/lib.h"
 #include "net/net.h"
 #include "upload/upload.h"
+#include "upload/internal.h"
+#include "upload/upload_body.h"
+#include "upload/upload_request.h"
 
 #define LIST_BODY_MAX (16u << 20) /* 1,000 keys of 1 KiB each, and more */
 #define URL_EXPIRES_S 300
@@ -294,9 +297,9 @@ int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen)
 /* What a look at the prefix found. */
 struct end_pass {
 	const struct s3_fetch *f;
-	const char *done_name;
+	const char *done_name, *record_name;
 	unsigned listed;
-	bool done_listed;
+	bool done_listed, record_listed;
 };
 
 static int note_key(const char *key, uint64_t size, void *ctx)
@@ -305,21 +308,25 @@ static int note_key(const char *key, uint64_t size, void *ctx)
 	(void)size;
 	const char *name = key + strlen(p->f->prefix);
 	p->listed++;
-	if (!strncmp(key, p->f->prefix, strlen(p->f->prefix)) && !strcmp(name, p->done_name))
-		p->done_listed = true;
+	if (strncmp(key, p->f->prefix, strlen(p->f->prefix)))
+		return 0;
+	p->done_listed = p->done_listed || !strcmp(name, p->done_name);
+	p->record_listed = p->record_listed || !strcmp(name, p->record_name);
 	return 0;
 }
 
 int s3_fetch_run_ended(struct s3_fetch *f, const char *done_name, const char *record_name,
 		       unsigned *listed, char *err, size_t errlen)
 {
-	struct end_pass pass = { f, done_name, 0, false };
+	struct end_pass pass = { f, done_name, record_name, 0, false, false };
 	err[0] = '\0';
 	*listed = 0;
 	if (list_prefix(f, note_key, &pass, err, errlen))
 		return -1;
 	*listed = pass.listed;
-	if (!pass.done_listed)
+	/* Both listed, so that an ended run's count holds its record: one
+	 * uploaded after the listing is read at the next look. */
+	if (!pass.done_listed || !pass.record_listed)
 		return 0;
 	char key[1200], what[1300];
 	struct http_response resp;

@@ -44,9 +44,9 @@ struct s3_fetch {
 int s3_fetch_run(struct s3_fetch *f, char *err, size_t errlen);
 
 /* Whether the run whose results go under the prefix has ended: done_name
- * (report.html: a run sends it at its end only) is listed, and
- * record_name (results.json, which the run sends last) records
- * done_name's upload.  1 ended, 0 not yet, -1 with one line in err (no
+ * (report.html: a run sends it at its end only) and record_name
+ * (results.json, which the run sends last) are listed, and record_name
+ * records done_name's upload.  1 ended, 0 not yet, -1 with one line in err (no
  * URL); *listed the objects seen. */
 int s3_fetch_run_ended(struct s3_fetch *f, const char *done_name, const char *record_name,
 		       unsigned *listed, char *err, size_t errlen);
@@ -63,18 +63,5 @@ void s3_fetch_default_dir(const char *bucket, const char *prefix, char *out, siz
 /* The report among a fetched run's files: dir/report.html, else
  * dir/summary.md, else dir itself, into path[cap]. */
 void s3_fetch_report_path(const char *dir, char *path, size_t cap);
-
-/* ---- building blocks, exposed for unit tests ---- */
-
-/* One page of a ListObjectsV2 reply: calls each(key, size, ctx) per
- * <Contents> (stopping at its first non-zero return), sets *token to the
- * NextContinuationToken when <IsTruncated> is true, else "".  0, or -1
- * when the XML is not a listing. */
-int s3_fetch_parse_list(const char *xml, int (*each)(const char *key, uint64_t size, void *ctx),
-			void *ctx, char *token, size_t tokencap);
-/* Whether key, less the prefix, is a safe relative path under a
- * directory: not empty, no leading '/', no "." or ".." segment, no empty
- * segment but for a trailing one (a "folder" object, skipped). */
-bool s3_fetch_safe_name(const char *name);
 
 #endif

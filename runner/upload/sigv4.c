@@ -2,6 +2,7 @@
  * SHA-256 and HMAC.  The algorithm is AWS's "Authenticating Requests"
  * (query parameters, and browser-based POST) for S3. */
 #include "upload/sigv4.h"
+#include "upload/internal.h"
 #include "lib/lib.h"
 
 #include <ctype.h>

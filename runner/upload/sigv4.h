@@ -85,18 +85,11 @@ struct sigv4_post_policy {
 json_t *sigv4_post_fields(const struct sigv4_credentials *cred, const struct sigv4_scope *scope,
 			  const struct sigv4_post_policy *policy, char *err, size_t errlen);
 
-/* ---- building blocks, exposed for tests against AWS's examples ---- */
+/* ---- building blocks, tested against AWS's examples, that launch/ and cli/
+ * use too (the others: upload/internal.h) ---- */
 
-/* hex(HMAC-SHA256(signing key, string_to_sign)); for a POST policy the
- * string to sign is the base64 policy itself. */
-int sigv4_sign(const char *secret_key, const struct sigv4_scope *scope, const char *string_to_sign,
-	       char hex[SIGV4_HEX_LEN + 1]);
 /* hex(SHA-256(data)). */
 int sigv4_sha256_hex(const void *data, size_t len, char hex[SIGV4_HEX_LEN + 1]);
-/* Standard base64 with padding; malloc'd, NULL on failure. */
-char *sigv4_base64(const void *data, size_t len);
-/* "20130524T000000Z" (ISO 8601 basic, as X-Amz-Date wants). */
-int sigv4_amz_date(time_t when, char out[17]);
 /* "2013-05-25T00:00:00Z" (as a policy's expiration and people read). */
 int sigv4_iso_time(time_t when, char out[21]);
 /* Parses "20130524T000000Z" back; 0 or -1. */

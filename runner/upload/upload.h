@@ -34,7 +34,6 @@
 #define UPLOAD_EXPIRY_SLACK 0.10
 #define UPLOAD_EXPIRY_MARGIN_S 300.0
 #define UPLOAD_KEY_MAX 1024
-#define UPLOAD_MD5_B64_LEN 24 /* base64 of 16 bytes */
 
 enum upload_mode { UPLOAD_NONE, UPLOAD_PUT, UPLOAD_POST };
 
@@ -59,40 +58,11 @@ void upload_config_free(struct upload_config *u);
 
 /* ---- before any I/O ---- */
 
-/* When a presigned URL stops working: X-Amz-Date + X-Amz-Expires (SigV4)
- * or Expires (SigV2).  1 with *expires set, 0 when the URL says nothing,
- * -1 when it says something unreadable. */
-int upload_config_url_expiry(const char *url, time_t *expires);
-/* The "expiration" of a base64 POST policy: 0, or -1. */
-int upload_config_policy_expiry(const char *policy_b64, time_t *expires);
-/* The latest time a run started at now and planned to last planned_s may
- * end: the estimate, plus UPLOAD_EXPIRY_SLACK of it, plus the margin. */
-time_t upload_config_deadline(time_t now, double planned_s);
 /* Refuses (-1, one line naming the artifact, its expiry and the run's
  * estimated end, ISO UTC) when a URL or the policy expires before the
  * deadline, or when ca_file cannot be read.  0 when all is well. */
 int upload_config_check(const struct upload_config *u, time_t now, double planned_s, char *err,
 			size_t errlen);
-
-/* ---- the request bodies and replies (upload_body.c) ---- */
-
-/* base64(MD5) of len bytes of fd from offset 0, for Content-MD5. */
-int upload_body_content_md5(int fd, uint64_t len, char out[UPLOAD_MD5_B64_LEN + 1]);
-/* Whether "--" boundary occurs neither in len bytes of fd nor in the
- * fields or the key, so it cannot end a part early. */
-bool upload_body_boundary_free(const char *boundary, int fd, uint64_t len, const json_t *fields,
-			       const char *key);
-/* A multipart/form-data body for an S3 POST: the fields in their order
- * ("key" replaced by key, or added after them), then the file, last, as S3
- * requires, named filename.  0, or -1 on a write or read error. */
-int upload_body_multipart_write(FILE *out, const char *boundary, const json_t *fields,
-				const char *key, const char *filename, int fd, uint64_t len);
-/* The text of the first <tag>...</tag> in xml with XML's five entities
- * decoded and any control byte made a space, so it fits in one log line:
- * 0, or -1 when there is none. */
-int upload_body_xml_text(const char *xml, const char *tag, char *out, size_t outlen);
-/* S3's <Error><Code> and <Message> from an XML body; 0 if a Code was found. */
-int upload_body_s3_error(const char *xml, char *code, size_t codelen, char *msg, size_t msglen);
 
 /* ---- a resume from S3 (upload_resume.c) ---- */
 
@@ -105,22 +75,6 @@ int upload_resume_get(const struct upload_config *u, size_t max, char **body, si
 /* ---- during the run (upload.c) ---- */
 
 enum upload_when { UPLOAD_MIDRUN, UPLOAD_FINAL };
-
-/* The wait before retry number attempt (1 = after the first failure):
- * exponential from 500 ms, capped at 20 s, half of it random (from rnd). */
-unsigned upload_backoff_ms(unsigned attempt, uint32_t rnd);
-/* A results.json "uploads" entry; the URL goes in redacted, without query. */
-json_t *upload_record(const char *artifact, const char *url, const char *status, unsigned attempts,
-		      int http_status, const char *error);
-/* Whether a run's results.json (results) records artifact as uploaded. */
-bool upload_recorded_ok(const json_t *results, const char *artifact);
-/* S3 may echo parts of a request in an error message: every value of a
- * secret parameter (net's url_secret_params) that went with it, in url's
- * query or c's POST fields, is blanked in text, so none reaches a log or
- * results.json that way. */
-void upload_scrub(char *text, const struct upload_config *c, const char *url);
-/* url_redact()'s output cut at the query: enough to say where it went. */
-void upload_url_shown(const char *url, char *out, size_t outlen);
 
 struct uploader {
 	const struct upload_config *cfg;

@@ -2,6 +2,7 @@
  * Content-MD5, the multipart/form-data body of a POST, S3's XML errors,
  * the retry schedule and the record results.json keeps. */
 #include "upload/upload.h"
+#include "upload/upload_body.h"
 
 #include <errno.h>
 #include <mbedtls/base64.h>

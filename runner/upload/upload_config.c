@@ -2,6 +2,7 @@
  * every URL outlives the run before the run starts. */
 #include "lib/lib.h"
 #include "upload/upload.h"
+#include "upload/upload_config.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -2,6 +2,8 @@
  * the upload block's presigned GET (resume_get), for `run --resume=auto`
  * in a pod whose output directory died with the pod before it. */
 #include "upload/upload.h"
+#include "upload/upload_body.h"
+#include "upload/upload_request.h"
 
 #include <stdio.h>
 #include <stdlib.h>

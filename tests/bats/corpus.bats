@@ -1,18 +1,20 @@
 #!/usr/bin/env bats
-# corpus.bats - the scenario corpus (tests/corpus): some 290 volume states
+# corpus.bats - the scenario corpus (tests/corpus): some 300 volume states
 # whose truth is known, written as results directories by
 # tests/corpus/generate.py (gp2 buckets from empty to full at three time
 # scales, gp3 and io2 delivering 30..100 % of their facts, volumes without a
 # bucket whose 110 % load step is held or served above the limit, io2 held
 # by the instance, a gp3 whose qd1 I/Os wait on a throttle, a gp3 still
-# loading from its snapshot), each analysed
+# loading from its snapshot, three volumes driven at once under an
+# instance limit or under their own sum), each analysed
 # again by `ebsbench report --json`, then
 # judged by tests/corpus/check.py: the start balance within 5 points, the
 # cliff where the balance puts it, the delivered level within 3 %, each
 # phase's bound, at most 8 findings, no phase steady in a window it was
 # served on borrowed credit (a bucket's, the instance's burst), and no sentence that
 # tests/corpus/forbidden.py says is false for the state, in the analysis or
-# in summary.md.  The checker is also shown to fail on a planted claim.
+# in summary.md, nor st1/sc1 chosen in recommend.md for the state's small
+# random I/O.  The checker is also shown to fail on a planted claim.
 # fd 3 gets the counts (states, sentences, claims checked, failures per
 # check) and how long each step took.  No `# run-bats: alone:` line: it
 # measures nothing a neighbour could disturb.
@@ -144,7 +146,7 @@ plant() {
 }
 
 @test "corpus: the checker fails every kind of planted false claim and a planted wrong balance" {
-	local gp2 flat delivered waits lower loading
+	local gp2 flat delivered waits lower loading hdd st1 sc1_lower
 	gp2=$(plant 'gp2-100g-start050-*' '.analysis.findings += ["vol randread: its bucket 100 % full at the start."] |
 		.analysis.devices[0].credits_at_start = {"phase": "randread", "percent": 80}')
 	flat=$(plant 'nobucket-gp3-100g-above110-x1' '.analysis.details = ["vol loadcurve: ran on burst credits.",
@@ -155,13 +157,24 @@ plant() {
 	waits=$(plant 'qd1-waits-gp3-4000-x1' '.analysis.details += ["vol lat: 3344 IOPS; predicted 4000, bound by volume IOPS: worse than predicted."]')
 	lower=$(plant 'gp2-100g-lower050-x1' '.analysis.details += ["vol randread: steady after 120 s."]')
 	loading=$(plant 'loading-gp3-3000-x1' '.analysis.findings += ["vol delivers 1709 IOPS, 57 % of the 3000 it is sold as: the likely causes, in order: the config'"'"'s facts."]')
-	run /usr/bin/python3 -B "$CORPUS_PY/check.py" "$gp2" "$flat" "$delivered" "$waits" "$lower" "$loading"
+	hdd=$(plant 'gp2-20g-start000-x1-seed' '.')
+	echo '| **st1** (chosen) | 12,800 GiB | 500 | 500 | $576.00 | +$566.00 | not measured at this load |' >>"$hdd/recommend.md"
+	local sum spent
+	sum=$(plant 'together-3gp3-on-m5.2xlarge-x1' '.analysis.findings += ["vola, volb and volc driven at once: 9000 IOPS in all; the m5.2xlarge'"'"'s EBS limit set it."]')
+	spent=$(plant 'together-3gp3-on-m5.large-spent-x1' '.analysis.findings += ["vola, volb and volc driven at once: 3600 IOPS in all; the volumes set it.",
+		"vola, volb and volc driven at once: vola delivers less than it is sold as."]')
+	st1=$(plant 'st1-500g-start060-*' '.analysis.findings += ["vol seqread: 20 MiB/s after the cliff, worse than predicted.",
+		"vol: 122 IOPS until 30.0 s, then 20 IOPS: the credit cliff."]')
+	sc1_lower=$(plant 'sc1-500g-lower100-*' '.analysis.details += ["vol seqread: steady after 120 s."]')
+	run /usr/bin/python3 -B "$CORPUS_PY/check.py" "$gp2" "$flat" "$delivered" "$waits" "$lower" "$loading" "$hdd" \
+		"$sum" "$spent" "$st1" "$sc1_lower"
 	assert_failure 1
 	assert_output --partial "balance: 80.0 % where the truth is 50.0 %"
 	local ids id
 	ids=$(PYTHONPATH=$CORPUS_PY /usr/bin/python3 -B -c 'from forbidden import CLAIMS; print(*(c["id"] for c in CLAIMS))')
 	[ "$(wc -w <<<"$ids")" -ge 6 ] || fail "forbidden.py lists: $ids"
 	for id in $ids; do
-		assert_output --regexp "forbidden:$id: [^[]*\\[(analysis|summary)[^ ]*\\] .(vol randread: its bucket 100|vol loadcurve: ran on|vol lat: the submitter|vol: check the|vol: the bucket was empty|vol randread: 1500 IOPS|vol lat: 3344 IOPS|vol randread: steady after|vol delivers 1709 IOPS)"
+		assert_output --regexp "forbidden:$id: [^[]*\\[(analysis|summary|recommend)[^ ]*\\] .(\\| \\*\\*st1\\*\\* \\(chosen|vol randread: its bucket 100|vol loadcurve: ran on|vol lat: the submitter|vol: check the|vol: the bucket was empty|vol randread: 1500 IOPS|vol lat: 3344 IOPS|vol randread: steady after|vol delivers 1709 IOPS|vol seqread: 20 MiB/s after|vol: 122 IOPS until|vola, volb and volc driven at once)"
 	done
+	assert_output --partial "sc1-500g-lower100-x1-hdd: forbidden:steady-on-credit:"
 }

@@ -36,7 +36,7 @@ broken() {
 	assert_success
 	assert_output ""
 	# It checked what the quickstarts run.
-	[[ $stderr == *"checked ebsbench k8s: --apply --image --region --s3 --volume"* ]] || fail "$stderr"
+	[[ $stderr == *"checked ebsbench k8s: --apply --config --image --instance-type --region --s3 --volume"* ]] || fail "$stderr"
 	[[ $stderr == *"checked ebsbench run --dry-run"* ]] || fail "$stderr"
 	[[ $stderr == *"checked tests/k8s/validate.js"* ]] || fail "$stderr"
 }

@@ -10,7 +10,9 @@
 # Checked: the run completes and every file is in S3, results.json names the
 # instance from IMDS and the binary's sha256, and the machine is powered off
 # in every case: a wrong sha256 (nothing runs), a config ebsbench refuses,
-# and a run cut by the deadline (partial results still uploaded).
+# and a run cut by the deadline (partial results still uploaded); a reboot
+# mid-run (its shutdown's SIGTERM) does not power off, and the per-boot copy
+# the script left resumes the run at the next boot, once.
 
 bats_require_minimum_version 1.5.0
 
@@ -111,16 +113,22 @@ fill() {
 	PY
 }
 
-# run_userdata [VAR=VALUE...]: ./user-data.sh as root, the production
-# defaults overridden; a hang fails after 100 s instead of blocking.
-run_userdata() {
+# userdata_env: the production defaults overridden, for env(1).
+# EBSBENCH_TEST_MARK: every process the script starts inherits it, so
+# leftovers can be found afterwards.
+userdata_env() {
 	ROOT=$BATS_TEST_TMPDIR/root
-	# EBSBENCH_TEST_MARK: every process the script starts inherits it, so
-	# leftovers can be found afterwards.
-	run env EBSBENCH_TEST_MARK="$BATS_TEST_TMPDIR" EBSBENCH_DIR="$ROOT" EBSBENCH_IMDS="http://127.0.0.1:$IMDS_PORT" \
-		EBSBENCH_POWEROFF="echo powered-off >>'$BATS_TEST_TMPDIR/poweroff'" \
-		EBSBENCH_CONSOLE="$BATS_TEST_TMPDIR/console" CURL_CA_BUNDLE="$CA_FILE" "$@" \
-		timeout -k 5 100 bash ./user-data.sh 3>&-
+	ENV=(EBSBENCH_TEST_MARK="$BATS_TEST_TMPDIR" EBSBENCH_DIR="$ROOT" EBSBENCH_IMDS="http://127.0.0.1:$IMDS_PORT"
+		EBSBENCH_POWEROFF="echo powered-off >>'$BATS_TEST_TMPDIR/poweroff'"
+		EBSBENCH_PER_BOOT_DIR="$BATS_TEST_TMPDIR/per-boot"
+		EBSBENCH_CONSOLE="$BATS_TEST_TMPDIR/console" CURL_CA_BUNDLE="$CA_FILE")
+}
+
+# run_userdata [VAR=VALUE...]: ./user-data.sh (or SCRIPT) as root, the
+# production defaults overridden; a hang fails after 100 s instead of blocking.
+run_userdata() {
+	userdata_env
+	run env "${ENV[@]}" "$@" timeout -k 5 100 bash "${SCRIPT:-./user-data.sh}" 3>&-
 }
 
 # from_s3 NAME: the object PREFIX/NAME, fetched over TLS with a presigned GET.
@@ -279,6 +287,53 @@ powered_off_once() {
 	from_s3 results.json >s3-results.json
 	assert_equal "$(jq -r .environment.stopped_early s3-results.json)" true
 	assert_equal "$(sha256sum <s3-results.json)" "$(sha256sum <"$ROOT/results/results.json")"
+}
+
+@test "user-data: a reboot mid-run does not power off; the next boot's per-boot copy resumes the run, once" {
+	local pid p i hook=$BATS_TEST_TMPDIR/per-boot/ebsbench-resume.sh
+	# Four steps (layout, then a 10 s randread, on gp3 then gp2).
+	config 1000
+	fill "$BIN_URL" "$BIN_SHA" config.json
+	userdata_env
+	env "${ENV[@]}" bash ./user-data.sh 3>&- &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		jq -e '.running.step >= 1' "$ROOT/results/results.json" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	sleep 0.5
+	# The reboot's shutdown: SIGTERM to every process of the service (tee
+	# too: what the script says after it is lost, as on a real shutdown).
+	for p in $(leftovers); do
+		p=${p#/proc/}
+		kill -TERM "${p%/environ}" 2>/dev/null || true
+	done
+	wait "$pid" || true
+	[ ! -f "$BATS_TEST_TMPDIR/poweroff" ]
+	# Cut: by its SIGTERM, or by SIGPIPE once tee is gone, as SIGKILL would.
+	jq -e '(.phases | length) < 4' "$ROOT/results/results.json"
+	assert_file_exists "$hook"
+	# The next boot: cloud-init runs the per-boot copy, not the user-data.
+	SCRIPT=$hook run_userdata
+	assert_success
+	powered_off_once
+	console_has "the run's previous boot did not finish: resuming its run once"
+	console_has "running: ebsbench run --config $ROOT/config.json --out $ROOT/results --resume=auto"
+	local r=$ROOT/results/results.json
+	assert_equal "$(jq -c '[[.phases[].step], (.resumes | length), .environment.stopped_early]' "$r")" '[[0,1,2,3],1,false]'
+	from_s3 results.json >s3-results.json
+	assert_equal "$(sha256sum <s3-results.json)" "$(sha256sum <"$r")"
+	[ ! -e "$hook" ]
+	# A resumed boot that died too: the next one powers off, runs nothing.
+	rm "$BATS_TEST_TMPDIR/poweroff"
+	echo 2 >"$ROOT/run-boots"
+	cp ./user-data.sh "$hook"
+	SCRIPT=$hook run_userdata
+	assert_failure 1
+	powered_off_once
+	console_has "the resumed run's boot did not finish either: not running it again"
+	[ ! -e "$hook" ]
+	assert_equal "$(jq -c '[.phases[].step]' "$r")" '[0,1,2,3]'
 }
 
 @test "user-data: waits for a volume attached after boot, then runs; one never attached: error, power off" {

@@ -6,8 +6,9 @@
 # device returning EIO mid-phase (blkdebug), S3 answering 500 until the
 # retries run out, a URL that expires mid-run, the endpoint down for a while
 # then back, the watchdog's SIGTERM mid-phase, report's re-analysis, the
-# exit codes docs/run.md lists, and the appliance with no IMDS, malformed
-# user-data, an unreachable S3 or a stalled drive.
+# exit codes docs/run.md lists (5: a run a SIGTERM stopped, which --resume
+# continues), and the appliance with no IMDS, malformed user-data, an
+# unreachable S3 or a stalled drive.
 #
 # The host has no device-mapper (no /dev/mapper/control, no modules), so a
 # dm `error`/`flakey` target cannot give a second EIO test outside QEMU.
@@ -103,6 +104,26 @@ write_counter() {
 	assert_equal "$output" ""
 	[[ $stderr == "ebsbench run: device vol-0123456789abcdef0 was not found"* ]]
 	assert_equal "$(write_counter "$DEV")" "$before"
+}
+
+@test "exit 5: a SIGTERM stops the run before its end; run --resume continues it, exit 0" {
+	local pid i rc=0
+	short_config "$DEV" '[{"phase": "randread", "runtime": 300}, {"phase": "lat", "runtime": 500}]' >cfg.json
+	"$EBSBENCH" run --config cfg.json >/dev/null 2>first.err &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[ "$(jq -r '.running.step // empty' out/results.json 2>/dev/null)" != 1 ] || break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -TERM "$pid"
+	wait "$pid" || rc=$?
+	# Not 0: whoever runs it (a Job, a script) must know the run is not whole.
+	assert_equal "$rc" 5
+	assert_equal "$(jq -c '[.environment.stopped_early, [.phases[].step]]' out/results.json)" '[true,[0,1]]'
+	run --separate-stderr "$EBSBENCH" run --config cfg.json --resume
+	assert_success
+	assert_equal "$(jq -c '[.environment.stopped_early, [.phases[].step], (.resumes | length)]' out/results.json)" '[false,[0,1],1]'
 }
 
 @test "exit 2: no device named and none found; an output_dir that cannot be made" {

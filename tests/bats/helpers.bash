@@ -243,6 +243,31 @@ check_window_log() {
 		}' "$file"
 }
 
+# log_series FILE -> an IOPS log read back as results.json's iops_series: a
+# line per window, the rows of one time (its directions) summed.
+log_series() {
+	awk -F', *' 'NR > 1 && $1 != t { print s; s = 0 } { s += $2; t = $1 } END { if (NR) print s }' "$1"
+}
+
+# hist_windows FILE -> a histogram log read back as results.json's
+# clat_hist windows: a line per window, the rows of one time summed, as
+# "FIRST:C C C" from its first to its last non-empty bin ("" when empty).
+hist_windows() {
+	awk -F', *' '
+		function flush(  f, l, j, line) {
+			for (j = 1; j <= nb; j++)
+				if (s[j]) { if (!f) f = j; l = j }
+			line = f ? (f - 1) ":" : ""
+			for (j = f; f && j <= l; j++)
+				line = line (j > f ? " " : "") s[j]
+			print line
+			split("", s)
+		}
+		NR > 1 && $1 != t { flush() }
+		{ nb = NF - 3; for (j = 4; j <= NF; j++) s[j - 3] += $j; t = $1 }
+		END { if (NR) flush() }' "$1"
+}
+
 # log_sum FILE DDIR -> the sum of the value column for DDIR.
 log_sum() {
 	awk -F', *' -v d="$2" '$3 == d { s += $2 } END { printf "%d\n", s }' "$1"

@@ -168,7 +168,7 @@ example_configs() {
 	assert_failure 1
 	assert_line --partial "FAIL restart.yaml [1] batch/v1 Job ebsbench/ebsbench: data/spec/template/spec/restartPolicy must be equal to one of the allowed values"
 	assert_line --partial "FAIL backoff.yaml [5] batch/v1 Job ebsbench/ebsbench-pvc: data/spec/backoffLimit must be integer"
-	assert_line --partial "FAIL policy.yaml [1] batch/v1 Job ebsbench/ebsbench: data/spec/podFailurePolicy/rules/0/onExitCodes/operator must be equal to one of the allowed values"
+	assert_line --partial "FAIL policy.yaml [1] batch/v1 Job ebsbench/ebsbench: data/spec/podFailurePolicy/rules/1/onExitCodes/operator must be equal to one of the allowed values"
 	assert_line --partial "FAIL annotation.yaml [1] batch/v1 Job ebsbench/ebsbench: data/spec/template/metadata/annotations/karpenter.sh~1do-not-disrupt must be string"
 	assert_line --partial "FAIL mode.yaml [3] batch/v1 Job ebsbench/ebsbench-fleet: data/spec/completionMode must be equal to one of the allowed values"
 	assert_line --partial "FAIL volmode.yaml [3] v1 PersistentVolumeClaim ebsbench/bench-gp2: data/spec/volumeMode must be equal to one of the allowed values"
@@ -184,7 +184,7 @@ example_configs() {
 	assert_output --partial "FAIL dup.yaml [1] YAML: Map keys must be unique"
 }
 
-@test "the Jobs: retried only for a lost pod (it resumes), never disrupted, m5.xlarge, one per node, pinned digest, deadlines, results in an emptyDir" {
+@test "the Jobs: retried for a lost or evicted pod (it resumes), never disrupted, m5.xlarge, one per node, pinned digest, deadlines, results in an emptyDir" {
 	run yaml_node <<-'JS'
 	let bad = 0;
 	const check = (ok, what) => { console.log(`${ok ? "ok  " : "FAIL"} ${what}`); if (!ok) bad++; };
@@ -198,9 +198,12 @@ example_configs() {
 	    check(spec.backoffLimitPerIndex === 0 && spec.backoffLimit === undefined,
 	      `${file}: backoffLimitPerIndex 0, no Job-wide backoffLimit (one failed run must not end the others)`);
 	  } else {
-	    const rule = ((spec.podFailurePolicy || {}).rules || [])[0] || {}, codes = rule.onExitCodes || {};
+	    const rules = (spec.podFailurePolicy || {}).rules || [];
+	    const rule = rules[1] || {}, codes = rule.onExitCodes || {};
 	    check(spec.backoffLimit === 1 && JSON.stringify(c.args) === '["--resume=auto"]',
 	      `${file}: backoffLimit 1, the replacement pod resumes (--resume=auto)`);
+	    check(JSON.stringify(rules[0]) === '{"action":"Ignore","onPodConditions":[{"type":"DisruptionTarget"}]}',
+	      `${file}: an evicted pod (DisruptionTarget) is replaced first, not counted against backoffLimit`);
 	    check(rule.action === "FailJob" && codes.containerName === c.name && codes.operator === "In" &&
 	      JSON.stringify(codes.values) === "[1,2,3,4]", `${file}: ebsbench's own exits 1-4 fail the Job, not retried`);
 	  }

@@ -120,7 +120,7 @@ config_of() {
 	    check($ctr.image == $image and ($ctr.env[] | select(.name == "EBSBENCH_IMAGE_DIGEST") | .value) == $digest; "pinned by digest"),
 	    check($pod.nodeSelector["node.kubernetes.io/instance-type"] == "m6i.xlarge" and $c.environment.instance_type == "m6i.xlarge"; "instance type"),
 	    check($job.spec.backoffLimit == 1 and $pod.restartPolicy == "Never" and $ctr.args == ["--resume=auto"]; "one replacement pod, which resumes"),
-	    check($job.spec.podFailurePolicy.rules == [{action: "FailJob", onExitCodes: {containerName: "ebsbench", operator: "In", values: [1,2,3,4]}}]; "ebsbench'"'"'s own exits fail the Job"),
+	    check($job.spec.podFailurePolicy.rules == [{action: "Ignore", onPodConditions: [{type: "DisruptionTarget"}]}, {action: "FailJob", onExitCodes: {containerName: "ebsbench", operator: "In", values: [1,2,3,4]}}]; "an evicted pod replaced uncounted; ebsbench'"'"'s own exits fail the Job"),
 	    check(($c.upload.resume_get | startswith("https://s3.") and contains("/my-ebsbench-results/runs/k8s/results.json?")); "the resume GET of the run'"'"'s results.json"),
 	    check($job.spec.template.metadata.annotations["karpenter.sh/do-not-disrupt"] == "true"; "do-not-disrupt"),
 	    check($pod.automountServiceAccountToken == false and $ctr.securityContext.readOnlyRootFilesystem == true and $ctr.securityContext.privileged == false; "no token, read-only root, not privileged"),

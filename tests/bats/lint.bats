@@ -307,7 +307,7 @@ int pong_fn(int n) { return ping_fn(n); }'
 	assert_output --partial "pong.h uses include of ping.h"
 }
 
-@test "lint-layers: a function declared only in another file's header fails; a stale object fails" {
+@test "lint-layers: a function declared only in another file's header fails; a stale or empty object fails" {
 	layers_copy
 	printf 'unsigned stats_stray(void);\n' >>tree/runner/stats/histogram.h
 	layers_add stats stray 'unsigned stats_stray(void) { return 7; }'
@@ -316,4 +316,21 @@ int pong_fn(int n) { return ping_fn(n); }'
 	assert_failure
 	assert_output --partial "runner/stats/stray.c: stats_stray is declared neither in stray.h, nor in the face stats.h"
 	assert_output --partial "runner/stats/cpu_idle.c: no object"
+	# A stale or empty object alone fails too, named (nm reads an empty
+	# file as a silent error: a copy taken mid-build once made it exit 1
+	# with nothing said).
+	rm tree/runner/stats/stray.c tree/build/musl/stats/stray.o
+	sed -i '/stats_stray/d' tree/runner/stats/histogram.h
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_output "lint-layers: runner/stats/cpu_idle.c: no object build/musl/stats/cpu_idle.o newer than it, so its calls are unread (make lint builds it)"
+	touch -d '+2 minutes' tree/build/musl/stats/cpu_idle.o
+	: >tree/build/musl/stats/histogram.o
+	: >tree/build/musl/main.o
+	run bash tree/tests/lint-layers.sh
+	assert_failure
+	assert_line "lint-layers: runner/stats/histogram.c: its object build/musl/stats/histogram.o is empty (a build cut short?), so its calls are unread"
+	assert_line "lint-layers: build/musl/main.o: missing or empty, so its calls are unread (make lint builds it)"
+	refute_output --partial "cpu_idle"
+	refute_output --partial "failed"
 }

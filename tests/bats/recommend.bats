@@ -11,6 +11,9 @@
 #     check (tests/k8s/validate.js), a broken copy does not, and apply.md
 #     holds the kubectl patch and aws ec2 modify-volume lines with the caveats;
 #   - `report` writes recommend.md, the same text `recommend` prints;
+#   - st1 for 500 MiB/s sequential at 8,000 GiB (12,800 GiB, $576.00 in
+#     us-east-1), its class and modify-volume; st1/sc1 refused for small
+#     random I/O, one sentence each;
 #   - bad input: one line naming the problem, exit 2, nothing on stdout;
 #   - docs/recommend.md's example output is the real output.
 
@@ -144,6 +147,31 @@ pick() {
 	assert_success
 	assert_equal "$output" "$(cat seed/recommend.md)"
 	grep -qF '](recommend.md)' seed/summary.md
+}
+
+@test "sequential 500 MiB/s at 8,000 GiB in us-east-1: st1 of 12,800 GiB for \$576.00; small random I/O never st1 or sc1" {
+	rec "$SEED" --mibs 500 --gib 8000 --region us-east-1
+	assert_equal "$(pick gp2 '.candidates[] | select(.chosen) | [.type, .size_gib, .throughput_mibs, .monthly_usd] | @tsv')" \
+		"$(printf 'st1\t12800\t500\t576')"
+	assert_equal "$(pick gp2 '.candidates[] | select(.type == "gp3") | .monthly_usd')" 655
+	assert_equal "$(pick gp2 '[.candidates[].type] | join(" ")')" "gp3 io2 gp2 st1 sc1"
+	run --separate-stderr "$EBSBENCH" recommend "$SEED" --mibs 500 --gib 8000 --region us-east-1 --out apply
+	assert_success
+	assert_line '| **st1** (chosen) | 12,800 GiB | 500 | 500 | $576.00 | +$566.00 | not measured at this load |'
+	assert_line "- st1: st1's baseline is 40 MiB/s per TiB: 12800 GiB sustains 500 MiB/s."
+	run node "$K8S_TESTS/validate.js" apply
+	assert_success
+	assert_line --partial "ok   apply/vac-ebsbench-st1.yaml"
+	run cat apply/apply.md
+	assert_line "aws ec2 modify-volume --region ap-northeast-2 --volume-id vol-0gp2gp2gp2gp2 --volume-type st1 --size 12800"
+	# 400 IOPS of small I/O: a 16 TiB st1 moves 500 MiB/s, but every I/O up
+	# to 1 MiB costs it 1 MiB: refused in one line each, gp3 chosen.
+	rec "$SEED" --iops 400 --gib 16384 --region us-east-1
+	assert_equal "$(pick gp2 .choice)" gp3
+	assert_equal "$(pick gp2 '.candidates[] | select(.type == "st1" or .type == "sc1") | [.type, (.reasons | length)] | @tsv')" \
+		"$(printf 'st1\t1\nsc1\t1')"
+	assert_equal "$(pick gp2 '.candidates[] | select(.type == "st1") | .reasons[0]')" \
+		"st1 refused: 400 IOPS without a MiB/s need is read as small random I/O, and every st1 I/O up to 1 MiB costs 1 MiB of its throughput credit; it is for sequential 1 MiB I/O (--mibs alone)."
 }
 
 @test "bad input: one line naming the problem, exit 2, nothing on stdout" {

@@ -227,6 +227,15 @@ config_for() {
 	JSON
 	run --separate-stderr "$EBSBENCH" run --config cfg.json
 	assert_success
+	# Its series, kept in memory, are what its logs read back give.
+	local p short
+	for p in randread lat; do
+		short=$([ "$p" = randread ] && echo rr || echo lat)
+		assert_equal "$(jq -r ".phases[] | select(.phase == \"$p\") | .iops_series[]" r1/results.json)" \
+			"$(log_series "r1/gp3_${short}_iops.1.log")"
+		assert_equal "$(jq -r ".phases[] | select(.phase == \"$p\") | .clat_hist.windows[]" r1/results.json)" \
+			"$(hist_windows "r1/gp3_${short}_clat_hist.1.log")"
+	done
 	cp -r r1 r2
 	# results.json alone renders the heatmap: its histogram logs gone too.
 	rm r1/summary.md r1/iops_timeline.svg r1/latency_heatmap.svg r1/*_clat_hist.1.log

@@ -13,13 +13,7 @@ load ../peers/peers
 load qemu_helpers
 
 setup_file() {
-	make -C "$ROOT" --no-print-directory image >"$BATS_FILE_TMPDIR/digests" 2>"$BATS_FILE_TMPDIR/image.log" || {
-		tail -n 20 "$BATS_FILE_TMPDIR/image.log" >&2
-		return 1
-	}
-	APPLIANCE=$(awk '$1 == "appliance" { print $2 }' "$BATS_FILE_TMPDIR/digests")
-	export APPLIANCE
-	peers_start "$BATS_FILE_TMPDIR/peers"
+	disk_peers_setup_file
 }
 
 teardown_file() {
@@ -47,21 +41,11 @@ teardown_file() {
 }
 
 @test "disk image: boots under OVMF from an NVMe boot disk, runs on the two volumes, uploads, powers off; the boot disk is left out" {
-	local out="$BATS_TEST_TMPDIR/guest" attempt=1
+	local out="$BATS_TEST_TMPDIR/guest"
 	jq 'del(.devices) | .phases = [{"phase": "randread", "runtime": 400}]' \
 		"$BATS_TEST_DIRNAME/../qemu/guest-config.json" >"$BATS_TEST_TMPDIR/cfg.json"
-	while :; do
-		run "$BATS_TEST_DIRNAME/../qemu/run-guest.sh" --disk "$ROOT/build/ebsbench-disk.raw" \
-			--out "$out" --config "$BATS_TEST_TMPDIR/cfg.json" \
-			--s3 "https://s3.ebsbench.test:$TLS_PORT" --ca "$CA_FILE" --timeout 180
-		# The UKI never times NVMe I/O out (AWS's advice for EBS), so the
-		# known TCG stall shows as a timeout (4) here: boot once more.
-		[ "$status" -eq 3 ] || [ "$status" -eq 4 ] || break
-		[ "$attempt" -lt 2 ] || break
-		echo "# attempt $attempt: exit $status (the known QEMU TCG NVMe stall?): booting again" >&3
-		mv "$out" "$out.attempt-$attempt"
-		attempt=$((attempt + 1))
-	done
+	boot_disk "$out" --config "$BATS_TEST_TMPDIR/cfg.json" \
+		--s3 "https://s3.ebsbench.test:$TLS_PORT" --ca "$CA_FILE" --timeout 180
 	if [ "$status" -ne 0 ]; then
 		echo "$output"
 		tail -n 30 "$out/console.txt"

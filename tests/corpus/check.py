@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """check.py - judges what `ebsbench report` inferred for each corpus state
 against its truth (generate.py): STATE/analysed.json (`ebsbench report
---json STATE`), STATE/summary.md and STATE/truth.json.
+--json STATE`), STATE/summary.md, STATE/recommend.md and STATE/truth.json.
 
 Checks, each failure one line "STATE: CHECK: what":
 - balance: analysis.devices[].credits_at_start.percent within 5 points of
   the bucket's balance when randread began (a lower bound, lower_bound
   true: at most 5 points above it; and a randread that ended on burst must
   say lower_bound); null for a volume without a bucket.
-- cliff: the randread cliff found when the truth has one inside the phase
+- cliff: the cliff phase's cliff (randread's; seqread's on st1/sc1) found when the truth has one inside the phase
   (away from its edges), not found when it has none.
 - delivered: .delivered.level within 3 % of the level the volume delivered
   in that unit; null (or absent) when it delivered what its facts allow.
@@ -38,6 +38,7 @@ BOUND_PREFIX = {"volume": "volume", "instance": "instance", "latency": "latency"
                 "offered": "the offered load", "delivered": "the delivered limit"}
 TEXT_KEYS = ("explanation", "sentence", "cause")
 DEVICE = object()  # a sentence about the device as a whole
+RECOMMEND = object()  # a line of recommend.md: only "recommend" claims judge it
 
 
 class State:
@@ -50,7 +51,10 @@ class State:
             self.results = json.load(f)
         with open(os.path.join(path, "summary.md")) as f:
             self.summary = f.read()
+        rec = os.path.join(path, "recommend.md")
+        self.recommend = open(rec).read() if os.path.exists(rec) else ""
         self.label = self.truth["device"]
+        self.cliff_phase = self.truth.get("cliff_phase", "randread")
         analysis = self.results.get("analysis") or {}
         self.analysis = analysis
         self.device = next((d for d in analysis.get("devices", [])
@@ -153,7 +157,7 @@ class State:
 
     def check_cliff(self):
         want = self.truth["cliff"]
-        if want is None or "randread" not in [p["phase"] for p in self.phases]:
+        if want is None or self.cliff_phase not in [p["phase"] for p in self.phases]:
             return
         cliff = self.device.get("cliff") or {}
         found = cliff.get("status") == "found"
@@ -218,11 +222,15 @@ class State:
         """Every sentence against every claim false for the state; returns
         (sentences, claims checked)."""
         claims = [c for c in CLAIMS if c["when"](self.truth)]
-        sentences = self.json_sentences() + self.summary_sentences()
+        sentences = self.json_sentences() + self.summary_sentences() + [
+            (line, f"recommend.md:{n}", RECOMMEND)
+            for n, line in enumerate(self.recommend.splitlines(), 1) if line.strip()]
         checked = 0
-        randread = self.indices_of("randread")
+        randread = self.indices_of(self.cliff_phase)
         for text, where, about in sentences:
             for c in claims:
+                if (about is RECOMMEND) != (c["scope"] == "recommend"):
+                    continue
                 if c["scope"] == "capped":
                     idx = randread if about is DEVICE else about
                     if not idx or not all(self.capped[i] for i in idx):

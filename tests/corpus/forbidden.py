@@ -17,6 +17,8 @@ Scopes:
   bucket's, or the instance's burst above its baseline) to its very end
   (truth.phases[].credit_to_end; a sentence naming "<label> <phase>:" all
   of whose runs were), a summary.md line under that phase's section.
+- "recommend": only the lines of recommend.md (which no other scope reads:
+  it names candidates' bursts and buckets, not the state's).
 - "waited": only sentences about a phase whose low-depth I/Os waited on a
   throttle (truth.phases[].waited): its explanation, a sentence naming
   "<label> <phase>:", a summary.md line under its section or its TL;DR
@@ -34,6 +36,12 @@ def _bucket_start(t):
 
 
 CLAIMS = [
+    {"id": "hdd-for-small-random",
+     "patterns": [r"\*\*(?:st1|sc1)\*\* \(chosen\)", r"^\*\*[^*]*: (?:st1|sc1) [\d,]+ GiB at"],
+     "when": lambda t: t["volume"]["type"] not in ("st1", "sc1"),
+     "scope": "recommend",
+     "why": "the need recommend keeps is the state's own 4 KiB randread IOPS, small random I/O, "
+            "and every st1/sc1 I/O up to 1 MiB costs 1 MiB of their throughput credit"},
     {"id": "on-burst-without-bucket",
      "patterns": [r"\bon burst\b", r"\bburst credits\b"],
      "when": lambda t: not t["has_bucket"],
@@ -86,4 +94,39 @@ CLAIMS = [
      "why": "the volume was still loading from its snapshot (its probe's first reads 50x "
             "slower than the same blocks again): the phases reading blocks not yet loaded "
             "were held by that, not by a level of the volume's or its config's facts"},
+    {"id": "together-instance-named",
+     "patterns": [r"EBS limit set it", r"EBS burst ran out"],
+     "when": lambda t: "together" in t and "instance" not in (t["together"]["bound"],
+                                                            t["together"]["bound_after"]),
+     "scope": "device",
+     "why": "the volumes' limits summed set every level the devices held at once: the "
+            "instance allowed more"},
+    {"id": "together-volumes-named",
+     "patterns": [r"the volumes set it"],
+     "when": lambda t: "together" in t and t["together"]["bound"] == "instance"
+     and t["together"]["bound_after"] in (None, "instance"),
+     "scope": "device",
+     "why": "the instance's EBS limit set every level the devices held at once: the "
+            "volumes could have gone faster"},
+    {"id": "together-volume-blamed",
+     "patterns": [r"less than it is sold as", r"likely causes", r"\bworse\b",
+                  r"volume's own", r"\bas delivered\b"],
+     "when": lambda t: "together" in t and "instance" in (t["together"]["bound"],
+                                                        t["together"]["bound_after"]),
+     "scope": "device",
+     "why": "the instance's limit held the devices' sum: no volume delivered less than "
+            "its facts allow"},
+    {"id": "hdd-baseline-blamed",
+     "patterns": [r"\bworse\b", r"likely causes", r"less than it is sold as",
+                  r"\bas delivered\b", r"\bmissed in this run\b", r"check the volume facts"],
+     "when": lambda t: t["kind"] == "hdd",
+     "scope": "device",
+     "why": "an st1/sc1 falling to its baseline when its throughput bucket runs dry is the "
+            "cliff the model predicts, not the volume delivering less than its facts allow"},
+    {"id": "hdd-cliff-in-iops",
+     "patterns": [r"\bIOPS until\b", r"\bfell to \d+ IOPS\b", r"then \d+ IOPS\b"],
+     "when": lambda t: t["kind"] == "hdd",
+     "scope": "device",
+     "why": "an st1/sc1 bucket holds throughput credit (1 MiB per I/O up to 1 MiB): its "
+            "cliff is in MiB/s"},
 ]

@@ -33,12 +33,23 @@ The kinds (counts in `--list`):
   on a throttle: latency bimodal, p50 0.056 ms (the device) and mean 0.299
   ms (the waits), so one I/O in flight allows 1 / 0.299 ms = 3,344 IOPS,
   under the volume's 4,000 (truth.phases[].waited).
+- hdd: issue 40's st1 and sc1 of 500 GiB measured as HDD (the default
+  plan's layout, seqread past the throughput cliff, seqwrite), their
+  bucket full or 40 % spent when seqread began, or a config's 600 s seqread
+  on burst to its end; the cliff is seqread's, in MiB/s
+  (truth.cliff_phase).
 - loading: issue 40's gp3 of 3,000 IOPS still loading from its snapshot, a
   read-only plan (randread, lat, seqread): its probe recorded first reads of
   21 ms against 0.4 ms again (devices[].initialization); randread and
   seqread, reading blocks not yet loaded, held 57 % and 73 % of the volume's
   rates, lat re-read loaded blocks at the device's own service time
   (truth.loading, truth.phases[].loading).
+- together: three volumes driven at once (the together phase): three gp3 of
+  3,000 on an m5.xlarge (9,000 on its burst, then its 6,000 baseline: the
+  volumes' sum, then the instance's), on an m5.large whose burst was spent
+  (3,600: the instance's), on an m5.2xlarge (12,000: the volumes' 9,000 is
+  lower), three io2 of 16,000 on an m6i.8xlarge (40,000, no burst: the
+  instance's); truth.together says whose limit set each level.
 
 Deterministic: a state's noise is seeded by its name.
 Usage: generate.py OUT [--only SUBSTRING]   |   generate.py --list
@@ -50,7 +61,7 @@ import random
 import sys
 import zlib
 
-from model import (GP2_BUCKET, INSTANCES, MIB, Volume, instance_has_burst, instance_ops,
+from model import (GP2_BUCKET, HDD, INSTANCES, MIB, Volume, instance_has_burst, instance_ops,
                    io_units, volume_ops)
 
 LABEL = "vol"
@@ -69,6 +80,7 @@ SUBSETS = {
     "randread": ["randread"],
     "layout-randread": ["layout", "randread"],
     "randread-loadcurve": ["randread", "loadcurve"],
+    "hdd": ["layout", "seqread", "seqwrite"],  # plan_step_skips: the default plan on st1/sc1
 }
 # phase: rw, bs, iodepth, model seconds (0: the plan decides)
 PHASES = {
@@ -130,7 +142,7 @@ class Run:
         vol = self.vol
         return (instance_ops(self.instance, bs, True), instance_ops(self.instance, bs, False),
                 volume_ops(vol, bs, seq, True) * above, volume_ops(vol, bs, seq, False) * above,
-                io_units(bs, seq))
+                io_units(bs, seq, vol.unit))
 
     def second(self, demand, lim):
         """One second at demand (I/O per second): the rate the volume gives,
@@ -309,8 +321,9 @@ def loadcurve(run, above_110):
                   above=above)
 
 
-def play(run, phases, gaps, randread_s, above_110=False):
-    """The phases in order, gaps[i] model seconds of idle before phase i."""
+def play(run, phases, gaps, randread_s, above_110=False, cliff_phase="randread"):
+    """The phases in order, gaps[i] model seconds of idle before phase i;
+    the cliff phase runs randread_s."""
     for i, name in enumerate(phases):
         if i:
             run.idle(gaps[i % len(gaps)])
@@ -318,7 +331,7 @@ def play(run, phases, gaps, randread_s, above_110=False):
             loadcurve(run, above_110)
             continue
         rw, bs, qd, seconds = PHASES[name]
-        run.phase(name, rw, bs, qd, randread_s if name == "randread" else seconds)
+        run.phase(name, rw, bs, qd, randread_s if name == cliff_phase else seconds)
 
 
 def document(run, phases):
@@ -345,11 +358,20 @@ def seed_of(name):
     return zlib.crc32(name.encode())
 
 
+def cliff_phase_of(vol):
+    """The phase the plan runs to the cliff: seqread on st1/sc1 (their
+    credits are throughput), randread on the rest."""
+    return "seqread" if vol.type in HDD else "randread"
+
+
 def randread_truth(run, vol, seconds):
-    """Where randread's cliff falls: the second its credits ran out."""
-    rec = run.truth[[t["phase"] for t in run.truth].index("randread")]
+    """Where the cliff phase's cliff falls: the second its credits ran out."""
+    name = cliff_phase_of(vol)
+    rec = run.truth[[t["phase"] for t in run.truth].index(name)]
     start = rec["credits_at_start"]
-    drain = volume_ops(vol, 4096, False, True) - vol.baseline
+    rw, bs = PHASES[name][:2]
+    seq = rw in ("read", "write")
+    drain = volume_ops(vol, bs, seq, True) * io_units(bs, seq, vol.unit) - vol.baseline
     cliff_s = start / drain if drain > 0 else math.inf
     if cliff_s >= seconds:
         cliff = False  # still on burst when it ended
@@ -363,16 +385,20 @@ def randread_truth(run, vol, seconds):
     return start, cliff_s, cliff
 
 
-def gp2_state(name, gib, start_pct, scale, subset, gaps, randread_s=None):
-    """A gp2 whose randread begins with start_pct of its bucket: the balance
-    before the layout solved for by bisection (the layout and idle gaps
-    between move it)."""
-    vol = Volume("gp2", gib)
+def gp2_state(name, gib, start_pct, scale, subset, gaps, randread_s=None, vol=None):
+    """A gp2 (or vol) whose cliff phase (randread; seqread on st1/sc1)
+    begins with start_pct of its bucket: the balance before the layout
+    solved for by bisection (the layout and idle gaps between move it)."""
+    vol = vol or Volume("gp2", gib)
     phases = SUBSETS[subset]
-    full_burst = GP2_BUCKET / (volume_ops(vol, 4096, False, True) - vol.baseline)
-    seconds = randread_s or max(600, math.ceil(full_burst * CLIFF_MARGIN))
-    target = start_pct / 100 * GP2_BUCKET
-    before = phases[:phases.index("randread")]
+    cliff_phase = cliff_phase_of(vol)
+    rw, bs = PHASES[cliff_phase][:2]
+    seq = rw in ("read", "write")
+    full_burst = vol.bucket / (volume_ops(vol, bs, seq, True) * io_units(bs, seq, vol.unit)
+                               - vol.baseline)
+    seconds = randread_s or max(PHASES[cliff_phase][3], math.ceil(full_burst * CLIFF_MARGIN))
+    target = start_pct / 100 * vol.bucket
+    before = phases[:phases.index(cliff_phase)]
     # The gap before randread refills no more than the target: a bucket
     # emptied by the phases before, refilled only by that gap.
     gaps = list(gaps)
@@ -383,22 +409,23 @@ def gp2_state(name, gib, start_pct, scale, subset, gaps, randread_s=None):
     def at_randread(b0):
         run = Run(vol, INSTANCE_GP2[seed_of(name) % len(INSTANCE_GP2)], scale, seed_of(name),
                   credits=b0)
-        play(run, before, gaps, seconds)
+        play(run, before, gaps, seconds, cliff_phase=cliff_phase)
         if before:
             run.idle(gaps[len(before) % len(gaps)])
         return run.credits
 
-    lo, hi = 0.0, GP2_BUCKET
+    lo, hi = 0.0, vol.bucket
     for _ in range(32):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if at_randread(mid) < target else (lo, mid)
     run = Run(vol, INSTANCE_GP2[seed_of(name) % len(INSTANCE_GP2)], scale, seed_of(name),
               credits=hi)
-    play(run, phases, gaps, seconds)
+    play(run, phases, gaps, seconds, cliff_phase=cliff_phase)
     start, cliff_s, cliff = randread_truth(run, vol, seconds)
-    truth = base_truth(name, "gp2-lower-bound" if randread_s else "gp2-bucket", run, subset,
-                       gaps)
-    truth.update({"bucket_start_percent": 100 * start / GP2_BUCKET,
+    kind = "hdd" if vol.type in HDD else "gp2-lower-bound" if randread_s else "gp2-bucket"
+    truth = base_truth(name, kind, run, subset, gaps)
+    truth.update({"bucket_start_percent": 100 * start / vol.bucket, "cliff_phase": cliff_phase,
+                  "cliff_phase_s": seconds,
                   "bucket_start_credits": start, "randread_s": seconds,
                   "cliff": cliff, "cliff_model_s": cliff_s if math.isfinite(cliff_s) else None,
                   "randread_ends_on_burst": cliff_s >= seconds})
@@ -447,7 +474,7 @@ QD1_WAITS = (0.000056, 0.000299)  # issue 40's gp3 at qd1: p50, mean (s)
 def states():
     """Every state: (name, builder of (results, truth))."""
     out = []
-    subsets = list(SUBSETS)
+    subsets = [k for k in SUBSETS if k != "hdd"]  # the gp2 states cycle through these
     n = 0
     for gib in (20, 100, 250, 500):
         for pct in (0, 2, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 100):
@@ -515,11 +542,37 @@ def states():
                                     "m6i.8xlarge", scale, "seed", GAP_SETS[n % 4], False, False,
                                     QD1_WAITS): flat_state(*a)))
         n += 1
+    gp3 = Volume("gp3", 100, 3000, 125)
+    for scale in (1.0, 0.01):
+        for tag, vols, instance, seconds, spent in [
+                ("3gp3-on-m5.xlarge-burst", [gp3] * 3, "m5.xlarge", 2430, False),
+                ("3gp3-on-m5.large-spent", [gp3] * 3, "m5.large", 600, True),
+                ("3gp3-on-m5.2xlarge", [gp3] * 3, "m5.2xlarge", 600, False),
+                ("3io2-16000-on-m6i.8xlarge", [Volume("io2", 100, 16000)] * 3, "m6i.8xlarge",
+                 600, False)]:
+            name = f"together-{tag}-x{scale:g}"
+            out.append((name, lambda a=(name, vols, instance, scale, seconds, spent):
+                        together_state(*a)))
     for scale in SCALES:
         name = f"loading-gp3-3000-x{scale:g}"
         out.append((name, lambda a=(name, Volume("gp3", 100, 3000, 125), "m6i.8xlarge", scale,
                                     GAP_SETS[n % 4]): loading_state(*a)))
         n += 1
+    return out + hdd_states()
+
+
+def hdd_states():
+    """st1 and sc1 of 500 GiB, their bucket full or 40 % spent at seqread."""
+    out = []
+    for vtype, scale in (("st1", 0.01), ("sc1", 1.0)):
+        for pct in (100, 60):
+            name = f"{vtype}-500g-start{pct:03d}-x{scale:g}-hdd"
+            out.append((name, lambda a=(name, 500, pct, scale, "hdd", GAP_SETS[0]), t=vtype:
+                        gp2_state(*a, vol=Volume(t, 500))))
+        # A config's 600 s seqread: on burst to its end, never steady.
+        name = f"{vtype}-500g-lower100-x{scale:g}-hdd"
+        out.append((name, lambda a=(name, 500, 100, scale, "hdd", GAP_SETS[0], 600), t=vtype:
+                    gp2_state(*a, vol=Volume(t, 500))))
     return out
 
 
@@ -548,6 +601,61 @@ def loading_state(name, vol, instance, scale, gaps):
     doc["devices"][0]["initialization"] = {
         "state": "loading", "first_read_ms": 21.3, "second_read_ms": 0.41,
         "first_read_mean_ms": 22.0, "second_read_mean_ms": 0.45, "blocks": 64, "seconds": 0.36}
+    return doc, truth
+
+
+TOGETHER_LABELS = ["vola", "volb", "volc"]
+
+
+def together_state(name, vols, instance, scale, seconds, spent=False):
+    """Three volumes driven at once (the together phase, 4k randread at
+    qd32 on each): their sum held the lower of the volumes' limits summed
+    and the instance's (its burst for its first 30 minutes unless spent
+    before the run, then its baseline), a third on each device."""
+    rng = random.Random(seed_of(name))
+    vsum = sum(volume_ops(v, 4096, False, False) for v in vols)
+    burst_s = INSTANCES[instance][4] if instance_has_burst(instance) and not spent else -1
+    inst = [instance_ops(instance, 4096, k < burst_s) for k in range(seconds)]
+    agg = [min(vsum, i) for i in inst]
+    bound = ["volumes" if vsum <= i else "instance" for i in inst]
+    start_ms = 1788362160000
+    runtime_ms = round(seconds * scale * 1000)
+    records, devices = [], []
+    for d, (label, vol) in enumerate(zip(TOGETHER_LABELS, vols)):
+        rates = [a / len(vols) for a in agg]
+        iops = sum(rates) / len(rates)
+        noisy = [r * (1 + 0.012 * (rng.random() + rng.random() - 1)) for r in rates]
+        noisy[0] = 2 * rates[0]  # fio's first window: the queue filling
+        mean = 32 / iops
+        d_rec = direction(round(iops, 2), 4096, runtime_ms, mean,
+                          percentiles(mean * 0.97, mean * 1.08, mean * 1.15, mean * 1.3))
+        records.append({
+            "step": d, "phase": "together", "device": label, "started_ms": start_ms + d,
+            "ended_ms": start_ms + d + runtime_ms, "idle_before_s": None, "iodepth": 32,
+            "bs": 4096, "rw": "randread", "runtime_s": seconds, "window_ms": 1000 * scale,
+            "job": {"jobname": f"{label}-together", "error": 0, "job_runtime": runtime_ms,
+                    "read": d_rec, "write": idle_direction()},
+            "iops_log": f"{label}_tg_iops.1.log", "iops_series": [round(x, 1) for x in noisy],
+            "ebs_stats": {"available": False, "reason": "corpus"}, "disk_check": None,
+            "together": {"group": 0, "devices": len(vols)}})
+        devices.append({"label": label, "path": f"/dev/nvme{d + 1}n1", "kind": "ebs",
+                        "volume_id": f"vol-0corpus{d}", "model": "Amazon Elastic Block Store",
+                        "serial": f"vol0corpus{d}", "size_bytes": vol.gib << 30,
+                        "logical_block_size": 512, "volume": vol.record(),
+                        "instance_limits": None})
+    run = Run(vols[0], instance, scale, seed_of(name))
+    doc = document(run, ["together"])
+    doc.update({"schema": 4, "devices": devices, "phases": records})
+    doc["plan"]["read_only"] = True
+    truth = base_truth(name, "together", run, "together", [0])
+    truth["device"] = TOGETHER_LABELS[0]
+    truth["phases"] = [{"phase": "together", "unit": "IOPS", "measured": records[0]["job"]["read"]["iops"],
+                        "offered": None, "bound_by": None, "credit_until_s": 0,
+                        "credit_to_end": False, "waited": False}]
+    fell = bound[0] != bound[-1]
+    truth["together"] = {"bound": bound[0], "bound_after": bound[-1] if fell else None,
+                         "cliff": "instance" if fell else None,
+                         "level": agg[0], "level_after": agg[-1] if fell else None}
     return doc, truth
 
 

@@ -10,6 +10,11 @@ import math
 KIB = 1024
 MIB = 1 << 20
 UNIT = 256 * KIB  # an SSD I/O up to 256 KiB counts one unit
+HDD_UNIT = MIB  # st1/sc1: an I/O up to 1 MiB costs 1 MiB of credit
+# st1 and sc1 (AWS's EBS volume types page): MiB/s per TiB of baseline and
+# burst, the most either can be, and the throughput cap; the bucket holds
+# 1 TiB of credit per TiB.
+HDD = {"st1": (40, 250, 500, 500, 500), "sc1": (12, 80, 192, 250, 250)}
 MERGE_MIN = 32 * KIB  # contiguous I/O this big merges into whole units
 GP2_BUCKET = 5.4e6
 
@@ -38,7 +43,15 @@ class Volume:
 
     def __init__(self, vtype, gib, iops=None, mibs=None, share=1.0):
         self.type, self.gib, self.share = vtype, gib, share
-        if vtype == "gp2":
+        self.unit = HDD_UNIT if vtype in HDD else UNIT
+        if vtype in HDD:  # throughput credits, in MiB: units per second are MiB/s
+            base, burst, base_max, burst_max, cap = HDD[vtype]
+            self.baseline = min(base * gib / KIB, base_max)
+            self.burst = min(burst * gib / KIB, burst_max)
+            self.bucket = KIB * gib if self.burst > self.baseline else 0.0
+            self.cap_mibs = cap
+            self.iops, self.mibs = self.baseline, cap
+        elif vtype == "gp2":
             self.baseline = min(max(3 * gib, 100), 16000)
             self.burst = max(3000, self.baseline)
             self.bucket = GP2_BUCKET if self.burst > self.baseline else 0.0
@@ -51,7 +64,7 @@ class Volume:
             self.mibs = min(4000, 0.25 * self.iops)
         else:
             raise ValueError(vtype)
-        if vtype != "gp2":
+        if vtype in ("gp3", "io2"):
             self.baseline = self.burst = self.iops
             self.bucket = 0.0
             self.cap_mibs = self.mibs
@@ -62,15 +75,17 @@ class Volume:
                 "throughput_mibs": self.mibs, "assumed": []}
 
 
-def io_units(bs, sequential):
-    """Units one I/O costs: contiguous I/O of 32 KiB and up merges."""
-    units = bs / UNIT
-    return units if sequential and bs >= MERGE_MIN else math.ceil(units)
+def io_units(bs, sequential, unit=UNIT):
+    """Units one I/O costs: contiguous I/O of 32 KiB and up merges (on
+    st1/sc1 any sequential I/O merges into whole MiBs)."""
+    units = bs / unit
+    merges = sequential and (bs >= MERGE_MIN or unit == HDD_UNIT)
+    return units if merges else math.ceil(units)
 
 
-def rate_at_size(units_per_s, mibs, bs, sequential):
+def rate_at_size(units_per_s, mibs, bs, sequential, unit=UNIT):
     """I/O per second of bs bytes a unit rate and a MiB/s cap allow."""
-    return min(units_per_s / io_units(bs, sequential), mibs * MIB / bs)
+    return min(units_per_s / io_units(bs, sequential, unit), mibs * MIB / bs)
 
 
 def volume_ops(vol, bs, sequential, burst, recorded=False):
@@ -79,11 +94,11 @@ def volume_ops(vol, bs, sequential, burst, recorded=False):
     else what it delivers (share of them)."""
     share = 1.0 if recorded else vol.share
     units = (vol.burst if burst else vol.baseline) * share
-    if vol.type == "gp2":  # no more MiB/s than its units allow
-        mibs = min(vol.cap_mibs, units * UNIT / MIB)
+    if vol.type == "gp2" or vol.type in HDD:  # no more MiB/s than its units allow
+        mibs = min(vol.cap_mibs, units * vol.unit / MIB)
     else:
         mibs = vol.cap_mibs * share
-    return rate_at_size(units, mibs, bs, sequential)
+    return rate_at_size(units, mibs, bs, sequential, vol.unit)
 
 
 def instance_ops(name, bs, burst):

@@ -8,6 +8,7 @@
 
 #include "input.h"
 #include "upload/upload.h"
+#include "upload/internal.h"
 
 enum { F_SECTION, F_KEY, F_TEXT, F_COUNT };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "demand/demand.h"
+#include "demand/internal.h"
 #include "input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "device/blkdev_probe.h"
+#include "device/internal.h"
 #include "input.h"
 
 /* One input: the whole content of a device (zeros beyond it up to a

@@ -5,6 +5,7 @@
 
 #include "input.h"
 #include "job/options.h"
+#include "job/internal.h"
 
 #define MAX_WORDS 64
 

@@ -6,6 +6,7 @@
 #include "input.h"
 #include "job/options.h"
 #include "job/options_json.h"
+#include "job/internal.h"
 
 /* One input: a JSON job object as a plan phase carries it. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

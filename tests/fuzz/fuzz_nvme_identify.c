@@ -5,6 +5,7 @@
 
 #include "input.h"
 #include "device/nvme_identify.h"
+#include "device/internal.h"
 
 /* One input: an Identify Controller page (and, when short, a serial). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

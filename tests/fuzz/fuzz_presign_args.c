@@ -9,6 +9,7 @@
 
 #include "input.h"
 #include "launch/launch.h"
+#include "launch/internal.h"
 
 enum { F_EXPIRES, F_BUCKET, F_PREFIX, F_ENDPOINT, F_REGION, F_COUNT };
 

@@ -11,6 +11,7 @@
 #include "model/model.h"
 #include "input.h"
 #include "results/results.h"
+#include "results/internal.h"
 #include "report/compare.h"
 #include "report/fleet.h"
 #include "report/recommend_md.h"

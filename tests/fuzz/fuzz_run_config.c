@@ -12,7 +12,9 @@
 #include "input.h"
 #include "run/plan.h"
 #include "launch/launch.h"
+#include "launch/internal.h"
 #include "run/run_devices.h"
+#include "run/internal.h"
 #include "upload/upload.h"
 
 /* Two blank 100 GiB EBS volumes, as discovery would report them (the

@@ -5,6 +5,7 @@
 
 #include "input.h"
 #include "upload/upload.h"
+#include "upload/upload_body.h"
 
 /* One input: an S3 error response body. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -6,6 +6,7 @@
 
 #include "input.h"
 #include "upload/upload.h"
+#include "upload/internal.h"
 
 /* Stops the page at a key that would leave the directory, as fetch does. */
 static int judge(const char *key, uint64_t size, void *ctx)

@@ -7,7 +7,10 @@
 
 #include "input.h"
 #include "upload/upload.h"
+#include "upload/upload_config.h"
+#include "upload/upload_request.h"
 #include "net/url.h"
+#include "net/internal.h"
 
 /* Redacts into a buffer of exactly cap bytes (so ASan sees any overrun). */
 static void redact_into(const char *s, size_t cap)

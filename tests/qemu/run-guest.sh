@@ -10,6 +10,8 @@
 #   nvme serial vol0123456789abcdef0: gp2-like, a leaky bucket of QEMU's block
 #       throttling: baseline 3 IOPS/GiB, burst 3,000, burst length L seconds
 #   nvme serial vol0fedcba9876543210: gp3-like, a flat cap (3,000 IOPS)
+#   nvme serial vol0abcdef0123456789: a third, gp3-like, only when the config
+#       lists vol-0abcdef0123456789 (the together phase's third volume)
 # Both are null-co drives that read zeroes; sizes come from the config.
 # virtio-net user networking carries IMDSv2 (tests/peers/imds.py answers at
 # 169.254.169.254, serving the config as user-data) and the S3 peer
@@ -40,6 +42,9 @@
 #   --reset-when REGEX  reset the machine (QEMU monitor system_reset, as a
 #                       panic's reboot would) once the console matches
 #                       REGEX; guest reboots are then allowed (no -no-reboot)
+#   --reset-count N     reset at the Nth console line matching --reset-when's
+#                       REGEX instead of the first (default 1): e.g. the
+#                       upload of results.json marking the third step begun
 #   --time-scale S      the config's time_scale (default: the config's)
 #   --burst-length L    the gp2 bucket's burst length in whole seconds >= 2
 #                       (default: the one whose burst lasts the model's gp2
@@ -100,7 +105,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kernel="" initrd="" disk="" out="" time_scale="" burst_length="" timeout=240 accel=auto
 config="$here/guest-config.json" simulate_stall=0 extra_args=() throttle=drive
-stall_workaround=1 io_timeout=10 eio_sector="" snapshot_latency="" shared_group="" gp3_delivers="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" ovmf_vars=""
+stall_workaround=1 io_timeout=10 eio_sector="" snapshot_latency="" shared_group="" gp3_delivers="" s3="" ca="" via=imds user_data="" imds=1 watchdog="" reset_re="" reset_count=1 ovmf_vars=""
 ebsbench="$root/build/ebsbench" print_cmdline=0
 
 # Set-up problems exit 2 (1 means the guest ran and failed).
@@ -122,6 +127,7 @@ while [ $# -gt 0 ]; do
 	--no-imds) imds=0; shift ;;
 	--watchdog-s) watchdog=$2; shift 2 ;;
 	--reset-when) reset_re=$2; shift 2 ;;
+	--reset-count) reset_count=$2; shift 2 ;;
 	--ovmf-vars) ovmf_vars=$2; shift 2 ;;
 	--time-scale) time_scale=$2; shift 2 ;;
 	--burst-length) burst_length=$2; shift 2 ;;
@@ -175,6 +181,7 @@ case $gp3_delivers in *[!0-9]* | 0) die "--gp3-delivers must be whole IOPS above
 case $snapshot_latency in *[!0-9]* | 0) die "--snapshot-latency must be whole ns above 0" ;; esac
 case $io_timeout in '' | *[!0-9]*) die "--io-timeout must be whole seconds" ;; esac
 case $watchdog in *[!0-9]*) die "--watchdog-s must be whole seconds" ;; esac
+case $reset_count in '' | *[!0-9]* | 0) die "--reset-count must be a whole number above 0" ;; esac
 if [ "$print_cmdline" = 1 ]; then
 	[ "$via" != cmdline ] || die "--print-cmdline: with --config-via cmdline the line holds the config, made at boot"
 	guest_cmdline
@@ -285,11 +292,13 @@ start=$(date +%s.%N)
 qpid=$!
 verdict="" reset_sent=0
 while kill -0 "$qpid" 2>/dev/null; do
-	if [ -n "$reset_re" ] && [ "$reset_sent" = 0 ] && grep -Eq "$reset_re" "$out/console.log" 2>/dev/null; then
+	matches=0
+	[ -z "$reset_re" ] || matches=$(grep -Eac "$reset_re" "$out/console.log" 2>/dev/null) || true
+	if [ -n "$reset_re" ] && [ "$reset_sent" = 0 ] && [ "${matches:-0}" -ge "$reset_count" ]; then
 		python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(0.3)
 s.sendall(b"system_reset\n"); time.sleep(0.3)' "$out/monitor.sock" && reset_sent=1
-		say "console matched /$reset_re/: machine reset (system_reset)"
+		say "console matched /$reset_re/ ($reset_count time(s)): machine reset (system_reset)"
 	fi
 	if grep -Eq "$stall_re" "$out/console.log" 2>/dev/null; then
 		verdict=stall

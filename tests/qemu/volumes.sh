@@ -16,9 +16,16 @@
 #
 # The first drive (serial vol0123456789abcdef0) is that gp2 unless the
 # config lists its volume id as gp3: then it is a second flat gp3 at the
-# config's iops.  With shared_group (QEMU throttle keys, --throttle filter
+# config's iops and size.  With shared_group (QEMU throttle keys, --throttle filter
 # only) both drives also sit under one more throttle group, the
 # instance's: its bucket is shared, so whatever drive runs drains it.
+# A third drive, gp3c (serial vol0abcdef0123456789), a flat gp3 at its
+# config's iops, only when the config lists vol-0abcdef0123456789.
+# When the config lists that volume id as st1 or sc1, the first drive is
+# that HDD volume instead: a bps throttle of the model's baseline
+# (st1 40 MiB/s per TiB, sc1 12), burst (250, 80) and bucket (1 TiB of
+# credit per TiB) read from the config's size, its burst length set so the
+# burst lasts the model's seconds x time_scale, as the gp2's.
 # With gp3_delivers (IOPS) the gp3 drive is capped there instead of at the
 # config's iops: a volume that delivers less than it was sold as.
 volumes_from_config() {
@@ -34,12 +41,15 @@ volumes_from_config() {
 			'[.devices[]? | select(.type == $t)][0][$f] // $d' "$dest"
 	}
 	local gp2_size gp3_size gp3_iops gp3_mibs gp2_mibs gp2_base burst_model_s default_l burst_qemu_s
-	local first_gp3_iops first_gp3_mibs
-	read -r first_gp3_iops first_gp3_mibs <<<"$(jq -r '[.devices[]? |
+	local first_gp3_iops first_gp3_mibs first_gp3_size
+	read -r first_gp3_iops first_gp3_mibs first_gp3_size <<<"$(jq -r '[.devices[]? |
 		select(.volume_id == "vol-0123456789abcdef0")][0]
-		| if .type == "gp3" then "\(.iops // 3000) \(.throughput_mibs // 125)" else "" end' "$dest")"
+		| if .type == "gp3" then "\(.iops // 3000) \(.throughput_mibs // 125) \(.size_gib // 100)"
+		  else "" end' "$dest")"
 	gp2_size=$(volume gp2 size_gib 100)
-	gp3_size=$(volume gp3 size_gib 100)
+	# The gp3 drive's size: the config's device of its volume id, else its first gp3's.
+	gp3_size=$(jq -r '[.devices[]? | select(.volume_id == "vol-0fedcba9876543210")][0].size_gib // empty' "$dest")
+	gp3_size=${gp3_size:-$(volume gp3 size_gib 100)}
 	gp3_iops=$(volume gp3 iops 3000)
 	gp3_mibs=$(volume gp3 throughput_mibs 125)
 	local gp3_cap=${gp3_delivers:-$gp3_iops}
@@ -67,10 +77,21 @@ volumes_from_config() {
 	# A drive that completes one I/O a second looks, to a guest waiting
 	# 1 s per I/O, like one that stopped: the stall path without the bug.
 	[ "$simulate_stall" = 0 ] || limits_gp2="iops-total=1"
+	local hdd_type hdd_size
+	read -r hdd_type hdd_size <<<"$(jq -r '[.devices[]? |
+		select(.volume_id == "vol-0123456789abcdef0")][0]
+		| if .type == "st1" or .type == "sc1" then "\(.type) \(.size_gib)" else "" end' "$dest")"
+	[ -z "$hdd_type" ] || hdd_drive "$hdd_type" "$hdd_size" "$scale" "$3"
 	[ -z "$first_gp3_iops" ] || {
 		limits_gp2="iops-total=$first_gp3_iops,bps-total=$((first_gp3_mibs * 1048576))"
 		say "the first drive is a gp3 too: flat $first_gp3_iops IOPS, $first_gp3_mibs MiB/s"
 	}
+	# A third drive (serial vol0abcdef0123456789), a flat gp3 too, only
+	# when the config lists its volume id: the together phase's third volume.
+	local third_size third_iops third_mibs third_args=()
+	read -r third_size third_iops third_mibs <<<"$(jq -r '[.devices[]? |
+		select(.volume_id == "vol-0abcdef0123456789")][0]
+		| if . then "\(.size_gib // 100) \(.iops // 3000) \(.throughput_mibs // 125)" else "" end' "$dest")"
 	local gp2_args gp3_args shared_args=()
 	if [ -n "$shared_group" ]; then
 		[ "$throttle" = filter ] || die "--shared-group needs --throttle filter"
@@ -82,11 +103,17 @@ volumes_from_config() {
 		SNAPSHOT_DIR=$(mktemp -d /dev/shm/ebsbench-snapshot.XXXXXX)
 		say "gp3: restored from a snapshot: a cluster's first read waits $snapshot_latency ns"
 	fi
-	mapfile -t gp2_args < <(drive_args gp2 "$gp2_size" "$limits_gp2")
+	mapfile -t gp2_args < <(drive_args gp2 "${hdd_size:-${first_gp3_size:-$gp2_size}}" "$limits_gp2")
 	mapfile -t gp3_args < <(drive_args gp3 "$gp3_size" \
 		"iops-total=$gp3_cap,bps-total=$((gp3_mibs * 1048576))" "$(eio_rules)")
 	VOLUME_ARGS=("${shared_args[@]}" "${gp2_args[@]}" -device nvme,serial=vol0123456789abcdef0,drive=gp2
 		"${gp3_args[@]}" -device nvme,serial=vol0fedcba9876543210,drive=gp3)
+	if [ -n "$third_iops" ]; then
+		mapfile -t third_args < <(drive_args gp3c "$third_size" \
+			"iops-total=$third_iops,bps-total=$((third_mibs * 1048576))")
+		VOLUME_ARGS+=("${third_args[@]}" -device nvme,serial=vol0abcdef0123456789,drive=gp3c)
+		say "a third drive, gp3c: flat $third_iops IOPS, $third_mibs MiB/s"
+	fi
 	VOLUME_FACTS=$(jq -n --argjson gp2_base "$gp2_base" --argjson l "$burst_length" \
 		--argjson q "$burst_qemu_s" --argjson m "$burst_model_s" --argjson gp3 "$gp3_iops" \
 		--argjson ts "$scale" --arg throttle "$throttle" --argjson gp2_mibs "$gp2_mibs" \
@@ -102,10 +129,41 @@ volumes_from_config() {
 	[ -z "$first_gp3_iops" ] ||
 		VOLUME_FACTS=$(jq --argjson i "$first_gp3_iops" --argjson m "$first_gp3_mibs" \
 			'.gp2 = {serial: .gp2.serial, type: "gp3", iops: $i, throughput_mibs: $m}' <<<"$VOLUME_FACTS")
+	[ -z "$hdd_type" ] || VOLUME_FACTS=$(jq --argjson h "$HDD_FACTS" '.gp2 = $h' <<<"$VOLUME_FACTS")
 	[ -z "$shared_group" ] ||
 		VOLUME_FACTS=$(jq --arg g "$shared_group" '.shared_group = $g' <<<"$VOLUME_FACTS")
+	[ -z "$third_iops" ] ||
+		VOLUME_FACTS=$(jq --argjson i "$third_iops" --argjson m "$third_mibs" \
+			'.gp3c = {serial: "vol0abcdef0123456789", type: "gp3", iops: $i, throughput_mibs: $m}' <<<"$VOLUME_FACTS")
 	[ -z "$snapshot_latency" ] ||
 		VOLUME_FACTS=$(jq --argjson n "$snapshot_latency" '.gp3.snapshot_latency_ns = $n' <<<"$VOLUME_FACTS")
+}
+
+# hdd_drive TYPE GIB SCALE [L]: limits_gp2 as an st1/sc1 of GIB (the
+# model's figures, MiB/s from MiB of credit: a leaky bucket of burst x L
+# bytes draining at burst - baseline while bursting lasts burst L /
+# (burst - baseline) s) and HDD_FACTS, the first drive's facts.json entry.
+hdd_drive() {
+	local base burst model_s l
+	read -r base burst model_s l <<<"$(awk -v t="$1" -v g="$2" -v s="$3" -v l="${4:-}" 'BEGIN {
+		b = (t == "st1" ? 40 : 12) * g / 1024; m = (t == "st1" ? 250 : 80) * g / 1024
+		cap = (t == "st1" ? 500 : 250); if (m > cap) m = cap; if (b > m) b = m
+		if (b >= m) { print b, m, 0, 0; exit }
+		secs = 1024 * g / (m - b) * s
+		if (l == "") l = int(secs * (m - b) / m + 0.5); if (l < 2) l = 2
+		printf "%.7f %.7f %.3f %d\n", b, m, secs, l }')"
+	[ "$l" != 0 ] || die "$1 of $2 GiB has no burst: nothing to emulate"
+	local qemu_s
+	qemu_s=$(awk -v l="$l" -v b="$base" -v m="$burst" 'BEGIN { printf "%.3f", m * l / (m - b) }')
+	limits_gp2="bps-total=$(awk -v b="$base" 'BEGIN { printf "%.0f", b * 1048576 }')"
+	limits_gp2+=",bps-total-max=$(awk -v m="$burst" 'BEGIN { printf "%.0f", m * 1048576 }')"
+	limits_gp2+=",bps-total-max-length=$l"
+	say "the first drive is an $1 of $2 GiB: baseline $base MiB/s, burst $burst MiB/s for" \
+		"$qemu_s s (L=$l); the model predicts $model_s s at time_scale $3"
+	HDD_FACTS=$(jq -n --arg t "$1" --argjson g "$2" --argjson b "$base" --argjson m "$burst" \
+		--argjson l "$l" --argjson q "$qemu_s" --argjson ms "$model_s" '{serial:
+		"vol0123456789abcdef0", type: $t, size_gib: $g, baseline_mibs: $b, burst_mibs: $m,
+		burst_length: $l, burst_seconds_emulated: $q, burst_seconds_model: $ms}')
 }
 
 # snapshot_nodes ID BYTES: with snapshot_latency, the drive's lowest node
@@ -137,7 +195,9 @@ eio_rules() {
 }
 
 drive_args() { # ID SIZE_GIB LIMITS [BLKDEBUG_RULES]: one drive's QEMU arguments, a line each
-	local raw
+	local raw limits=$3
+	# EBS counts SSD I/O in 256 KiB units; QEMU wants an IOPS limit for that.
+	[[ $limits != *iops-* ]] || limits+=",iops-size=262144"
 	raw="driver=null-co,size=$(awk -v g="$2" 'BEGIN { printf "%.0f", g * 1073741824 }'),read-zeroes=on"
 	# Errors on demand: blkdebug under a raw format layer (whose reads fire
 	# the read_aio event the rule waits for) over the null image.
@@ -146,10 +206,10 @@ drive_args() { # ID SIZE_GIB LIMITS [BLKDEBUG_RULES]: one drive's QEMU arguments
 	case $throttle in
 	drive) # the BlockBackend's own throttling (-drive throttling.*)
 		echo -drive
-		echo "if=none,id=$1,$raw,$(sed 's/\([a-z-]*=\)/throttling.\1/g' <<<"$3,iops-size=262144")" ;;
+		echo "if=none,id=$1,$raw,$(sed 's/\([a-z-]*=\)/throttling.\1/g' <<<"$limits")" ;;
 	filter) # a throttle group and the throttle filter driver above the drive
 		echo -object
-		echo "throttle-group,id=tg-$1,$(sed 's/\([a-z-]*=\)/x-\1/g' <<<"$3,iops-size=262144")"
+		echo "throttle-group,id=tg-$1,$(sed 's/\([a-z-]*=\)/x-\1/g' <<<"$limits")"
 		if [ -n "$snapshot_latency" ] && [ "$1" = gp3 ]; then
 			snapshot_nodes "$1" "$(awk -v g="$2" 'BEGIN { printf "%.0f", g * 1073741824 }')"
 		else

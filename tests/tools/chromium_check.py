@@ -18,13 +18,16 @@ one JSON document on stdout, for a test to assert on:
                   its stroke colour at 70 % or more opacity over the white chart (runs of
                   3 to 9 rows, then a gap of 2 to 6): its 6-on-4-off dashes, where the
                   series' own drop at the cliff is one long run, a crossing line 1 or 2
-                  rows, and the lighter "predicted" line 40 %: 0 without the cliff line
+                  rows, and the lighter "predicted" line 40 %: 0 without the cliff line;
+                  dashes_alone the same with the series hidden (a second screenshot of
+                  the line's box), as a series that swings at the cliff fills the gaps
   pdf             (--pdf) the page count (pdfinfo) and each page's text (pdftotext, its
                   white space collapsed)
 Exits 2 (one line on stderr) when Chromium cannot be driven or the timeout passes.
 """
 import argparse
 import base64
+import io
 import json
 import os
 import shutil
@@ -179,6 +182,31 @@ def dashes(img, box, colour):
                if 3 <= a[1] - a[0] + 1 <= 9 and 2 <= b[0] - a[1] - 1 <= 6)
 
 
+HIDE_SERIES = """document.querySelectorAll('figure.chart .series, figure.chart .outlier')
+  .forEach(e => e.style.visibility = 'hidden')"""
+
+
+def cliffs_alone(b, s, cliffs):
+    """Each cliff line's box screenshot again with the series hidden (a series that drops
+    or swings at the cliff second draws over the gaps between its dashes), as an image
+    placed at page coordinates, so that dashes() reads it as it reads the whole page."""
+    if not cliffs:
+        return []
+    b.call("Runtime.evaluate", {"expression": HIDE_SERIES}, session=s)
+    images = []
+    for c in cliffs:
+        x, y, w, h = (int(v) for v in c["box"])
+        clip = {"x": max(x - 4, 0), "y": max(y - 2, 0), "width": w + 9, "height": h + 5,
+                "scale": 1}
+        data = b.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                                 "clip": clip}, session=s)["data"]
+        part = Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
+        page = Image.new("RGB", (clip["x"] + part.width, clip["y"] + part.height), "white")
+        page.paste(part, (clip["x"], clip["y"]))
+        images.append(page)
+    return images
+
+
 def pdf_facts(path):
     info = subprocess.run(["pdfinfo", path], capture_output=True, text=True, check=True).stdout
     pages = int(next(l.split()[1] for l in info.splitlines() if l.startswith("Pages:")))
@@ -218,7 +246,7 @@ def collect(b, args):
         with open(args.pdf, "wb") as f:
             f.write(base64.b64decode(data))
         pdf = pdf_facts(args.pdf)
-    return url, dom, pdf
+    return url, dom, pdf, cliffs_alone(b, s, dom["cliffs"])
 
 
 def problems(events):
@@ -257,7 +285,7 @@ def main():
     signal.signal(signal.SIGALRM, expired)
     signal.alarm(args.timeout)
     try:
-        url, dom, pdf = collect(b, args)
+        url, dom, pdf, alone = collect(b, args)
     except (RuntimeError, TimeoutError, OSError, subprocess.CalledProcessError) as e:
         print(f"chromium_check: {e}", file=sys.stderr)
         return 2
@@ -274,8 +302,9 @@ def main():
         "heatmap_panels": [{"box": p["box"], "palette_share": palette_share(img, p["box"], p["fills"])}
                            for p in dom["panels"]],
         "cliff_lines": [{"box": c["box"], "colour": c["colour"],
-                         "dashes": dashes(img, c["box"], c["colour"])}
-                        for c in dom["cliffs"]],
+                         "dashes": dashes(img, c["box"], c["colour"]),
+                         "dashes_alone": dashes(a, c["box"], c["colour"])}
+                        for c, a in zip(dom["cliffs"], alone)],
         "pdf": pdf,
     }
     json.dump(out, sys.stdout, indent=1)

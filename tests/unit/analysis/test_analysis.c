@@ -447,5 +447,46 @@ static void test_bucket_spent_before_the_run(struct checks *checks)
 	json_decref(run);
 }
 
-CHECK_MAIN(test_gp2_cliff, test_gp3_flat, test_gp2_refill, test_little, test_cost, test_findings,
-	   test_time_scaled, test_cliff_off_prediction, test_bucket_spent_before_the_run)
+/* An st1 of 500 GiB measured as HDD: the model's 122.07 MiB/s burst from
+ * 512,000 MiB of credit, refilled at 19.53 MiB/s, lasts 512,000 / 102.54 =
+ * 4,993.1 s of seqread's 1 MiB reads.  Time-scaled (0.01), a 10 ms window
+ * holds one or two of them (100 or 200 IOPS), past the cliff none or one:
+ * the cliff is judged over real seconds, where the levels are plain. */
+static double st1_windows(size_t k)
+{
+	double rate = k < 4993 ? 122.0703125 : 19.53125; /* MiB/s = 1 MiB I/Os a second */
+	return 100 * (floor((double)(k + 1) * rate / 100) - floor((double)k * rate / 100));
+}
+
+static void test_st1_cliff(struct checks *checks)
+{
+	json_t *run = fixture_load_st1(6741, st1_windows);
+	struct ebs_prices prices = ebs_prices_default();
+
+	if (!CHECK(run != NULL))
+		return;
+	json_object_set_new(json_object_get(run, "plan"), "time_scale", json_real(0.01));
+	json_object_set_new(fixture_phase(run, "seqread", "gp2"), "window_ms", json_integer(10));
+	json_t *findings = analysed(run, &prices);
+	json_t *st1 = device_of(run, "gp2");
+	json_t *cliff = json_object_get(st1, "cliff");
+	CHECK(!strcmp(str(cliff, "status"), "found"));
+	CHECK_NEAR(num(cliff, "predicted_second"), 512000 / (122.0703125 - 19.53125) * 0.01, 1e-6);
+	CHECK_NEAR(num(cliff, "second"), 49.93, 1);
+	CHECK(!strcmp(str(cliff, "verdict"), "as predicted"));
+	CHECK_NEAR(num(json_object_get(cliff, "before"), "mean"), 122.07, 122.07 * 0.02);
+	CHECK_NEAR(num(json_object_get(cliff, "after"), "mean"), 19.53, 19.53 * 0.05);
+	/* The levels' medians too (instance_cliff.c judges by them): a 10 ms
+	 * window's would be 100 and 0. */
+	CHECK_NEAR(num(json_object_get(cliff, "before"), "median"), 122, 1);
+	CHECK_NEAR(num(json_object_get(cliff, "after"), "median"), 19.5, 0.5);
+	if (!CHECK(fixture_count_with(findings, "MiB/s: the credit cliff (as predicted; the model "
+						"predicts 49.9 s).") == 1))
+		fprintf(stderr, "  findings[0]: %s\n", nth(findings, 0));
+	CHECK(fixture_count_with(findings, "IOPS until") == 0);
+	json_decref(run);
+}
+
+CHECK_MAIN(test_st1_cliff, test_gp2_cliff, test_gp3_flat, test_gp2_refill, test_little, test_cost,
+	   test_findings, test_time_scaled, test_cliff_off_prediction,
+	   test_bucket_spent_before_the_run)

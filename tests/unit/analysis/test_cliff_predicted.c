@@ -134,4 +134,54 @@ static void test_measured_or_missing(struct checks *checks)
 	json_decref(run);
 }
 
-CHECK_MAIN(test_short_randread, test_measured_or_missing)
+static double at_burst(size_t second)
+{
+	(void)second;
+	return 122;
+}
+
+/* The quick plan on an st1 of 500 GiB: its cliff phase is seqread, 15 s
+ * at the 122 MiB/s burst; the model puts the cliff at 512,000 MiB of
+ * credit / (122.07 - 19.53) MiB/s = 4,993 s of seqread from a full bucket
+ * (less what the layout drew), said in MiB/s and GiB of credit. */
+static void test_short_seqread_st1(struct checks *checks)
+{
+	json_t *run = fixture_load_st1(15, at_burst);
+	struct ebs_prices prices = ebs_prices_default();
+	if (!CHECK(run != NULL))
+		return;
+	/* HDD's plan: layout, seqread, seqwrite (no 4k phase, each of whose
+	 * I/O would cost a MiB of credit). */
+	json_t *phases = json_object_get(run, "phases");
+	for (size_t i = json_array_size(phases); i-- > 0;) {
+		const json_t *ph = json_array_get(phases, i);
+		const char *name = json_string_value(json_object_get(ph, "phase"));
+		if (!strcmp(json_string_value(json_object_get(ph, "device")), "gp2") &&
+		    (!strcmp(name, "randread") || !strcmp(name, "randwrite") ||
+		     !strcmp(name, "lat")))
+			json_array_remove(phases, i);
+	}
+	json_t *job = json_object_get(fixture_phase(run, "seqread", "gp2"), "job");
+	json_object_set_new(job, "job_runtime", json_integer(15000));
+	json_object_set_new(json_object_get(job, "read"), "iops", json_real(122));
+	analysis_build(run, &prices);
+	json_t *p = json_object_get(cliff_of(run, "gp2"), "predicted");
+	if (!CHECK(json_is_object(p))) {
+		json_decref(run);
+		return;
+	}
+	double second = json_number_value(json_object_get(p, "second"));
+	CHECK(second > 4900 && second <= 512000 / (122.0703125 - 19.53125) + 1e-6);
+	const char *s = json_string_value(json_object_get(p, "sentence"));
+	char tail[96];
+	snprintf(tail, sizeof(tail), "so measuring it takes a seqread of %.0f s.", second);
+	if (!CHECK(s &&
+		   strstr(s, "gp2: the credit cliff is predicted, not measured: seqread ran "
+			     "15.0 s at 122 MiB/s") &&
+		   strstr(s, " GiB of credit at seqread's start") && strstr(s, tail)))
+		fprintf(stderr, "  %s\n", s ? s : "(none)");
+	CHECK_EQ_U64(findings_with(run, "predicted, not measured"), 2);
+	json_decref(run);
+}
+
+CHECK_MAIN(test_short_randread, test_measured_or_missing, test_short_seqread_st1)

@@ -3,7 +3,8 @@
  * saying loading and nothing before it loading the region, the cause is the
  * snapshot (one finding, "still loading"), not a delivered level; with the
  * probe saying not loading, or the layout having written the region first,
- * the delivered level stands. */
+ * the delivered level stands; with an initialize phase read whole after it,
+ * the phase after that is judged by the model and the finding says so. */
 #include <jansson.h>
 #include <string.h>
 
@@ -72,6 +73,8 @@ static void test_loading(struct checks *checks)
 	CHECK_EQ_U64(fixture_count_with(findings, "gp3 is still loading from its snapshot"), 1);
 	CHECK_EQ_U64(fixture_count_with(findings, "randread 1502 IOPS (predicted 3000)"), 1);
 	CHECK_EQ_U64(fixture_count_with(findings, "likely causes"), 0);
+	CHECK_EQ_U64(fixture_count_with(findings, "What it delivers once loaded is not measured"),
+		     1);
 	CHECK_EQ_U64(fixture_count_with(RESULTS_GET(run, "analysis", "details"),
 					"gp3 randread: 1502 IOPS; "
 					"predicted 3000, bound by "
@@ -105,4 +108,65 @@ static void test_not_loading_or_loaded_first(struct checks *checks)
 	}
 }
 
-CHECK_MAIN(test_loading, test_not_loading_or_loaded_first)
+/* gp3's phase named name, a copy of its randread (or seqread, sequential)
+ * appended to the run: an initialize over the whole device, or a randread
+ * at 3,000 IOPS. */
+static void append_phase(json_t *run, const char *name, bool sequential)
+{
+	json_t *p = json_deep_copy(fixture_phase(run, sequential ? "seqread" : "randread", "gp3"));
+	json_t *job = json_object_get(p, "job");
+	json_object_set_new(p, "phase", json_string(name));
+	if (sequential) {
+		double size =
+			results_num(json_object_get(results_device(run, "gp3"), "size_bytes"));
+		char text[32];
+		snprintf(text, sizeof(text), "%.0f", size);
+		json_object_set_new(job, "job options", json_pack("{s:s}", "size", text));
+		json_object_set_new(json_object_get(job, "read"), "io_bytes", json_real(size));
+	} else {
+		json_object_set_new(json_object_get(job, "read"), "iops", json_real(3001));
+		json_object_del(p, "iops_series");
+	}
+	json_array_append_new(json_object_get(run, "phases"), p);
+}
+
+/* The loading run with an initialize phase then (or last) a randread:
+ * the one after it reads loaded blocks, and the finding says what was
+ * measured once loaded only when a phase came after it. */
+static void test_initialized_after(struct checks *checks)
+{
+	struct ebs_prices prices = ebs_prices_default();
+	for (int after = 0; after < 2; after++) {
+		json_t *run = loading_run("loading", false);
+		if (!CHECK(run != NULL))
+			return;
+		append_phase(run, "initialize", true);
+		if (after)
+			append_phase(run, "loaded", false);
+		analysis_build(run, &prices);
+		const json_t *findings = RESULTS_GET(run, "analysis", "findings");
+		CHECK(!strcmp(verdict_of(run, "randread"), "still loading"));
+		CHECK_EQ_U64(fixture_count_with(findings, "Its initialize phase then read every "
+							  "block once: the phases after it read "
+							  "loaded blocks"),
+			     after);
+		CHECK_EQ_U64(fixture_count_with(findings, "Its initialize phase then read every "
+							  "block once, last: what it delivers once "
+							  "loaded is not measured"),
+			     !after);
+		/* Loaded by the run's end: said in the past tense, and recorded. */
+		CHECK_EQ_U64(fixture_count_with(findings, "gp3 was loading from its snapshot"), 1);
+		CHECK(json_is_true(RESULTS_GET(results_analysis_device(run, "gp3"),
+					       "initialization", "initialized")));
+		if (after) { /* it reads loaded blocks: judged by the model */
+			const char *unloaded =
+				json_string_value(RESULTS_GET(results_analysis_device(run, "gp3"),
+							      "initialization", "unloaded_phases"));
+			CHECK(unloaded && !strstr(unloaded, "loaded"));
+			CHECK(!strcmp(verdict_of(run, "loaded"), "as predicted"));
+		}
+		json_decref(run);
+	}
+}
+
+CHECK_MAIN(test_loading, test_not_loading_or_loaded_first, test_initialized_after)

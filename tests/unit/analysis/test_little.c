@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "analysis/little.h"
+#include "analysis/internal.h"
 
 static void test_predicted_latency(struct checks *checks)
 {

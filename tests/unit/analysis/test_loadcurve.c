@@ -12,6 +12,7 @@
 #include "fixtures/loadcurve_fixture.h"
 #include "analysis/analysis.h"
 #include "analysis/finding.h"
+#include "analysis/internal.h"
 #include "results/results.h"
 
 static void test_knee(struct checks *checks)

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "cli/internal.h"
 #include "lib/lib.h"
 
 struct args {
@@ -37,10 +38,12 @@ static const struct cli_option options[] = {
 	CLI_FLAG("--flag", struct args, flag),
 	CLI_TAKE("--count", "N", take_count),
 };
-static const struct cli_command with_operands = { "test", "usage: test\n", options,
-						  ARRAY_SIZE(options), take_operand };
-static const struct cli_command no_operands = { "test", "usage: test\n", options,
-						ARRAY_SIZE(options), NULL };
+static const struct cli_command with_operands = { "test",	"usage: test\n",
+						  options,	ARRAY_SIZE(options),
+						  take_operand, NULL };
+static const struct cli_command no_operands = { "test",	 "usage: test\n",
+						options, ARRAY_SIZE(options),
+						NULL,	 NULL };
 
 /* argv given as one string of space-separated words. */
 static int parse(const struct cli_command *cmd, const char *line, struct args *a)
@@ -121,9 +124,10 @@ static const struct cli_option needs_rows[] = {
 	CLI_FLAG("--flag", struct args, flag),
 	CLI_NEED_TAKE("--count", "N", take_count),
 };
-static const struct cli_command needs = { "test", "usage: test\n", needs_rows,
-					  ARRAY_SIZE(needs_rows), NULL };
-static const struct cli_command needs_one = { "test", "usage: test\n", needs_rows, 2, NULL };
+static const struct cli_command needs = { "test",     "usage: test\n",
+					  needs_rows, ARRAY_SIZE(needs_rows),
+					  NULL,	      NULL };
+static const struct cli_command needs_one = { "test", "usage: test\n", needs_rows, 2, NULL, NULL };
 
 /* A required row not given: one line naming every required row, exit 2;
  * --help still answers first. */
@@ -141,4 +145,37 @@ static void test_required(struct checks *checks)
 	CHECK(parse_said(&needs, "--count 2 --name=", &a, said, sizeof(said)) == 0 && !said[0]);
 }
 
-CHECK_MAIN(test_rows, test_refusals, test_required)
+/* Two operands, or exit 2 with one line. */
+static int two_operands(void *base)
+{
+	return ((struct args *)base)->noperands == 2 ? 0 : cli_usage_error("test", "two", NULL);
+}
+
+static const struct cli_option said_rows[] = {
+	CLI_VALUE_NEEDS("--out", "DIR", struct args, name, "a directory"),
+	CLI_TAKE_NEEDS("--count", "N", take_count, "a count"),
+};
+static const struct cli_command checked = { "test",	  "usage: test\n",
+					    said_rows,	  ARRAY_SIZE(said_rows),
+					    take_operand, two_operands };
+
+/* A row that says what it needs says so for a value missing or empty; the
+ * check runs once all is taken, never after --help. */
+static void test_needs_and_check(struct checks *checks)
+{
+	struct args a;
+	char said[256];
+	CHECK(parse_said(&checked, "A B --out", &a, said, sizeof(said)) == 2);
+	CHECK(!strcmp(said, "ebsbench test: --out needs a directory (try ebsbench test --help)\n"));
+	CHECK(parse_said(&checked, "A B --out= --count 2", &a, said, sizeof(said)) == 2);
+	CHECK(!strcmp(said, "ebsbench test: --out needs a directory (try ebsbench test --help)\n"));
+	CHECK(parse_said(&checked, "A B --count=", &a, said, sizeof(said)) == 2);
+	CHECK(!strcmp(said, "ebsbench test: --count needs a count (try ebsbench test --help)\n"));
+	CHECK(parse_said(&checked, "A --out d", &a, said, sizeof(said)) == 2);
+	CHECK(!strcmp(said, "ebsbench test: two (try ebsbench test --help)\n"));
+	CHECK(parse_said(&checked, "A --help", &a, said, sizeof(said)) == -1 && !said[0]);
+	CHECK(parse_said(&checked, "A --out d B", &a, said, sizeof(said)) == 0 && !said[0]);
+	CHECK(a.name && !strcmp(a.name, "d"));
+}
+
+CHECK_MAIN(test_rows, test_refusals, test_required, test_needs_and_check)

@@ -11,6 +11,7 @@
 #include "test_rng.h"
 #include "analysis/analysis.h"
 #include "decide/decide.h"
+#include "decide/internal.h"
 #include "results/results.h"
 
 #define SEED "tests/unit/fixtures/results-seed000.json"

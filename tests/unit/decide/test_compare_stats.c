@@ -9,6 +9,7 @@
 #include "test_rng.h"
 #include "analysis/analysis.h"
 #include "decide/decide.h"
+#include "decide/internal.h"
 #include "stats/stats.h"
 
 #define AR_WINDOWS 2000

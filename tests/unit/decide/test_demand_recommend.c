@@ -9,6 +9,7 @@
 #include "check.h"
 #include "analysis/analysis.h"
 #include "decide/decide.h"
+#include "decide/internal.h"
 
 #define T0 1795168800.0
 enum { GP3, IO2, GP2 }; /* the candidates' order */

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "analysis/analysis.h"
 #include "decide/decide.h"
+#include "decide/internal.h"
 
 #define T0 1795168800.0 /* 2026-11-20T10:00:00Z */
 

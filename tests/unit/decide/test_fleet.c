@@ -14,9 +14,11 @@
 #include "check.h"
 #include "analysis/analysis.h"
 #include "decide/decide.h"
-#include "report/report.h"
+#include "decide/internal.h"
+#include "report/fleet.h"
 #include "results/results.h"
 #include "stats/stats.h"
+#include "stats/internal.h"
 
 #define COARSE 4
 #define BINS ((HISTOGRAM_FIO_GROUPS * HISTOGRAM_PER_GROUP) >> COARSE)

@@ -2,20 +2,24 @@
  * numbers (tests/unit/fixtures/make_seed000_fixtures.py): the prices the
  * write-up's cost table gives, the sizes and IOPS each type needs, what a
  * type cannot do, and the p99 measured at a load (a loadcurve step, else a
- * saturating randread) or not. */
+ * saturating randread) or not; st1 and sc1 for sequential needs, sized
+ * from their per-TiB baseline, refused for small random I/O. */
 #include <math.h>
 #include <string.h>
 
 #include "check.h"
 #include "analysis/analysis.h"
+#include "analysis/internal.h"
 #include "decide/decide.h"
+#include "decide/internal.h"
+#include "decide/recommend_p99.h"
 #include "results/results.h"
 
 #define SEED "tests/unit/fixtures/results-seed000.json"
 #define SEED_GP2_1000 "tests/unit/fixtures/results-seed000-gp2-1000.json"
 #define SEED_LOADCURVE "tests/unit/fixtures/results-seed000-loadcurve.json"
 
-enum { GP3, IO2, GP2 }; /* the candidates' order */
+enum { GP3, IO2, GP2, ST1, SC1 }; /* the candidates' order */
 
 /* A fixture with its analysis built at the seed's Seoul prices. */
 static json_t *load(const char *path)
@@ -224,7 +228,7 @@ static void test_limits_and_ratios(struct checks *checks)
 	CHECK(recommend_device(run, device_of(run, "gp3"), &big, &virginia, &d, err, sizeof(err)) ==
 	      0);
 	CHECK(d.choice == IO2);
-	CHECK_NEAR(d.cand[IO2].monthly_usd, 12.5 + 32000 * 0.065 + 32000 * 0.0455 + 36000 * 0.03185,
+	CHECK_NEAR(d.cand[IO2].monthly_usd, 12.5 + 32000 * 0.065 + 32000 * 0.0455 + 36000 * 0.032,
 		   1e-6);
 
 	struct recommend_ask fast = { .mibs = 1000 };
@@ -337,5 +341,84 @@ static void test_not_ebs(struct checks *checks)
 	json_decref(run);
 }
 
+/* The search at us-east-1's prices; 0 when it ran. */
+static int search_virginia(const json_t *run, const struct recommend_ask *ask,
+			   struct recommend_device *out)
+{
+	struct ebs_prices prices;
+	char err[128];
+	ebs_prices_for_region("us-east-1", &prices);
+	return recommend_device(run, device_of(run, "gp2"), ask, &prices, out, err, sizeof(err));
+}
+
+/* 500 MiB/s of sequential 1 MiB I/O every second of the month: st1's
+ * baseline is 40 MiB/s per TiB, so 12.5 TiB (12,800 GiB) sustains it,
+ * $576.00 at $0.045; gp3 at the 8,000 GiB wanted costs $655.00, sc1
+ * sustains at most 192.  At 16 TiB wanted st1 is that size. */
+static void test_st1_for_sequential(struct checks *checks)
+{
+	json_t *run = load(SEED);
+	struct recommend_device d;
+	struct recommend_ask seq = { .mibs = 500, .gib = 8000 };
+
+	CHECK(search_virginia(run, &seq, &d) == 0);
+	CHECK(d.ncand == 5 && d.cand[ST1].type == EBS_ST1 && d.cand[SC1].type == EBS_SC1);
+	CHECK(d.choice == ST1);
+	CHECK_NEAR(d.cand[ST1].volume.size_gib, 12800, 0);
+	CHECK_NEAR(d.cand[ST1].mibs, 500, 1e-9);
+	CHECK_NEAR(d.cand[ST1].monthly_usd, 12800 * 0.045, 1e-9);
+	CHECK_NEAR(d.cand[GP3].monthly_usd, 8000 * 0.08 + 375 * 0.04, 1e-9);
+	CHECK(says(&d.cand[ST1], "40 MiB/s per TiB: 12800 GiB sustains 500 MiB/s"));
+	CHECK(says(&d.cand[ST1], "below 12800 GiB st1 reaches it only on burst"));
+	CHECK(!d.cand[SC1].feasible && says(&d.cand[SC1], "at most 192 MiB/s"));
+	CHECK(strstr(d.summary, "st1 12800 GiB") && strstr(d.summary, "$576.00"));
+	seq.gib = 16384;
+	CHECK(search_virginia(run, &seq, &d) == 0);
+	CHECK(d.choice == ST1);
+	CHECK_NEAR(d.cand[ST1].monthly_usd, 16384 * 0.045, 1e-9);
+	/* 150 MiB/s: sc1's 12 MiB/s per TiB needs 12,800 GiB; at 16 TiB it is
+	 * the cheapest, $245.76 at $0.015. */
+	seq.mibs = 150;
+	CHECK(search_virginia(run, &seq, &d) == 0);
+	CHECK(d.choice == SC1);
+	CHECK_NEAR(d.cand[SC1].monthly_usd, 16384 * 0.015, 1e-9);
+	/* At 1,000 GiB gp3 is cheaper than the 12,800 GiB st1 500 MiB/s needs. */
+	seq = (struct recommend_ask){ .mibs = 500, .gib = 1000 };
+	CHECK(search_virginia(run, &seq, &d) == 0);
+	CHECK(d.choice == GP3);
+	CHECK_NEAR(d.cand[ST1].volume.size_gib, 12800, 0);
+	json_decref(run);
+}
+
+/* Small random I/O: never st1 or sc1, even where their throughput would
+ * carry it (400 IOPS on a 16 TiB st1 is 400 of its 500 MiB/s), each with
+ * the one sentence why. */
+static void test_hdd_refused_for_small_io(struct checks *checks)
+{
+	json_t *run = load(SEED);
+	struct recommend_device d;
+	struct recommend_ask asks[] = {
+		{ .iops = 3000, .mibs = 12, .gib = 16384 },
+		{ .iops = 400, .gib = 16384 },
+		{ .iops = 3000 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(asks); i++) {
+		CHECK(search_virginia(run, &asks[i], &d) == 0);
+		CHECK(d.choice == GP3);
+		for (int k = ST1; k <= SC1; k++) {
+			CHECK(!d.cand[k].feasible && d.cand[k].nreasons == 1);
+			CHECK(says(&d.cand[k], "small random I/O"));
+			CHECK(says(&d.cand[k], "up to 1 MiB costs 1 MiB"));
+		}
+	}
+	/* The measured need (3,000 IOPS and 128 MiB/s) refuses them too. */
+	struct recommend_ask none = { 0 };
+	CHECK(search(run, "gp2", &none, &d) == 0);
+	CHECK(d.choice == GP3 && !d.cand[ST1].feasible && !d.cand[SC1].feasible);
+	json_decref(run);
+}
+
 CHECK_MAIN(test_same_as_this_volume, test_need_against_rating, test_iops_6000,
-	   test_gp2_held_for_iops, test_limits_and_ratios, test_p99_at_load, test_not_ebs)
+	   test_gp2_held_for_iops, test_limits_and_ratios, test_p99_at_load, test_not_ebs,
+	   test_st1_for_sequential, test_hdd_refused_for_small_io)

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "demand/demand.h"
+#include "demand/internal.h"
 
 /* get-metric-data for two volumes, newest first (the default), one entry
  * PartialData, a BurstBalance entry to skip, a gap at 10:02 for vol-0aaa

@@ -10,6 +10,7 @@
 #include "device/blkdev_probe.h"
 #include "check.h"
 #include "device/data_mark.h"
+#include "device/internal.h"
 
 #define SECTOR DATA_MARK_SECTOR
 

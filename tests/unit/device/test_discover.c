@@ -14,6 +14,7 @@
 #include "device/blkdev_probe.h"
 #include "check.h"
 #include "device/discover.h"
+#include "device/internal.h"
 
 struct machine {
 	char root[64];

@@ -15,6 +15,7 @@
 #include "fixtures/results_fixture.h"
 #include "lib/lib.h"
 #include "run/run_record.h"
+#include "run/internal.h"
 #include "report/summary.h"
 
 #define EBS_PAGES_DIR "build/ebs-log-pages"

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "device/nvme_identify.h"
+#include "device/internal.h"
 
 /* Space-padded as the NVMe spec has it. */
 static void put_field(uint8_t *page, size_t off, size_t len, const char *text)

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "engine/engine.h"
+#include "engine/internal.h"
 #include "job/options.h"
 #include "lib/lib.h"
 

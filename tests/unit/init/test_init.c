@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "boot_guard.h"
 #include "check.h"
 #include "lib/clock.h"
 #include "cmdline.h"
@@ -14,6 +15,7 @@
 #include "lib/lib.h"
 #include "supervise.h"
 #include "verdict.h"
+#include "launch/child.h"
 
 static void test_cmdline_value(struct checks *checks)
 {
@@ -110,6 +112,24 @@ static void test_verdict_line(struct checks *checks)
 	r = (struct supervise_result){ .status = 137 };
 	verdict_line(line, sizeof(line), &r, true, 0, 0, 1);
 	CHECK(strstr(line, "killed by signal 9") != NULL);
+	/* A run a SIGTERM stopped before its end: not "FAILED", and it says so. */
+	r = (struct supervise_result){ .status = EXIT_STOPPED };
+	verdict_line(line, sizeof(line), &r, VERDICT_UPLOADED, 2, 1, 40);
+	CHECK(!strcmp(line, "STOPPED before its end (ebsbench run exit 5): 2 phase(s) on 1 "
+			    "device(s) in 40 s; results uploaded"));
+}
+
+/* A boot that finds the guard set resumes once, only with resume_get; a
+ * resumed boot that died too, or no UEFI to count boots with, never. */
+static void test_boot_guard_decide(struct checks *checks)
+{
+	CHECK(boot_guard_decide(BOOT_GUARD_CLEAR, true) == BOOT_GUARD_RUN);
+	CHECK(boot_guard_decide(BOOT_GUARD_CLEAR, false) == BOOT_GUARD_RUN);
+	CHECK(boot_guard_decide(BOOT_GUARD_TRIPPED, true) == BOOT_GUARD_RESUME);
+	CHECK(boot_guard_decide(BOOT_GUARD_TRIPPED, false) == BOOT_GUARD_REFUSE);
+	CHECK(boot_guard_decide(BOOT_GUARD_TRIPPED_RESUMED, true) == BOOT_GUARD_REFUSE);
+	CHECK(boot_guard_decide(BOOT_GUARD_TRIPPED_RESUMED, false) == BOOT_GUARD_REFUSE);
+	CHECK(boot_guard_decide(BOOT_GUARD_UNAVAILABLE, true) == BOOT_GUARD_RUN);
 }
 
 static void test_supervise_exit_and_output(struct checks *checks)
@@ -250,6 +270,7 @@ int main(void)
 					     test_config_from_cmdline,
 					     test_config_for_run,
 					     test_verdict_line,
+					     test_boot_guard_decide,
 					     test_supervise_exit_and_output,
 					     test_supervise_deadline,
 					     test_supervise_forwards_signals,

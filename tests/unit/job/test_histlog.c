@@ -10,7 +10,9 @@
 #include "job/histlog.h"
 #include "job/iolog.h"
 #include "job/options_json.h"
+#include "job/internal.h"
 #include "lib/lib.h"
+#include "stats/internal.h"
 
 #define FIO_BITS 6
 #define FIO_VAL (1u << FIO_BITS)

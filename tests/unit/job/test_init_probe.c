@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "job/job.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 static void test_state(struct checks *checks)

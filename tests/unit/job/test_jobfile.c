@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "job/jobfile.h"
+#include "job/internal.h"
 
 /* A scratch directory and the job list read in it. */
 struct scratch {

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "job/options.h"
 #include "job/options_json.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 static int parse(struct job_options *o, char *err, int argc, char **argv)

@@ -1,7 +1,10 @@
 /* test_progress.c - the stderr status line: due every 10 s off a terminal,
- * IOPS over the last interval, and the ETA as h:mm:ss. */
+ * IOPS over the last interval, and the ETA as h:mm:ss; on a terminal one
+ * redrawn line, unless other jobs run beside it. */
+#include <pty.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "job/progress.h"
@@ -34,7 +37,7 @@ static void test_plain_line_with_eta(struct checks *checks)
 	struct progress p;
 	capture_open(&c);
 	CHECK(c.out != NULL);
-	progress_init(&p, c.out, "randread on /dev/x", 0);
+	progress_init(&p, c.out, "randread on /dev/x", false, 0);
 	CHECK(!p.live);
 	progress_update(&p, 5 * SEC, 500, 1048576, 0.25, 3723 * SEC);
 	fflush(c.out);
@@ -52,7 +55,7 @@ static void test_eta_minutes_and_seconds_padded(struct checks *checks)
 	struct captured c;
 	struct progress p;
 	capture_open(&c);
-	progress_init(&p, c.out, "seqwrite on /dev/y", 0);
+	progress_init(&p, c.out, "seqwrite on /dev/y", false, 0);
 	progress_update(&p, 10 * SEC, 0, 0, 1.0, 65 * SEC);
 	fflush(c.out);
 	CHECK(c.text && strstr(c.text, ", ETA 0:01:05\n") != NULL);
@@ -70,4 +73,33 @@ static void test_eta_stops_at_a_year(struct checks *checks)
 	CHECK_EQ_U64(progress_eta_ns(UINT64_MAX, 0.5), PROGRESS_ETA_MAX_NS);
 }
 
-CHECK_MAIN(test_plain_line_with_eta, test_eta_minutes_and_seconds_padded, test_eta_stops_at_a_year)
+/* On a terminal (a pty here) the line is redrawn each second; a job
+ * running beside others writes a line every 10 s, as off a terminal, so
+ * no job's line overwrites another's. */
+static void test_terminal_live_unless_beside(struct checks *checks)
+{
+	int master, slave;
+	CHECK(openpty(&master, &slave, NULL, NULL, NULL) == 0);
+	FILE *tty = fdopen(slave, "w");
+	CHECK(tty != NULL);
+	if (!tty)
+		return;
+	unsetenv("EBSBENCH_PROGRESS");
+	struct progress p;
+	progress_init(&p, tty, "together gp3 on /dev/x", false, 0);
+	CHECK(p.live);
+	CHECK_EQ_U64(p.interval_ns, SEC);
+	progress_init(&p, tty, "together gp3 on /dev/x", true, 0);
+	CHECK(!p.live);
+	CHECK_EQ_U64(p.interval_ns, 10 * SEC);
+	progress_update(&p, 10 * SEC, 1000, 1048576, 0.5, 10 * SEC);
+	fflush(tty);
+	char buf[256] = { 0 };
+	ssize_t n = read(master, buf, sizeof(buf) - 1);
+	CHECK(n > 0 && buf[0] == 'e' && strstr(buf, "100 IOPS now") && !strstr(buf, "\033[K"));
+	fclose(tty);
+	close(master);
+}
+
+CHECK_MAIN(test_terminal_live_unless_beside, test_plain_line_with_eta,
+	   test_eta_minutes_and_seconds_padded, test_eta_stops_at_a_year)

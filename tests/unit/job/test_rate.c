@@ -8,6 +8,7 @@
 #include "check.h"
 #include "job/options.h"
 #include "job/rate.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 #define NS_PER_S 1000000000ull

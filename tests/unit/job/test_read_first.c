@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "job/job.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 /* The region of a job given by argv on a device of `device` bytes. */

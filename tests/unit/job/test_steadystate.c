@@ -6,6 +6,7 @@
 #include "check.h"
 #include "job/options.h"
 #include "job/steadystate.h"
+#include "job/internal.h"
 
 static struct ss_options crit(bool iops, bool slope, bool pct, double limit)
 {

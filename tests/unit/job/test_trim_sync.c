@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "job/job.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 
 static void test_patterns(struct checks *checks)

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "lib/lib.h"
 #include "launch/ec2_launch.h"
+#include "launch/internal.h"
 
 #define RUN "ebsbench-20261203-101500"
 #define PREFIX "runs/first/"

@@ -11,6 +11,7 @@
 #include "lib/lib.h"
 #include "run/run.h"
 #include "launch/launch.h"
+#include "launch/internal.h"
 
 #define DIGEST "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
@@ -219,14 +220,18 @@ static void test_manifest(struct checks *checks)
 	CHECK(!strcmp(str_at(job, "spec/template/spec/containers/0/args/0"), "--resume=auto"));
 	json_t *jspec = json_object_get(job, "spec");
 	CHECK_EQ_U64(json_integer_value(json_object_get(jspec, "backoffLimit")), 1);
-	CHECK(!strcmp(str_at(job, "spec/podFailurePolicy/rules/0/action"), "FailJob"));
-	CHECK(!strcmp(str_at(job, "spec/podFailurePolicy/rules/0/onExitCodes/containerName"),
+	/* An evicted pod (DisruptionTarget) replaced uncounted, first. */
+	CHECK(!strcmp(str_at(job, "spec/podFailurePolicy/rules/0/action"), "Ignore"));
+	CHECK(!strcmp(str_at(job, "spec/podFailurePolicy/rules/0/onPodConditions/0/type"),
+		      "DisruptionTarget"));
+	CHECK(!strcmp(str_at(job, "spec/podFailurePolicy/rules/1/action"), "FailJob"));
+	CHECK(!strcmp(str_at(job, "spec/podFailurePolicy/rules/1/onExitCodes/containerName"),
 		      "ebsbench"));
 	json_t *codes = json_object_get(
 		json_object_get(
 			json_array_get(json_object_get(json_object_get(jspec, "podFailurePolicy"),
 						       "rules"),
-				       0),
+				       1),
 			"onExitCodes"),
 		"values");
 	CHECK_EQ_U64(json_array_size(codes), 4);

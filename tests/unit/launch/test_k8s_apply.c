@@ -8,6 +8,7 @@
 #include "check.h"
 #include "lib/lib.h"
 #include "launch/k8s_apply.h"
+#include "launch/internal.h"
 
 static enum k8s_job_state state_of(const char *text, char *why, size_t cap)
 {

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "model/ebs_model.h"
+#include "model/internal.h"
 #include "lib/lib.h"
 
 static const struct ebs_workload full_4k = { .io_size_bytes = 4096,
@@ -167,6 +168,17 @@ static void test_hdd(struct checks *checks)
 	p = ebs_predict(&v, &w);
 	CHECK_NEAR(p.baseline_mibs, 192, 1e-9);
 	CHECK_NEAR(p.burst_mibs, 250, 1e-9);
+}
+
+/* st1 and sc1 are measured by throughput, in a phase of their own; the
+ * SSD types by 4k randread. */
+static void test_cliff_phase(struct checks *checks)
+{
+	CHECK(ebs_type_throughput_bucket(EBS_ST1) && ebs_type_throughput_bucket(EBS_SC1));
+	CHECK(!ebs_type_throughput_bucket(EBS_GP2) && !ebs_type_throughput_bucket(EBS_IO2));
+	CHECK(!strcmp(ebs_cliff_phase(EBS_SC1), "seqread"));
+	CHECK(!strcmp(ebs_cliff_phase(EBS_GP2), "randread"));
+	CHECK(!strcmp(ebs_cliff_phase(EBS_GP3), "randread"));
 }
 
 static void test_provisioned(struct checks *checks)
@@ -539,7 +551,7 @@ static void test_verdicts(struct checks *checks)
 }
 
 CHECK_MAIN(test_gp2_burst_and_baseline, test_gp2_sizes, test_gp2_refill_after_rest,
-	   test_256k_accounting_and_throughput, test_gp2_throughput, test_hdd, test_provisioned,
-	   test_instance_limits, test_instance_binds, test_types_and_checks, test_gp3_limits,
-	   test_io2_block_express, test_io1_throughput, test_phase_expected_iops,
+	   test_256k_accounting_and_throughput, test_gp2_throughput, test_hdd, test_cliff_phase,
+	   test_provisioned, test_instance_limits, test_instance_binds, test_types_and_checks,
+	   test_gp3_limits, test_io2_block_express, test_io1_throughput, test_phase_expected_iops,
 	   test_seq_throughput_cap, test_credits_from_cliff, test_instance_bursts, test_verdicts)

@@ -107,7 +107,7 @@ static void test_region_prices(struct checks *checks)
 	v = volume(EBS_IO2, 1000);
 	v.iops = 70000;
 	CHECK_NEAR(ebs_monthly_cost(&v, &prices),
-		   125 + 32000 * 0.065 + 32000 * 0.0455 + 6000 * 0.03185, 1e-9);
+		   125 + 32000 * 0.065 + 32000 * 0.0455 + 6000 * 0.032, 1e-9);
 	v = volume(EBS_ST1, 1000);
 	CHECK_NEAR(ebs_monthly_cost(&v, &prices), 45, 1e-9);
 	v = volume(EBS_SC1, 1000);
@@ -127,5 +127,22 @@ static void test_region_prices(struct checks *checks)
 	CHECK(isnan(ebs_monthly_cost(&v, &prices)));
 }
 
+/* A run that recorded io2 as unknown gains the table's io2 price, and
+ * only what it did not know: a recorded price is kept. */
+static void test_fill_unknown(struct checks *checks)
+{
+	struct ebs_prices table = ebs_prices_default(), run = table;
+	struct ebs_volume v = volume(EBS_IO2, 100);
+
+	v.iops = 3000;
+	run.type[EBS_IO2] = (struct ebs_type_prices){ NAN, NAN, NAN, 0, 0, { NAN, NAN } };
+	run.type[EBS_GP3].gib_month = 0.5;
+	CHECK(isnan(ebs_monthly_cost(&v, &run)));
+	CHECK(ebs_prices_fill(&run, &table) == 1u << EBS_IO2);
+	CHECK_NEAR(ebs_monthly_cost(&v, &run), 100 * 0.1278 + 3000 * 0.0666, 1e-9);
+	CHECK_NEAR(run.type[EBS_GP3].gib_month, 0.5, 0);
+	CHECK(ebs_prices_fill(&run, &table) == 0);
+}
+
 CHECK_MAIN(test_seoul_costs, test_seoul_other_types, test_unknown_and_overridden_prices,
-	   test_region_prices)
+	   test_region_prices, test_fill_unknown)

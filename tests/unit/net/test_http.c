@@ -18,6 +18,7 @@
 #include "lib/clock.h"
 #include "net/http.h"
 #include "net/tls.h"
+#include "net/internal.h"
 
 /* What the server does with its one connection. */
 struct script {

@@ -15,6 +15,7 @@
 #include "lib/clock.h"
 #include "net/tcp.h"
 #include "net/transport.h"
+#include "net/internal.h"
 
 /* A listener on 127.0.0.1 with a free port; it never accepts by itself. */
 static int listen_local(unsigned *port, int backlog)

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "net/url.h"
+#include "net/internal.h"
 
 static bool target_is(const struct url *u, const char *want)
 {

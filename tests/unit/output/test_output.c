@@ -6,6 +6,7 @@
 #include "check.h"
 #include "lib/lib.h"
 #include "output/output.h"
+#include "output/internal.h"
 
 static const double fio_percentiles[] = {
 	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "analysis/analysis.h"
+#include "report/compare.h"
 #include "report/report.h"
 #include "results/results.h"
 

@@ -11,6 +11,8 @@
 #include "fixtures/loadcurve_fixture.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "report/summary.h"
+#include "report/svg_loadcurve.h"
 
 typedef int render_fn(FILE *out, json_t *const *runs, size_t nruns);
 

@@ -8,9 +8,11 @@
 
 #include "check.h"
 #include "fixtures/svg_check.h"
+#include "report/internal.h"
 #include "report/report.h"
 #include "report/report_html.h"
 #include "run/run.h"
+#include "run/internal.h"
 
 #define FIXTURE "tests/unit/fixtures/results-gp2-gp3.json"
 

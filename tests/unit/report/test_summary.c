@@ -393,7 +393,31 @@ static void test_devices_not_ebs(struct checks *checks)
 	json_decref(run);
 }
 
-CHECK_MAIN(test_predicted_cliff, test_counts_and_times, test_benchmark_tldr, test_devices_not_ebs,
-	   test_benchmark_sections, test_steady_rows, test_cliff_status_names,
+/* An st1 of 500 GiB: its cliff table under seqread, its cliff phase, in
+ * MiB/s (122 MiB/s for 4,993 s of 1 MiB reads, then its 20 MiB/s
+ * baseline); none under randread, which HDD's plan does not run. */
+static double st1_mibs(size_t second)
+{
+	return second < 4993 ? 122 : 20;
+}
+
+static void test_st1_cliff_section(struct checks *checks)
+{
+	json_t *run = fixture_load_st1(6741, st1_mibs);
+	struct ebs_prices prices = ebs_prices_default();
+	if (!CHECK(run != NULL))
+		return;
+	analysis_build(run, &prices);
+	char *md = render_summary(&run, 1);
+	const char *sr = md ? strstr(md, "## Sequential read") : NULL;
+	CHECK(sr && strstr(sr, "### gp2: credit cliff at 4,993 s") &&
+	      strstr(sr, "| Mean MiB/s | 122 | 20 |"));
+	CHECK(md && sr && !strstr(md, "### gp2: credit cliff at 2,000 s"));
+	free(md);
+	json_decref(run);
+}
+
+CHECK_MAIN(test_st1_cliff_section, test_predicted_cliff, test_counts_and_times, test_benchmark_tldr,
+	   test_devices_not_ebs, test_benchmark_sections, test_steady_rows, test_cliff_status_names,
 	   test_without_analysis, test_sparse_documents_render_dashes, test_fleet, test_resumed,
 	   test_markdown_escaping_and_tldr_only, test_cmd_report)

@@ -280,6 +280,41 @@ static void test_stepped_phases_left_out(struct checks *checks)
 	json_decref(run);
 }
 
+/* An st1 of 500 GiB (122 MiB/s of 1 MiB reads for 4,993 s, then its 20
+ * MiB/s baseline): the timeline draws its seqread, its cliff phase, says
+ * so in the title and its legend row, and marks the cliff at 4,993 s. */
+static double st1_mibs(size_t second)
+{
+	return second < 4993 ? 122 : 20;
+}
+
+static void test_st1_timeline_is_its_seqread(struct checks *checks)
+{
+	json_t *run = fixture_load_st1(6741, st1_mibs);
+	struct ebs_prices prices = ebs_prices_default();
+	if (!CHECK(run != NULL))
+		return;
+	analysis_build(run, &prices);
+	char *svg = render(svg_iops_timeline, &run, 1);
+	const char *cliff = svg ? strstr(svg, "<line class=\"cliff\"") : NULL;
+	static struct points st1;
+	double x0 = tick_at(svg, "class=\"xtick\"", "0"),
+	       x4000 = tick_at(svg, "class=\"xtick\"", "4,000");
+
+	CHECK(svg && strstr(svg, "cliff phase (randread; seqread on st1/sc1)"));
+	CHECK(svg && strstr(svg, ">gp2 (st1, 500 GiB): seqread of 1 MiB, IOPS = MiB/s</text>"));
+	CHECK(svg && strstr(svg, ">cliff at 4,993 s</text>"));
+	CHECK(cliff != NULL);
+	CHECK_NEAR(attr(cliff, "x1"), x0 + (x4000 - x0) * 4993 / 4000, 0.2);
+	/* The seqread's 6,740 windows, thinned, span it to its end (within 2 px). */
+	CHECK(polyline_points(svg, 1, &st1));
+	CHECK(st1.count > 1000);
+	CHECK_NEAR(st1.x[st1.count - 1], x0 + (x4000 - x0) * 6740 / 4000, 2);
+	free(svg);
+	json_decref(run);
+}
+
 CHECK_MAIN(test_checker_rejects_bad_xml, test_timeline_is_valid_svg,
-	   test_cliff_marker_and_downsampling, test_one_window_cannot_dominate, test_latency_chart,
-	   test_labels_are_escaped, test_sparse_and_fleet, test_stepped_phases_left_out)
+	   test_st1_timeline_is_its_seqread, test_cliff_marker_and_downsampling,
+	   test_one_window_cannot_dominate, test_latency_chart, test_labels_are_escaped,
+	   test_sparse_and_fleet, test_stepped_phases_left_out)

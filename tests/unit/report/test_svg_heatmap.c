@@ -1,23 +1,23 @@
 /* test_svg_heatmap.c - the latency heatmap from synthetic per-window
- * histograms, written as a run writes them (a fio-format histogram log at
- * the run's coarseness, read back into results.json's compact form): the
+ * histograms, kept as a run keeps them (results.json's compact form at the
+ * run's coarseness, histlog_sparse): the
  * throttled gp2 of the reference benchmark's seed 000 (p50 0.60 ms, p95
  * 3.39 ms) shows as two bands with the p50 and p99 lines in them; bands
  * and columns are coarsened to stay legible; an I/O beyond the axis is
  * counted at its edge, not hidden; bad input still gives valid SVG. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
 #include "fixtures/results_fixture.h"
 #include "fixtures/svg_check.h"
 #include "job/job.h"
+#include "job/internal.h"
 #include "lib/lib.h"
 #include "report/svg.h"
 #include "run/run.h"
-#include "run/run_hist.h"
 #include "stats/stats.h"
+#include "stats/internal.h"
 
 #define COARSENESS PLAN_HIST_COARSENESS
 #define BINS (HISTLOG_FIO_BINS >> COARSENESS)
@@ -33,30 +33,22 @@ static void add(uint64_t *bins, uint64_t n, double ns)
 }
 
 /* A run of one gp2 whose randread phase has windows x 1 s of histograms
- * from fill, through a real histogram log and run_hist_read. */
-static json_t *heatmap_run(struct checks *checks, size_t windows, fill_fn *fill)
+ * from fill, in results.json's compact form as a run keeps them. */
+static json_t *heatmap_run(size_t windows, fill_fn *fill)
 {
-	char path[] = "/tmp/ebsbench-heatmap-XXXXXX", err[256];
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	uint64_t bins[BINS];
-	json_t *hist;
+	json_t *kept = json_array();
 
-	CHECK(f != NULL);
-	if (!f)
-		return NULL;
 	for (size_t w = 0; w < windows; w++) {
 		memset(bins, 0, sizeof(bins));
 		fill(w, bins);
-		histlog_put_row(f, (uint64_t)(w + 1) * 1000, 0, 4096, bins, BINS);
+		json_array_append_new(kept, histlog_sparse(bins, BINS));
 	}
-	fclose(f);
-	hist = run_hist_read(path, "gp2_rr_clat_hist.1.log", 1000, COARSENESS, err, sizeof(err));
-	CHECK(hist != NULL);
-	unlink(path);
+	json_t *hist = json_pack("{sssisisiso}", "log", "gp2_rr_clat_hist.1.log", "window_ms", 1000,
+				 "coarseness", COARSENESS, "bins", BINS, "windows", kept);
 	return json_pack("{s[{sss{sssi}}]s[{ssssso}]}", "devices", "label", "gp2", "volume", "type",
 			 "gp2", "size_gib", 100, "phases", "phase", "randread", "device", "gp2",
-			 "clat_hist", hist ? hist : json_null());
+			 "clat_hist", hist);
 }
 
 static char *render_heatmap(json_t *run)
@@ -133,7 +125,7 @@ static bool holds(const char *svg, const struct cell *c, double ms)
 
 static void test_bimodal_shows_two_bands(struct checks *checks)
 {
-	json_t *run = heatmap_run(checks, 600, seed000);
+	json_t *run = heatmap_run(600, seed000);
 	char *svg = render_heatmap(run);
 	static struct cell cells[MAX_CELLS];
 	static double xs[1000], ys[1000];
@@ -174,7 +166,7 @@ out:
 /* The heading gives the job's own percentiles when results.json has them. */
 static void test_heading_uses_the_jobs_percentiles(struct checks *checks)
 {
-	json_t *run = heatmap_run(checks, 10, seed000);
+	json_t *run = heatmap_run(10, seed000);
 	json_t *phase = json_array_get(json_object_get(run, "phases"), 0);
 	char *svg;
 
@@ -199,7 +191,7 @@ static void wide(size_t window, uint64_t *bins)
  * windows fit 210 columns of 4 px or more. */
 static void test_bands_and_columns_stay_legible(struct checks *checks)
 {
-	json_t *run = heatmap_run(checks, 2700, wide);
+	json_t *run = heatmap_run(2700, wide);
 	char *svg = render_heatmap(run);
 	static struct cell cells[MAX_CELLS];
 	static double xs[3000], ys[3000];
@@ -239,7 +231,7 @@ static void one_slow(size_t window, uint64_t *bins)
  * counted in the top band, in its own column. */
 static void test_beyond_the_axis_is_counted_at_its_edge(struct checks *checks)
 {
-	json_t *run = heatmap_run(checks, 100, one_slow);
+	json_t *run = heatmap_run(100, one_slow);
 	char *svg = render_heatmap(run);
 	static struct cell cells[MAX_CELLS];
 	size_t n = cells_of(svg, cells), slow = 0, at = SIZE_MAX;
@@ -301,7 +293,7 @@ static void test_fleet_panels_are_capped(struct checks *checks)
 	int rc = -1;
 
 	for (size_t i = 0; i < 7; i++) {
-		runs[i] = heatmap_run(checks, 5, seed000);
+		runs[i] = heatmap_run(5, seed000);
 		json_t *phases = json_object_get(runs[i], "phases");
 		json_t *lat = json_deep_copy(json_array_get(phases, 0));
 		json_object_set_new(lat, "phase", json_string("lat"));

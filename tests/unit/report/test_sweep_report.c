@@ -11,6 +11,8 @@
 #include "report/report.h"
 #include "report/svg_draw.h"
 #include "run/run.h"
+#include "report/summary.h"
+#include "report/svg_sweep.h"
 
 #define SWEEP_FIXTURE "tests/unit/fixtures/results-sweep-qemu.json"
 #define TEXT_MAX (1 << 18)

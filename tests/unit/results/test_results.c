@@ -1,10 +1,12 @@
 /* test_results.c - the schema versions results_load and every reader
  * accept: 1 (ebsbench 0.1.0, its fixture kept as written) up to
- * RESULTS_SCHEMA, and a newer one refused with a line naming both. */
+ * RESULTS_SCHEMA, and a newer one refused with a line naming both; a
+ * clat_hist window read back, and what is not one refused. */
 #include <string.h>
 
 #include "check.h"
 #include "results/results.h"
+#include "results/internal.h"
 
 /* results_schema_check on {"schema": version}; err gets its reason. */
 static int check_version(json_t *version, char *err, size_t errlen)
@@ -43,4 +45,21 @@ static void test_reads_0_1_0(struct checks *checks)
 	json_decref(old);
 }
 
-CHECK_MAIN(test_versions, test_reads_0_1_0)
+/* "FIRST:C C C" into its bins; what is not a window, or does not fit in
+ * 116 bins, is refused. */
+static void test_hist_windows(struct checks *checks)
+{
+	uint64_t counts[116] = { 0 };
+	json_t *good = json_string("3:1 0 5");
+	CHECK(results_hist_window(good, counts, 116) == 6);
+	CHECK(counts[3] == 1 && counts[4] == 0 && counts[5] == 5 && counts[2] == 0);
+	json_decref(good);
+	json_t *bad[] = { json_string("3"),	  json_string("3:1 x"), json_string("3:-1"),
+			  json_string("115:1 1"), json_string("3:1 "),	json_integer(3) };
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		CHECK(results_hist_window(bad[i], counts, 116) == -1);
+		json_decref(bad[i]);
+	}
+}
+
+CHECK_MAIN(test_versions, test_reads_0_1_0, test_hist_windows)

@@ -15,7 +15,9 @@
 #include "run/artifacts.h"
 #include "run/plan.h"
 #include "launch/launch.h"
+#include "launch/internal.h"
 #include "run/run_devices.h"
+#include "run/internal.h"
 
 /* Two devices (one labelled by type, a second of that type numbered), two
  * phases, one of them the config's own. */

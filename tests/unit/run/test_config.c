@@ -7,6 +7,7 @@
 #include "check.h"
 #include "lib/lib.h"
 #include "run/config.h"
+#include "run/internal.h"
 
 /* Parses a config document into c (after config_defaults); 0 or -1. */
 static int config_of(struct run_config *c, const char *text, char *err, size_t errlen)

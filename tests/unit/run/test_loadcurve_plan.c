@@ -16,6 +16,7 @@
 #include "lib/lib.h"
 #include "run/plan.h"
 #include "run/run_devices.h"
+#include "run/internal.h"
 
 #define MS 1000000ull /* ns */
 

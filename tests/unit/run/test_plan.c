@@ -13,6 +13,8 @@
 #include "lib/lib.h"
 #include "run/plan.h"
 #include "run/run_devices.h"
+#include "job/internal.h"
+#include "run/internal.h"
 
 #define MS 1000000ull /* ns */
 
@@ -170,6 +172,61 @@ static void test_randread_follows_the_burst(struct checks *checks)
 	plan_free(&p);
 }
 
+/* An st1 of 500 GiB beside a gp2: the st1 gets HDD's plan, its layout,
+ * then 1 MiB sequential reads at qd8 past its throughput cliff (512,000
+ * MiB of credit / (122.07 - 19.53) MiB/s = 4,993.1 s, x 1.35 = 6,740.7,
+ * rounded up to 6,741 s) and writes; no 4k phase (the gp2 keeps all of
+ * them, its load curve unpaired).  An sc1 alone: three phases, its cliff
+ * 512,000 / (39.06 - 5.86) = 15,420 s, so 20,818 s of seqread. */
+static void test_hdd_plan(struct checks *checks)
+{
+	static const char doc[] =
+		"{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"st1\", \"size_gib\": 500},"
+		"              {\"path\": \"/dev/nvme2n1\", \"type\": \"gp2\", \"size_gib\": "
+		"100}]}";
+	static const char *const phases[] = { "layout",	   "layout",	"randread",  "loadcurve",
+					      "loadcurve", "loadcurve", "loadcurve", "loadcurve",
+					      "loadcurve", "randwrite", "lat",	     "seqread",
+					      "seqread",   "seqwrite",	"seqwrite" };
+	struct discovered_device found[2] = { plan_fixture_volume("nvme1n1", 500 * GIB),
+					      plan_fixture_volume("nvme2n1", 100 * GIB) };
+	struct run_device devices[CONFIG_MAX_DEVICES];
+	struct plan p;
+	char err[256];
+
+	if (!CHECK(plan_fixture_build(&p, doc, found, 2, devices, err, sizeof(err)) == 0)) {
+		fprintf(stderr, "  %s\n", err);
+		return;
+	}
+	CHECK_EQ_U64(p.count, ARRAY_SIZE(phases));
+	for (size_t i = 0; i < p.count && i < ARRAY_SIZE(phases); i++)
+		if (!CHECK(!strcmp(p.steps[i].phase, phases[i])))
+			fprintf(stderr, "  step %zu is %s, want %s\n", i, p.steps[i].phase,
+				phases[i]);
+	CHECK_EQ_U64(p.phase_count, 7);
+	if (p.count == ARRAY_SIZE(phases)) {
+		CHECK_EQ_U64(p.steps[2].device, 1);
+		check_step(checks, &p.steps[11],
+			   &(struct want_step){ "seqread", "sr", 0, RW_READ, 1 << 20, 8, 6741000 },
+			   "st1");
+		check_step(checks, &p.steps[13],
+			   &(struct want_step){ "seqwrite", "sw", 0, RW_WRITE, 1 << 20, 8, 60000 },
+			   "st1");
+		CHECK_EQ_U64(p.steps[12].job.runtime_ns, 60000 * MS); /* gp2's seqread as ever */
+	}
+	plan_free(&p);
+	static const char sc1[] = "{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"sc1\","
+				  " \"size_gib\": 500}]}";
+	if (!CHECK(plan_fixture_build(&p, sc1, found, 1, devices, err, sizeof(err)) == 0))
+		return;
+	CHECK_EQ_U64(p.count, 3);
+	CHECK_EQ_U64(p.phase_count, 3);
+	CHECK(!strcmp(p.phases[1], "seqread"));
+	if (p.count == 3)
+		CHECK_EQ_U64(p.steps[1].job.runtime_ns, 20818000 * MS);
+	plan_free(&p);
+}
+
 /* time_scale 0.01: 2,700 s becomes 27 s, 600 s 6 s, the 1 s log windows
  * 10 ms; the test region keeps its size. */
 static void test_time_scale(struct checks *checks)
@@ -288,6 +345,46 @@ static void test_read_only(struct checks *checks)
 	if (!CHECK(plan_fixture_build(&p, one_write, found, 1, devices, err, sizeof(err)) == 0))
 		return;
 	CHECK(p.writes);
+	plan_free(&p);
+}
+
+/* The together phase: a step per device, marked as one group, read-only,
+ * the plan's time counting the group once (on its first step). */
+static void test_together(struct checks *checks)
+{
+	static const char doc[] = "{\"devices\": [{\"path\": \"/dev/nvme1n1\", \"type\": \"gp3\"},"
+				  "              {\"path\": \"/dev/nvme2n1\", \"type\": \"gp3\"},"
+				  "              {\"path\": \"/dev/nvme3n1\", \"type\": \"gp3\"}],"
+				  " \"phases\": [{\"phase\": \"lat\"}, {\"phase\": \"together\"}]}";
+	struct discovered_device found[3] = { plan_fixture_volume("nvme1n1", 100 * GIB),
+					      plan_fixture_volume("nvme2n1", 100 * GIB),
+					      plan_fixture_volume("nvme3n1", 100 * GIB) };
+	struct run_device devices[CONFIG_MAX_DEVICES];
+	struct plan p;
+	char err[256];
+
+	if (!CHECK(plan_fixture_build(&p, doc, found, 3, devices, err, sizeof(err)) == 0)) {
+		fprintf(stderr, "  %s\n", err);
+		return;
+	}
+	CHECK_EQ_U64(p.count, 6);
+	CHECK(!p.writes);
+	uint64_t lat = 0;
+	for (size_t i = 0; i < 3; i++) {
+		const struct plan_step *s = &p.steps[3 + i];
+		CHECK(!strcmp(s->phase, "together"));
+		CHECK_EQ_U64(s->device, i);
+		CHECK_EQ_U64(s->together, 3);
+		CHECK_EQ_U64(s->group_first, 3);
+		CHECK(s->job.rw == RW_RANDREAD);
+		CHECK_EQ_U64(s->job.bs, 4096);
+		CHECK_EQ_U64(s->job.runtime_ns, 600 * 1000 * MS);
+		CHECK_EQ_U64(p.steps[i].together, 0);
+		lat += p.steps[i].planned_ns;
+	}
+	CHECK(p.steps[3].planned_ns > 0);
+	CHECK_EQ_U64(p.steps[4].planned_ns + p.steps[5].planned_ns, 0);
+	CHECK_EQ_U64(p.total_ns, lat + p.steps[3].planned_ns);
 	plan_free(&p);
 }
 
@@ -422,6 +519,6 @@ static void test_total_saturates(struct checks *checks)
 	plan_free(&p);
 }
 
-CHECK_MAIN(test_gp2_gp3_sequence, test_randread_follows_the_burst, test_time_scale,
+CHECK_MAIN(test_gp2_gp3_sequence, test_hdd_plan, test_randread_follows_the_burst, test_time_scale,
 	   test_region_size, test_phases_override, test_read_only, test_bad_phases,
-	   test_phase_limit, test_total_saturates, test_read_first_span)
+	   test_phase_limit, test_total_saturates, test_read_first_span, test_together)

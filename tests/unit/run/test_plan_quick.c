@@ -12,6 +12,7 @@
 #include "fixtures/plan_fixture.h"
 #include "lib/lib.h"
 #include "run/plan.h"
+#include "run/internal.h"
 
 #define S 1000000000ull /* ns */
 

@@ -4,13 +4,12 @@
  * marks the run stopped early, and a loadcurve step above a bursting
  * volume's sustained rate gets its lead-in from the idle gap before it.
  * A resume (run_resume.h) of a run killed or stopped mid-way runs every
- * step once and states the gap; a foreign or mismatched record is refused
- * with one line. */
+ * step once and states the gap, a together group whole; a foreign or
+ * mismatched record is refused with one line. */
 #include <jansson.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -19,6 +18,7 @@
 #include "results/results.h"
 #include "run/run.h"
 #include "run/run_resume.h"
+#include "run/internal.h"
 
 /* The signal flag the stop test's timer sets, as main.c's SIGTERM handler
  * sets the run's. */
@@ -180,7 +180,8 @@ static void test_stop_ends_the_loop(struct checks *checks)
 	stop_flag = 0;
 	setitimer(ITIMER_REAL, &in_1s, NULL);
 	uint64_t start = clock_now_ns();
-	CHECK_EQ_U64(run_exec_steps(st, &no_report, &stop_flag), 0); /* a stop is no failure */
+	/* A stop is no failure, but the run is not whole: EXIT_STOPPED. */
+	CHECK_EQ_U64(run_exec_steps(st, &no_report, &stop_flag), EXIT_STOPPED);
 	uint64_t took = clock_now_ns() - start;
 	setitimer(ITIMER_REAL, &off, NULL);
 	sigaction(SIGALRM, &old, NULL);
@@ -284,20 +285,20 @@ static json_t *killed_run(const char *doc, const char *dir, size_t running)
 }
 
 /* The resume's own steps of run_execute (its static resume()): read prev
- * against a fresh start of doc, merge, run what is left.  Returns
- * run_resume_read's result; err says why. */
-static int resume_run(const char *doc, const char *dir, const json_t *prev, char *err,
-		      size_t errlen)
+ * against a fresh start of doc, merge, run what is left; line (NULL: not
+ * kept) gets the line resume() prints.  Returns run_resume_read's result;
+ * err says why. */
+static int resume_run(const char *doc, const char *dir, const json_t *prev, char *line,
+		      size_t linelen, char *err, size_t errlen)
 {
 	struct run_state *st = start_run(doc, dir);
 	if (!st)
 		return error_set(err, errlen, "the config");
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	int rc = run_resume_read(prev, st->results, &st->plan, dir,
-				 (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000, &st->resume,
-				 err, errlen);
+	int rc = run_resume_read(prev, st->results, &st->plan, dir, run_record_wall_ms(),
+				 &st->resume, err, errlen);
 	if (rc == 0) {
+		if (line)
+			run_resume_describe(&st->resume, &st->plan, st->results, line, linelen);
 		run_resume_merge(st->results, prev, &st->resume, &st->plan);
 		rc = run_exec_steps(st, &no_report, NULL) ? error_set(err, errlen, "the steps") : 0;
 	}
@@ -319,7 +320,7 @@ static void test_resume_after_kill(struct checks *checks)
 	if (!CHECK(prev != NULL))
 		return;
 	json_t *first = json_deep_copy(json_array_get(json_object_get(prev, "phases"), 0));
-	if (!CHECK(resume_run(three_steps, dir, prev, err, sizeof(err)) == 0))
+	if (!CHECK(resume_run(three_steps, dir, prev, NULL, 0, err, sizeof(err)) == 0))
 		fprintf(stderr, "  %s\n", err);
 	json_t *results = saved_results(dir);
 	json_t *phases = json_object_get(results, "phases");
@@ -396,7 +397,7 @@ static void test_resume_refusals(struct checks *checks)
 		else if (!strcmp(what, "foreign"))
 			json_object_del(prev, "schema");
 		char err[512] = "";
-		CHECK(resume_run(three_steps, dir, prev, err, sizeof(err)) == -1);
+		CHECK(resume_run(three_steps, dir, prev, NULL, 0, err, sizeof(err)) == -1);
 		if (!CHECK(!strncmp(err, cases[i].want, strlen(cases[i].want))))
 			fprintf(stderr, "  %s: %s\n  want %s\n", what, err, cases[i].want);
 		json_decref(prev);
@@ -421,7 +422,7 @@ static void test_resume_after_stop(struct checks *checks)
 	json_object_set_new(json_object_get(prev, "environment"), "stopped_early", json_true());
 	json_object_set_new(json_object_get(prev, "environment"), "finished",
 			    json_string("2026-01-01T00:00:00Z"));
-	CHECK(resume_run(three_steps, dir, prev, err, sizeof(err)) == 0);
+	CHECK(resume_run(three_steps, dir, prev, NULL, 0, err, sizeof(err)) == 0);
 	json_t *results = saved_results(dir);
 	json_t *phases = json_object_get(results, "phases");
 	CHECK_EQ_U64(json_array_size(phases), 3);
@@ -432,6 +433,103 @@ static void test_resume_after_stop(struct checks *checks)
 	}
 	json_t *r = json_array_get(json_object_get(results, "resumes"), 0);
 	CHECK_EQ_U64(json_integer_value(json_object_get(json_object_get(r, "cut"), "step")), 1);
+	json_decref(results);
+	json_decref(prev);
+	check_remove_tree(dir);
+}
+
+static const char together_group[] =
+	"{\"devices\": [{\"path\": \"/dev/ebsbench-none-a\", \"label\": \"a\"},"
+	"              {\"path\": \"/dev/ebsbench-none-b\", \"label\": \"b\"}],"
+	" \"ioengine\": \"null\", \"test_size\": \"64M\","
+	" \"phases\": [{\"phase\": \"one\", \"rw\": \"read\", \"runtime\": 0.02},"
+	"            {\"phase\": \"together\", \"runtime\": 0.05}]}";
+
+/* A together group stopped with one device's step finished and the
+ * other's cut: the whole group runs again (its finished step too, whose
+ * old record is dropped), both devices at once, and stderr's line names
+ * the group.  The steps before it are kept. */
+static void test_resume_together_whole(struct checks *checks)
+{
+	char dir[64], err[512] = "", line[400] = "";
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-resume-tg")))
+		return;
+	struct run_state *st = start_run(together_group, dir);
+	if (!CHECK(st != NULL))
+		return;
+	CHECK(run_exec_steps(st, &no_report, NULL) == 0);
+	end_run(st);
+	json_t *prev = saved_results(dir);
+	json_t *phases = json_object_get(prev, "phases");
+	if (!CHECK(json_array_size(phases) == 4))
+		return;
+	json_t *one_a = json_deep_copy(json_array_get(phases, 0));
+	json_int_t tg_a_was =
+		json_integer_value(json_object_get(json_array_get(phases, 2), "started_ms"));
+	json_object_set_new(json_array_get(phases, 3), "cut", json_true());
+	json_object_del(prev, "analysis");
+	json_object_set_new(json_object_get(prev, "environment"), "stopped_early", json_true());
+	sleep(1); /* a resume's steps start a second after the stopped run's */
+
+	int rc = resume_run(together_group, dir, prev, line, sizeof(line), err, sizeof(err));
+	if (!CHECK(rc == 0))
+		fprintf(stderr, "  %s\n", err);
+	if (!CHECK(strstr(line, "resuming: 2 of 4 steps done; steps 3-4 (together, 2 devices at "
+				"once) were cut and run again whole")))
+		fprintf(stderr, "  %s\n", line);
+	json_t *results = saved_results(dir);
+	phases = json_object_get(results, "phases");
+	CHECK_EQ_U64(json_array_size(phases), 4);
+	for (size_t i = 0; i < json_array_size(phases); i++) {
+		json_t *p = json_array_get(phases, i);
+		CHECK_EQ_U64(json_integer_value(json_object_get(p, "step")), i);
+		CHECK(!json_object_get(p, "cut"));
+	}
+	CHECK(json_equal(json_array_get(phases, 0), one_a));
+	json_int_t tg_a =
+		json_integer_value(json_object_get(json_array_get(phases, 2), "started_ms"));
+	json_int_t tg_b =
+		json_integer_value(json_object_get(json_array_get(phases, 3), "started_ms"));
+	CHECK(tg_a >= tg_a_was + 900);		       /* measured again, not kept */
+	CHECK(tg_b - tg_a < 500 && tg_a - tg_b < 500); /* at once */
+	json_t *r = json_array_get(json_object_get(results, "resumes"), 0);
+	CHECK_EQ_U64(json_integer_value(json_object_get(r, "steps_done")), 2);
+	CHECK_EQ_U64(json_integer_value(json_object_get(json_object_get(r, "cut"), "step")), 2);
+	json_decref(results);
+	json_decref(one_a);
+	json_decref(prev);
+	check_remove_tree(dir);
+}
+
+/* Killed inside a together group: every device of it was busy until the
+ * kill (its log's last write), so each one's idle time before the group
+ * runs again is counted from there, not from its phase before the group. */
+static void test_resume_together_killed(struct checks *checks)
+{
+	char dir[64], err[512] = "", path[128];
+	if (!CHECK(check_temp_dir(dir, sizeof(dir), "run-resume-tg-kill")))
+		return;
+	json_t *prev = killed_run(together_group, dir, 2);
+	if (!CHECK(prev != NULL))
+		return;
+	sleep(1); /* the group ran a second past the one phase before it */
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s_tg_iops.1.log", dir, i ? "b" : "a");
+		CHECK(utimes(path, NULL) == 0);
+	}
+	sleep(1); /* the gap */
+	if (!CHECK(resume_run(together_group, dir, prev, NULL, 0, err, sizeof(err)) == 0))
+		fprintf(stderr, "  %s\n", err);
+	json_t *results = saved_results(dir);
+	json_t *phases = json_object_get(results, "phases");
+	CHECK_EQ_U64(json_array_size(phases), 4);
+	for (size_t i = 2; i < 4; i++) {
+		double idle = json_number_value(
+			json_object_get(json_array_get(phases, i), "idle_before_s"));
+		if (!CHECK(idle >= 0.95 && idle < 1.6))
+			fprintf(stderr, "  step %zu: idle_before_s %.3f, want the 1 s gap\n", i + 1,
+				idle);
+	}
 	json_decref(results);
 	json_decref(prev);
 	check_remove_tree(dir);
@@ -474,4 +572,4 @@ static void test_resume_fetch_local(struct checks *checks)
 
 CHECK_MAIN(test_steps_in_plan_order, test_stop_ends_the_loop, test_loadcurve_ramp_applies,
 	   test_resume_after_kill, test_resume_refusals, test_resume_after_stop,
-	   test_resume_fetch_local)
+	   test_resume_together_whole, test_resume_together_killed, test_resume_fetch_local)

@@ -12,7 +12,9 @@
 #include "run/artifacts.h"
 #include "run/plan.h"
 #include "launch/launch.h"
+#include "launch/internal.h"
 #include "run/run_devices.h"
+#include "run/internal.h"
 
 #define MS 1000000ull /* ns */
 

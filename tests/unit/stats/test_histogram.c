@@ -6,6 +6,7 @@
 #include "check.h"
 #include "lib/lib.h"
 #include "stats/histogram.h"
+#include "stats/internal.h"
 #include "test_rng.h"
 
 #define FIO_BUCKETS (HISTOGRAM_FIO_GROUPS * HISTOGRAM_PER_GROUP)

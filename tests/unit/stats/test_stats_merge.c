@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "stats/stats.h"
+#include "stats/internal.h"
 
 /* Merging two running stats gives the moments of all their values at
  * once, whichever side is empty. */

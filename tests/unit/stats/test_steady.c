@@ -7,6 +7,7 @@
 #include "check.h"
 #include "lib/lib.h"
 #include "stats/stats.h"
+#include "stats/internal.h"
 
 static void test_slope_range_mean(struct checks *checks)
 {

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "upload/aws_credentials.h"
+#include "upload/internal.h"
 
 #define T20261202 ((time_t)1796169600) /* 2026-12-02T00:00:00Z */
 

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "upload/upload.h"
+#include "upload/internal.h"
 
 struct seen {
 	char keys[4][64];

@@ -16,7 +16,9 @@
 #include "check.h"
 #include "lib/lib.h"
 #include "launch/launch.h"
+#include "launch/internal.h"
 #include "upload/sigv4.h"
+#include "upload/internal.h"
 
 #define AWS_KEY_ID "AKIAIOSFODNN7EXAMPLE"
 #define AWS_SECRET "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"

@@ -12,6 +12,10 @@
 #include "upload/sigv4.h"
 #include "net/net.h"
 #include "upload/upload.h"
+#include "upload/internal.h"
+#include "upload/upload_body.h"
+#include "upload/upload_config.h"
+#include "upload/upload_request.h"
 
 #define SIG "5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7"
 #define CRED "AKIAIOSFODNN7EXAMPLE%2F20260902%2Fus-east-1%2Fs3%2Faws4_request"
