@@ -15,7 +15,8 @@
 #   300 cap at 314, and its median barely queues.)
 # - p99 at 110 % is well above (10x) p99 at 25 %: the cap, not the engine;
 # - the low steps (25-75 %) held their offered rate, to within 4 sigma of
-#   the poisson count over the step (4 / sqrt(N) of N arrivals);
+#   the poisson count over the step (4 / sqrt(N) of N arrivals), leaving
+#   out a host stall (stall_s);
 # - gp2's 110 % step did not run on burst: it ran first, on the bucket
 #   randread emptied, after a lead-in that spent what the (unscaled) gap
 #   since randread refilled.
@@ -90,10 +91,13 @@ check_device() { # DEVICE
 		fail "$d: p50 at 25 % ($p50 ms) is not near the unloaded service time ($unloaded ms)"
 	awk -v a="$high" -v b="$low" 'BEGIN { exit !(b > 0 && a >= 10 * b) }' ||
 		fail "$d: p99 at 110 % ($high ms) is not 10x p99 at 25 % ($low ms)"
-	local pct
+	local pct stall
 	for pct in 25 50 75; do
-		step "$d" "$pct" | jq -e --argjson s "$(runtime_s "$d" "$pct")" \
-			'.measured_iops >= .offered_iops * (1 - 4 / ((.offered_iops * $s) | sqrt))' >/dev/null ||
+		stall=$(stall_s "$d" "$pct")
+		[ "$stall" = 0 ] || echo "# $d: the $pct % step: $stall s with no I/O at all, a host stall, left out" >&3
+		step "$d" "$pct" | jq -e --argjson s "$(runtime_s "$d" "$pct")" --argjson stall "$stall" '
+			(.offered_iops * ($s - $stall)) as $n
+			| .measured_iops * $s >= $n * (1 - 4 / ($n | sqrt))' >/dev/null ||
 			fail "$d: the $pct % step did not hold its offered rate: $(step "$d" "$pct")"
 	done
 }
@@ -101,6 +105,21 @@ check_device() { # DEVICE
 runtime_s() { # DEVICE PERCENT: how long the step ran
 	jq -r --arg d "$1" --argjson p "$2" '.phases[] | select(.phase == "loadcurve" and .device == $d
 		and .load.percent == $p) | .job.job_runtime / 1000' "$RESULTS"
+}
+
+# stall_s DEVICE PERCENT: the step's longest run of empty windows, in
+# seconds, when it lasts 0.2 s or more (else 0).  Poisson arrivals at 75/s
+# (gp2's 25 %) leave 0.2 s empty once in 3 million gaps, so such a run is
+# the host: QEMU descheduled, the guest's clock jumps on, and at a step's
+# end the rate schedule has no time left to catch up (a CI rehearsal's gp3
+# 25 % step measured 600.6 of 750 IOPS, 0.92 s of arrivals short).
+stall_s() {
+	jq -r --arg d "$1" --argjson p "$2" '.phases[] | select(.phase == "loadcurve" and .device == $d
+		and .load.percent == $p)
+		| .window_ms as $w
+		| (reduce .iops_series[] as $v ({ run: 0, max: 0 };
+			if $v == 0 then .run += 1 | .max = ([.max, .run] | max) else .run = 0 end) | .max * $w / 1000)
+		| if . >= 0.2 then . else 0 end' "$RESULTS"
 }
 
 @test "loadcurve: on the gp2-like drive, p50 near the service time at 25 %, p99 far up at 110 %, low steps held" {

@@ -138,13 +138,14 @@ within() {
 		fail "no finding says the bucket was empty at the start"
 	# An empty bucket holds only what the idle gap before randwrite refilled
 	# at the baseline: 300 x (1 + 0.67 s / 6 s) = 334 in a CI run whose
-	# uploads took longer between phases.  A full bucket would predict the
-	# 3,000 burst.
+	# uploads took longer between phases.  Within 3 %, so that a ledger
+	# without the refill (300, seen failing) fails as well as a full bucket
+	# (the 3,000 burst).
 	local expected
 	expected=$(jq --argjson b "$base" '.phases[] | select(.phase == "randwrite")
 		| $b * (1 + .idle_before_s / (.job.job_runtime / 1000))' "$results")
 	echo "#   randwrite from an empty bucket and its idle gap: $expected IOPS" >&3
-	within "$predicted" "$expected" 0.1 ||
+	within "$predicted" "$expected" 0.03 ||
 		fail "randwrite is not predicted from an empty bucket ($expected IOPS at the $base baseline): $rows"
 	grep -q '^| Verdict | as predicted: ' <<<"$rows" || fail "randwrite is not as predicted: $rows"
 	run grep -l '100 % full' "$summary" "$dir/report.html"
